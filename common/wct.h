@@ -1,0 +1,334 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wct.h - the wcrec trace file format (".wct"), as it lies on disk.
+ *
+ * The byte-by-byte description, with the versioning rule, is man/wcrec-trace.5; this header
+ * and that page must agree.  In short:
+ *
+ *   file    := wc_file_header (64 bytes, uncompressed)  zstd-frame*
+ *   frame   := one zstd frame with content checksum, holding whole records only
+ *   record  := wc_rec_header (8 bytes)  body,  size a multiple of 8, at most WC_REC_MAX_BYTES
+ *
+ * All fields are little-endian and naturally aligned; there are no bitfields.  Within event
+ * records the fields that change from one event to the next sit together, which is what
+ * lets zstd keep a realistic trace under 8 bytes per event (tests/bench-format).  Records are
+ * 8-byte aligned inside a frame's decompressed content.  A record whose header has
+ * WC_REC_F_TIME set carries a u64 time right after the header; on disk it is the difference
+ * (modulo 2^64) from the previous such record of the same frame (from 0 for the first), and
+ * wc_reader hands it out as an absolute time in ns on the recording clock.
+ *
+ * Readers skip record types they do not know, by size: a newer writer may add types and
+ * append fields at the end of existing records (readers use only the prefix they know).
+ */
+#ifndef WC_WCT_H
+#define WC_WCT_H
+
+#include <assert.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define WC_FILE_MAGIC "WCTRACE\0"
+#define WC_FILE_MAGIC_LEN 8
+#define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
+#define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
+#define WC_FILE_VERSION_MINOR 0 /* additions a reader of the same major may ignore */
+
+/* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
+#define WC_REC_MAX_BYTES (256u << 20)
+#define WC_FRAME_MAX_BYTES (WC_REC_MAX_BYTES + (4u << 20))
+
+/* Uncompressed file header, 64 bytes, at offset 0. */
+struct wc_file_header {
+	char magic[WC_FILE_MAGIC_LEN]; /* "WCTRACE\0" */
+	uint32_t endian;               /* WC_FILE_ENDIAN_MARK */
+	uint16_t version_major;
+	uint16_t version_minor;
+	uint32_t header_size;          /* 64; frames start at this offset */
+	uint32_t reserved0;            /* 0 */
+	uint64_t features_compat;      /* bits a reader may ignore (none defined in 1.0) */
+	uint64_t features_incompat;    /* bits a reader must understand or refuse the file */
+	uint64_t reserved[3];          /* 0 */
+};
+static_assert(sizeof(struct wc_file_header) == 64, "file header is 64 bytes");
+
+enum wc_rec_type {
+	WC_REC_HOST = 1,          /* struct wc_rec_host */
+	WC_REC_CLOCK = 2,         /* struct wc_rec_clock */
+	WC_REC_EVENT_ATTR = 3,    /* struct wc_rec_event_attr */
+	WC_REC_TP_FORMAT = 4,     /* struct wc_rec_tp_format */
+	WC_REC_KALLSYMS = 5,      /* struct wc_rec_kallsyms */
+	WC_REC_COMM = 6,          /* struct wc_rec_comm */
+	WC_REC_FORK = 7,          /* struct wc_rec_task */
+	WC_REC_EXIT = 8,          /* struct wc_rec_task */
+	WC_REC_MMAP = 9,          /* struct wc_rec_mmap */
+	WC_REC_STACK = 10,        /* struct wc_rec_stack */
+	WC_REC_TRACEPOINT = 11,   /* struct wc_rec_tracepoint */
+	WC_REC_SAMPLE = 12,       /* struct wc_rec_sample */
+	WC_REC_LOST = 13,         /* struct wc_rec_lost */
+	WC_REC_ROUND = 14,        /* struct wc_rec_header only */
+	WC_REC_THROTTLE = 15,     /* struct wc_rec_throttle */
+	WC_REC_TRAILER = 16,      /* struct wc_rec_trailer; last record of a cleanly closed file */
+	WC_REC_NOTE = 17,         /* struct wc_rec_note: a key and a text value */
+	WC_REC_PAYLOAD = 18,      /* struct wc_rec_payload */
+	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
+};
+
+/* wc_rec_header.flags */
+#define WC_REC_F_TIME 0x0001u /* a u64 time (delta-encoded on disk) follows the header */
+
+struct wc_rec_header {
+	uint32_t size;  /* bytes, header included; a multiple of 8, >= 8 */
+	uint16_t type;  /* enum wc_rec_type */
+	uint16_t flags; /* WC_REC_F_* */
+};
+static_assert(sizeof(struct wc_rec_header) == 8, "record header is 8 bytes");
+
+/* Round up to the 8-byte record alignment. */
+#define WC_ALIGN8(n) (((n) + 7u) & ~(uint32_t)7u)
+
+/*
+ * HOST: the machine that recorded.  strings holds six NUL-terminated strings, in order:
+ * sysname, nodename, release, version, machine (as uname(2)), and the recorder's version.
+ */
+struct wc_rec_host {
+	struct wc_rec_header h;
+	uint32_t ncpus_online;     /* sysconf(_SC_NPROCESSORS_ONLN) */
+	uint32_t ncpus_configured; /* sysconf(_SC_NPROCESSORS_CONF); cpu numbers are below it */
+	uint32_t page_size;        /* bytes */
+	uint32_t strings_len;      /* bytes of strings[], NULs included */
+	char strings[];
+};
+static_assert(sizeof(struct wc_rec_host) == 24, "host record");
+
+/*
+ * CLOCK: the clock every time in the file is on, and one simultaneous reading of it and of
+ * CLOCK_REALTIME, so that times can be shown as wall-clock dates.
+ */
+struct wc_rec_clock {
+	struct wc_rec_header h;
+	int32_t clockid;      /* perf_event_attr.clockid used, or -1 for perf's default clock */
+	uint32_t flags;       /* reserved, 0 */
+	uint64_t clock_ns;    /* a reading of that clock, ns */
+	uint64_t realtime_ns; /* CLOCK_REALTIME at the same moment, ns since the epoch */
+};
+static_assert(sizeof(struct wc_rec_clock) == 32, "clock record");
+
+/* EVENT_ATTR kinds: what the analyzer should make of an event */
+enum wc_event_kind {
+	WC_EVENT_OTHER = 0,
+	WC_EVENT_SAMPLE = 1,      /* CPU samples (cycles, cpu-clock, task-clock) */
+	WC_EVENT_SWITCH = 2,      /* sched:sched_switch */
+	WC_EVENT_WAKEUP = 3,      /* sched:sched_wakeup */
+	WC_EVENT_WAKING = 4,      /* sched:sched_waking */
+	WC_EVENT_WAKEUP_NEW = 5,  /* sched:sched_wakeup_new */
+	WC_EVENT_MIGRATE = 6,     /* sched:sched_migrate_task */
+};
+
+/*
+ * EVENT_ATTR: one perf event the recorder opened.  Events refer to it by event_id.
+ * Followed by attr_size bytes of the struct perf_event_attr passed to perf_event_open(2),
+ * then the event's name ("sched:sched_switch", "cpu-clock"), NUL-terminated, then padding.
+ */
+struct wc_rec_event_attr {
+	struct wc_rec_header h;
+	uint32_t event_id; /* small integer, unique in the file */
+	uint32_t kind;     /* enum wc_event_kind */
+	uint32_t attr_size; /* bytes of perf_event_attr that follow */
+	uint32_t name_len;  /* bytes of the name, NUL included */
+	uint8_t data[];
+};
+static_assert(sizeof(struct wc_rec_event_attr) == 24, "event attr record");
+
+/*
+ * TP_FORMAT: a tracepoint's format file from tracefs (events/SYSTEM/NAME/format), as text.
+ * data holds the system name NUL-terminated, then the format text NUL-terminated.
+ */
+struct wc_rec_tp_format {
+	struct wc_rec_header h;
+	uint32_t system_len; /* bytes, NUL included */
+	uint32_t text_len;   /* bytes, NUL included */
+	char data[];
+};
+static_assert(sizeof(struct wc_rec_tp_format) == 16, "tp format record");
+
+#define WC_KALLSYMS_RESTRICTED 0x1u /* addresses were hidden (kptr_restrict): all zero */
+
+/* KALLSYMS: /proc/kallsyms as read at the start of the recording, NUL-terminated text. */
+struct wc_rec_kallsyms {
+	struct wc_rec_header h;
+	uint32_t flags;    /* WC_KALLSYMS_* */
+	uint32_t text_len; /* bytes, NUL included */
+	char text[];
+};
+static_assert(sizeof(struct wc_rec_kallsyms) == 16, "kallsyms record");
+
+#define WC_TASK_SYNTH 0x1u /* read from /proc at the start, not seen happening */
+#define WC_COMM_EXEC 0x2u  /* the comm changed because of an exec (PERF_RECORD_MISC_COMM_EXEC) */
+
+/* COMM: a thread's name (comm) from then on.  Flags WC_TASK_SYNTH, WC_COMM_EXEC. */
+struct wc_rec_comm {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t flags;
+	uint32_t reserved;
+	char comm[16]; /* NUL-terminated unless 16 characters long, as TASK_COMM_LEN */
+};
+static_assert(sizeof(struct wc_rec_comm) == 48, "comm record");
+
+/* FORK and EXIT, as PERF_RECORD_FORK / PERF_RECORD_EXIT. */
+struct wc_rec_task {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t pid, ppid;
+	uint32_t tid, ptid;
+};
+static_assert(sizeof(struct wc_rec_task) == 32, "task record");
+
+#define WC_BUILD_ID_MAX 20 /* bytes: SHA-1, the longest build-id perf handles */
+
+/*
+ * MMAP: an executable (or any, with WC_TASK_SYNTH from /proc/PID/maps) mapping of a
+ * process, as PERF_RECORD_MMAP2, with the file's build-id when it is known.  filename
+ * fills the rest of the record, NUL-terminated, padded with NULs.
+ */
+struct wc_rec_mmap {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t addr;  /* start address */
+	uint64_t len;   /* bytes */
+	uint64_t pgoff; /* file offset of addr, bytes */
+	uint64_t ino;
+	uint64_t ino_generation;
+	uint32_t maj, min;
+	uint32_t prot;  /* PROT_* */
+	uint32_t flags; /* MAP_* as in MMAP2 */
+	uint32_t task_flags;    /* WC_TASK_SYNTH */
+	uint8_t build_id_size;  /* 0 when unknown */
+	uint8_t reserved[3];
+	uint8_t build_id[WC_BUILD_ID_MAX + 4]; /* first build_id_size bytes used */
+	char filename[];
+};
+static_assert(sizeof(struct wc_rec_mmap) == 112, "mmap record");
+
+/*
+ * STACK: a callchain, stored once and referred to by id.  ips are as perf gives them,
+ * leaf first, with its context markers (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER, ...) in
+ * place.  Ids are dense, start at 1 and are never reused in a file; 0 means "no callchain".
+ * The same callchain may appear under several ids (see wc_stack_table).
+ */
+struct wc_rec_stack {
+	struct wc_rec_header h;
+	uint32_t id;
+	uint32_t nr; /* number of ips */
+	uint64_t ips[];
+};
+static_assert(sizeof(struct wc_rec_stack) == 16, "stack record");
+
+#define WC_STACK_NONE 0u
+
+/*
+ * TRACEPOINT: one tracepoint event (PERF_SAMPLE_RAW).  Its raw payload, as the kernel wrote
+ * it (common fields first, decoded with the TP_FORMAT of the event's tracepoint), is stored
+ * once per distinct content in a PAYLOAD record that comes before, and referred to by id.
+ */
+struct wc_rec_tracepoint {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t payload_id; /* PAYLOAD record; WC_PAYLOAD_NONE for an empty payload */
+	uint32_t stack_id;   /* WC_STACK_NONE without callchain */
+	uint32_t tid;        /* thread in whose context the event fired */
+	uint32_t pid;        /* its process (tgid) */
+	uint32_t cpu;
+	uint16_t event_id;   /* EVENT_ATTR it came from */
+	uint16_t reserved;
+};
+static_assert(sizeof(struct wc_rec_tracepoint) == 40, "tracepoint record");
+
+/*
+ * PAYLOAD: a tracepoint payload, stored once and referred to by id, as STACK is for
+ * callchains: ids dense from 1, never reused, the same content possibly under several ids.
+ * data holds size bytes, 8-byte aligned, then padding.
+ */
+struct wc_rec_payload {
+	struct wc_rec_header h;
+	uint32_t id;
+	uint16_t event_id; /* EVENT_ATTR of the events that carry it */
+	uint16_t size;     /* bytes of data */
+	uint8_t data[];
+};
+static_assert(sizeof(struct wc_rec_payload) == 16, "payload record");
+
+#define WC_PAYLOAD_NONE 0u
+
+/* SAMPLE: one CPU sample. */
+struct wc_rec_sample {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t stack_id;
+	uint32_t tid;
+	uint32_t pid;
+	uint32_t cpu;
+	uint64_t period;   /* event count since the previous sample: ns for cpu-clock/task-clock */
+	uint16_t event_id;
+	uint16_t reserved[3];
+};
+static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
+
+#define WC_LOST_RECORDS 0 /* PERF_RECORD_LOST: the ring buffer was full */
+#define WC_LOST_SAMPLES 1 /* PERF_RECORD_LOST_SAMPLES */
+
+/* LOST: events the kernel could not deliver on one CPU. */
+struct wc_rec_lost {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint32_t kind;  /* WC_LOST_* */
+	uint64_t count; /* events lost */
+};
+static_assert(sizeof(struct wc_rec_lost) == 32, "lost record");
+
+/* THROTTLE: the kernel throttled (throttled = 1) or unthrottled (0) an event on a CPU. */
+struct wc_rec_throttle {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint16_t event_id;
+	uint16_t throttled;
+};
+static_assert(sizeof(struct wc_rec_throttle) == 24, "throttle record");
+
+/*
+ * NOTE: a key=value fact about the recording ("wakeup_event"="sched_waking", a fallback
+ * taken, the command line).  data holds the key then the value, each NUL-terminated.
+ */
+struct wc_rec_note {
+	struct wc_rec_header h;
+	uint32_t key_len;   /* bytes, NUL included */
+	uint32_t value_len; /* bytes, NUL included */
+	char data[];
+};
+static_assert(sizeof(struct wc_rec_note) == 16, "note record");
+
+#define WC_TRAILER_INTERRUPTED 0x1u /* stopped by a signal */
+#define WC_TRAILER_WRITE_ERROR 0x2u /* stopped because the output could not be written */
+
+/*
+ * TRAILER: written by wc_writer_close(), last in the file.  counts[t] is the number of
+ * records of type t written before the trailer (counts[0] is 0), so a reader can check that
+ * it saw them all.
+ */
+struct wc_rec_trailer {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;       /* end of the recording */
+	uint32_t flags;         /* WC_TRAILER_* */
+	uint32_t ncounts;       /* entries of counts[] */
+	uint64_t bytes_uncompressed; /* record bytes before the trailer */
+	uint64_t counts[];
+};
+static_assert(sizeof(struct wc_rec_trailer) == 32, "trailer record");
+
+#endif /* WC_WCT_H */
