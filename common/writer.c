@@ -231,19 +231,25 @@ int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uin
 	bool is_new;
 	int err;
 
+	if (w->error)
+		return w->error;
+	if (nr > (WC_REC_MAX_BYTES - sizeof(*rec)) / 8u)
+		return -EINVAL;
 	err = wc_stack_table_add(table, ips, nr, id, &is_new);
 	if (err || !is_new)
 		return err;
 	size = sizeof(*rec) + nr * 8u;
 	rec = malloc(size);
 	if (!rec)
-		return -ENOMEM;
+		return w->error = -ENOMEM; /* the id is handed out: the file cannot go on without it */
 	rec->h = (struct wc_rec_header){ .size = size, .type = WC_REC_STACK };
 	rec->id = *id;
 	rec->nr = nr;
 	memcpy(rec->ips, ips, nr * 8u);
 	err = wc_writer_add(w, rec);
 	free(rec);
+	if (err && !w->error)
+		w->error = err; /* an id without its STACK record: stop the file here */
 	return err;
 }
 
@@ -251,12 +257,14 @@ int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_
 		      const void *data, uint32_t size, uint32_t *id)
 {
 	/* key: a word with the event id and size, then the bytes padded with zeros */
-	uint64_t key[1 + WC_PAYLOAD_MAX_BYTES / 8];
+	static __thread uint64_t key[1 + WC_PAYLOAD_MAX_BYTES / 8];
 	uint32_t words = 1 + (size + 7) / 8;
 	struct wc_rec_payload *rec;
 	bool is_new;
 	int err;
 
+	if (w->error)
+		return w->error;
 	if (size > WC_PAYLOAD_MAX_BYTES)
 		return -EINVAL;
 	if (!size) {
@@ -271,7 +279,7 @@ int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_
 		return err;
 	rec = malloc(sizeof(*rec) + WC_ALIGN8(size));
 	if (!rec)
-		return -ENOMEM;
+		return w->error = -ENOMEM; /* the id is handed out: the file cannot go on without it */
 	memset(rec, 0, sizeof(*rec) + WC_ALIGN8(size));
 	rec->h = (struct wc_rec_header){ .size = (uint32_t)sizeof(*rec) + WC_ALIGN8(size),
 					 .type = WC_REC_PAYLOAD };
@@ -281,6 +289,8 @@ int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_
 	memcpy(rec->data, data, size);
 	err = wc_writer_add(w, rec);
 	free(rec);
+	if (err && !w->error)
+		w->error = err; /* an id without its PAYLOAD record: stop the file here */
 	return err;
 }
 

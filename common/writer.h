@@ -3,8 +3,10 @@
  * writer.h - stream records into a trace file (man/wcrec-trace.5).
  *
  * Records are staged in memory and compressed into one zstd frame (with content checksum)
- * when the frame is full (frame_bytes of records), when the caller flushes, or, checked on
- * each add and each wc_writer_tick(), when flush_interval_ms has passed since the last frame.
+ * when the frame is full (frame_bytes of records), when the caller flushes, or when
+ * flush_interval_ms has passed since the last frame: checked on each wc_writer_tick() and
+ * every 1024th wc_writer_add(), on CLOCK_MONOTONIC_COARSE.  A caller whose events may stop
+ * (a recorder's poll loop) calls wc_writer_tick() at least every flush_interval_ms.
  * A frame holds whole records only, so a file cut anywhere still yields every record of
  * its complete frames.
  */
@@ -21,7 +23,7 @@ struct wc_stack_table;
 struct wc_writer_opts {
 	int level;                  /* zstd level, 1..19 (ZSTD_maxCLevel() allowed); 0 = 3 */
 	uint32_t flush_interval_ms; /* 0 = 1000 */
-	uint32_t frame_bytes;       /* uncompressed bytes per frame, 0 = 4 MiB */
+	uint32_t frame_bytes;       /* uncompressed bytes per frame, 0 = 4 MiB, at most 4 MiB */
 };
 
 /**
@@ -57,7 +59,9 @@ int wc_writer_add(struct wc_writer *w, const void *rec);
  * @ips:   nr addresses, leaf first, perf context markers included
  * @id:    set to the stack id (never WC_STACK_NONE)
  *
- * Return: 0, or the error of wc_stack_table_add() or wc_writer_add().
+ * Return: 0, -EINVAL for a callchain longer than a record holds, or the error of
+ * wc_stack_table_add() or wc_writer_add().  Once an id was handed out whose STACK record could
+ * not be written, the writer keeps failing with that error, so no event refers to it.
  */
 int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uint64_t *ips,
 		    uint32_t nr, uint32_t *id);

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wcdemo - a small workload whose wall-clock profile is known: one thread sleeps in
+ * demo_sleep(), one spins in demo_spin(), two play ping-pong over pipes in demo_ping() and
+ * demo_pong().
+ * usage: wcdemo [SECONDS]   (default 3)
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile int stop;
+static int ping_pipe[2], pong_pipe[2];
+
+__attribute__((noinline)) static void demo_sleep(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 }; /* 10 ms */
+
+	nanosleep(&ts, NULL);
+}
+
+__attribute__((noinline)) static unsigned long demo_spin(unsigned long n)
+{
+	unsigned long x = n;
+
+	for (unsigned long i = 0; i < 1000000; i++)
+		x = x * 6364136223846793005ul + 1442695040888963407ul;
+	return x;
+}
+
+__attribute__((noinline)) static void demo_ping(void)
+{
+	char c = 'x';
+
+	if (write(ping_pipe[1], &c, 1) != 1 || read(pong_pipe[0], &c, 1) != 1)
+		stop = 1;
+}
+
+__attribute__((noinline)) static void demo_pong(void)
+{
+	char c;
+
+	if (read(ping_pipe[0], &c, 1) != 1 || write(pong_pipe[1], &c, 1) != 1)
+		stop = 1;
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "demo-sleeper");
+	while (!stop)
+		demo_sleep();
+	return NULL;
+}
+
+static void *spinner(void *arg)
+{
+	unsigned long x = 1;
+
+	(void)arg;
+	prctl(PR_SET_NAME, "demo-spinner");
+	while (!stop)
+		x = demo_spin(x);
+	return (void *)x;
+}
+
+static void *pinger(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "demo-ping");
+	while (!stop)
+		demo_ping();
+	return NULL;
+}
+
+static void *ponger(void *arg)
+{
+	(void)arg;
+	prctl(PR_SET_NAME, "demo-pong");
+	while (!stop)
+		demo_pong();
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = argc > 1 ? atof(argv[1]) : 3;
+	struct timespec ts = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
+	void *(*fn[])(void *) = { sleeper, spinner, pinger, ponger };
+	pthread_t t[4];
+
+	if (pipe(ping_pipe) || pipe(pong_pipe)) {
+		perror("wcdemo: pipe");
+		return 1;
+	}
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&t[i], NULL, fn[i], NULL)) {
+			fprintf(stderr, "wcdemo: cannot start a thread\n");
+			return 1;
+		}
+	nanosleep(&ts, NULL);
+	stop = 1;
+	/* unblock the ping-pong pair */
+	close(ping_pipe[1]);
+	close(pong_pipe[1]);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	printf("wcdemo: ran %.1f s\n", seconds);
+	return 0;
+}

@@ -1,0 +1,330 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * drain.c - copy perf ring-buffer records into trace records.
+ *
+ * The read protocol of a perf ring buffer (include/uapi/linux/perf_event.h, and perf's
+ * mmap.c): load data_head with acquire semantics, so that the record bytes the kernel wrote
+ * before it are visible; read records from data_tail up to data_head, copying out any that
+ * wraps past the end of the buffer; then store data_tail with release semantics, so that the
+ * kernel does not overwrite bytes before we are done reading them.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "recorder/events-priv.h"
+
+/* Layout of a PERF_RECORD_SAMPLE with BASE_SAMPLE_TYPE (+ CALLCHAIN, + RAW), in order. */
+struct sample_view {
+	uint64_t identifier;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu;
+	uint64_t period;
+	uint64_t nr;
+	const uint64_t *ips;
+	uint32_t raw_size;
+	const uint8_t *raw;
+};
+
+/* Parse a sample; return false when it is shorter than its sample_type says. */
+static bool parse_sample(const struct perf_event_header *h, uint64_t sample_type,
+			 struct sample_view *s)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
+
+#define TAKE(dst, n)                                                                               \
+	do {                                                                                       \
+		if (p + (n) > end)                                                                 \
+			return false;                                                              \
+		memcpy((dst), p, (n));                                                             \
+		p += (n);                                                                          \
+	} while (0)
+	memset(s, 0, sizeof(*s));
+	TAKE(&s->identifier, 8);
+	TAKE(&s->pid, 4);
+	TAKE(&s->tid, 4);
+	TAKE(&s->time, 8);
+	TAKE(&s->cpu, 4);
+	p += 4;
+	TAKE(&s->period, 8);
+	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
+		TAKE(&s->nr, 8);
+		if (s->nr > (uint64_t)(end - p) / 8)
+			return false;
+		s->ips = (const uint64_t *)p;
+		p += s->nr * 8;
+	}
+	if (sample_type & PERF_SAMPLE_RAW) {
+		TAKE(&s->raw_size, 4);
+		if (s->raw_size > (uint64_t)(end - p))
+			return false;
+		s->raw = p;
+	}
+#undef TAKE
+	return true;
+}
+
+/* The sample_id trailer of a side-band record: pid, tid, time, cpu, identifier. */
+static bool parse_sample_id(const struct perf_event_header *h, uint32_t *pid, uint32_t *tid,
+			    uint64_t *time, uint32_t *cpu)
+{
+	const uint8_t *end = (const uint8_t *)h + h->size;
+
+	if (h->size < sizeof(*h) + SAMPLE_ID_BYTES)
+		return false;
+	memcpy(pid, end - 32, 4);
+	memcpy(tid, end - 28, 4);
+	memcpy(time, end - 24, 8);
+	memcpy(cpu, end - 16, 4);
+	return true;
+}
+
+static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
+		     int self_pid, struct wc_drain_stats *st)
+{
+	struct sample_view s;
+	uint64_t ident;
+	uint32_t stack_id = WC_STACK_NONE;
+	const struct wc_event *e;
+	int i, err;
+
+	memcpy(&ident, h + 1, 8);
+	i = id_get(ev, ident);
+	if (i < 0)
+		return 0;
+	e = &ev->events[i];
+	if (!parse_sample(h, e->sample_type, &s))
+		return 0;
+	if (e->kind == WC_EVENT_SAMPLE && (int)s.pid == self_pid) {
+		st->skipped_self++;
+		return 0;
+	}
+	if (s.nr) {
+		err = wc_writer_stack(w, ev->stacks, s.ips, (uint32_t)s.nr, &stack_id);
+		if (err)
+			return err;
+	}
+	if (e->kind == WC_EVENT_SAMPLE) {
+		struct wc_rec_sample r = {
+			.h = { sizeof(r), WC_REC_SAMPLE, WC_REC_F_TIME },
+			.time_ns = s.time,
+			.stack_id = stack_id,
+			.tid = s.tid,
+			.pid = s.pid,
+			.cpu = s.cpu,
+			.period = s.period,
+			.event_id = (uint16_t)e->event_id,
+		};
+
+		st->samples++;
+		return wc_writer_add(w, &r);
+	}
+
+	struct wc_rec_tracepoint r = {
+		.h = { sizeof(r), WC_REC_TRACEPOINT, WC_REC_F_TIME },
+		.time_ns = s.time,
+		.stack_id = stack_id,
+		.tid = s.tid,
+		.pid = s.pid,
+		.cpu = s.cpu,
+		.event_id = (uint16_t)e->event_id,
+	};
+	uint32_t raw_size = s.raw_size;
+
+	/* the kernel pads raw data to 8 bytes with the u32 size; the format says how much is used */
+	if (raw_size > WC_PAYLOAD_MAX_BYTES)
+		raw_size = WC_PAYLOAD_MAX_BYTES;
+	err = wc_writer_payload(w, ev->payloads, (uint16_t)e->event_id, s.raw, raw_size,
+				&r.payload_id);
+	if (err)
+		return err;
+	if (e->kind == WC_EVENT_SWITCH)
+		st->switches++;
+	else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
+		 e->kind == WC_EVENT_WAKEUP_NEW)
+		st->wakeups++;
+	else
+		st->other_tp++;
+	return wc_writer_add(w, &r);
+}
+
+static int on_mmap2(struct wc_writer *w, const struct perf_event_header *h)
+{
+	struct {
+		struct wc_rec_mmap r;
+		char name[4096 + 8];
+	} m;
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	uint32_t pid, tid, cpu, name_max;
+	uint64_t time;
+	size_t len;
+
+	if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 64 + SAMPLE_ID_BYTES)
+		return 0;
+	memset(&m.r, 0, sizeof(m.r));
+	m.r.h.type = WC_REC_MMAP;
+	m.r.h.flags = WC_REC_F_TIME;
+	m.r.time_ns = time;
+	memcpy(&m.r.pid, p, 4);
+	memcpy(&m.r.tid, p + 4, 4);
+	memcpy(&m.r.addr, p + 8, 8);
+	memcpy(&m.r.len, p + 16, 8);
+	memcpy(&m.r.pgoff, p + 24, 8);
+	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+		m.r.build_id_size = p[32] <= WC_BUILD_ID_MAX ? p[32] : WC_BUILD_ID_MAX;
+		memcpy(m.r.build_id, p + 36, m.r.build_id_size);
+	} else {
+		memcpy(&m.r.maj, p + 32, 4);
+		memcpy(&m.r.min, p + 36, 4);
+		memcpy(&m.r.ino, p + 40, 8);
+		memcpy(&m.r.ino_generation, p + 48, 8);
+	}
+	memcpy(&m.r.prot, p + 56, 4);
+	memcpy(&m.r.flags, p + 60, 4);
+	name_max = h->size - (uint32_t)sizeof(*h) - 64 - SAMPLE_ID_BYTES;
+	len = strnlen((const char *)p + 64, name_max < 4096 ? name_max : 4096);
+	memcpy(m.name, p + 64, len);
+	memset(m.name + len, 0, 8);
+	m.r.h.size = WC_ALIGN8(sizeof(m.r) + len + 1);
+	return wc_writer_add(w, &m);
+}
+
+static int on_record(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
+		     int self_pid, struct wc_drain_stats *st)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+
+	switch (h->type) {
+	case PERF_RECORD_SAMPLE:
+		return on_sample(ev, w, h, self_pid, st);
+	case PERF_RECORD_MMAP2:
+		st->mmap++;
+		return on_mmap2(w, h);
+	case PERF_RECORD_COMM: {
+		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME } };
+
+		if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 8 + 32)
+			return 0;
+		r.time_ns = time;
+		memcpy(&r.pid, p, 4);
+		memcpy(&r.tid, p + 4, 4);
+		strncpy(r.comm, (const char *)p + 8, sizeof(r.comm) - 1);
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+			r.flags = WC_COMM_EXEC;
+		st->comm++;
+		return wc_writer_add(w, &r);
+	}
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT: {
+		struct wc_rec_task r = { .h = { sizeof(r), h->type == PERF_RECORD_FORK ? WC_REC_FORK
+										       : WC_REC_EXIT,
+						WC_REC_F_TIME } };
+
+		if (h->size < sizeof(*h) + 24)
+			return 0;
+		memcpy(&r.pid, p, 4);
+		memcpy(&r.ppid, p + 4, 4);
+		memcpy(&r.tid, p + 8, 4);
+		memcpy(&r.ptid, p + 12, 4);
+		memcpy(&r.time_ns, p + 16, 8);
+		if (h->type == PERF_RECORD_FORK)
+			st->fork++;
+		else
+			st->exit++;
+		return wc_writer_add(w, &r);
+	}
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES: {
+		struct wc_rec_lost r = { .h = { sizeof(r), WC_REC_LOST, WC_REC_F_TIME } };
+
+		if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
+			return 0;
+		r.time_ns = time;
+		r.cpu = cpu;
+		if (h->type == PERF_RECORD_LOST) {
+			memcpy(&r.count, p + 8, 8);
+			r.kind = WC_LOST_RECORDS;
+			st->lost_records += r.count;
+		} else {
+			memcpy(&r.count, p, 8);
+			r.kind = WC_LOST_SAMPLES;
+			st->lost_samples += r.count;
+		}
+		return wc_writer_add(w, &r);
+	}
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE: {
+		struct wc_rec_throttle r = { .h = { sizeof(r), WC_REC_THROTTLE, WC_REC_F_TIME } };
+		uint64_t id;
+		int i;
+
+		if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 24)
+			return 0;
+		memcpy(&r.time_ns, p, 8);
+		memcpy(&id, p + 8, 8);
+		i = id_get(ev, id);
+		r.cpu = cpu;
+		r.event_id = (uint16_t)(i < 0 ? 0xffff : ev->events[i].event_id);
+		r.throttled = h->type == PERF_RECORD_THROTTLE;
+		st->throttles += r.throttled;
+		return wc_writer_add(w, &r);
+	}
+	}
+	return 0;
+}
+
+static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
+		      struct wc_drain_stats *st)
+{
+	/* acquire: the record bytes below head are visible once head is */
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->meta->data_tail;
+	uint64_t mask = r->size - 1;
+	int err = 0;
+
+	while (tail < head && !err) {
+		const struct perf_event_header *h = (const void *)(r->data + (tail & mask));
+		uint64_t off = tail & mask;
+		struct perf_event_header hdr;
+
+		/* the header itself may wrap */
+		if (off + sizeof(hdr) > r->size) {
+			size_t first = r->size - off;
+
+			memcpy(&hdr, r->data + off, first);
+			memcpy((uint8_t *)&hdr + first, r->data, sizeof(hdr) - first);
+		} else {
+			hdr = *h;
+		}
+		if (hdr.size < sizeof(hdr) || hdr.size > head - tail)
+			break; /* cannot happen with a sane kernel; do not loop on it */
+		if (off + hdr.size > r->size) {
+			size_t first = r->size - off;
+
+			memcpy(ev->copy, r->data + off, first);
+			memcpy(ev->copy + first, r->data, hdr.size - first);
+			h = (const void *)ev->copy;
+		}
+		err = on_record(ev, w, h, self_pid, st);
+		tail += hdr.size;
+	}
+	/* release: we are done reading the bytes below tail before the kernel may reuse them */
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	return err;
+}
+
+int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
+		    struct wc_drain_stats *stats)
+{
+	static const struct wc_rec_header round = { sizeof(round), WC_REC_ROUND, 0 };
+	int err;
+
+	for (int c = 0; c < ev->ncpus; c++) {
+		err = drain_ring(ev, &ev->rings[c], w, self_pid, stats);
+		if (err)
+			return err;
+	}
+	return wc_writer_add(w, &round);
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* events-priv.h - what events.c and drain.c share about the open events; nothing else uses it. */
+#ifndef WC_RECORDER_EVENTS_PRIV_H
+#define WC_RECORDER_EVENTS_PRIV_H
+
+#include <linux/perf_event.h>
+#include <poll.h>
+
+#include "recorder/events.h"
+
+/* sample_id of side-band records (sample_id_all) with our sample_type: pid/tid, time, cpu, id */
+#define SAMPLE_ID_BYTES 32
+#define BASE_SAMPLE_TYPE                                                                           \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_PERIOD)
+
+struct ring {
+	int cpu;
+	int fd; /* owner of the buffer */
+	struct perf_event_mmap_page *meta;
+	uint8_t *data;
+	uint64_t size; /* bytes of data, a power of two */
+};
+
+struct id_slot {
+	uint64_t id; /* 0: empty */
+	int event;   /* index in events[] */
+};
+
+struct wc_events {
+	struct wc_event events[WC_MAX_EVENTS];
+	struct perf_event_attr attrs[WC_MAX_EVENTS];
+	int nevents;
+	int *fds; /* ncpus * nevents */
+	struct ring *rings;
+	int ncpus;
+	struct pollfd *pfds;
+	struct id_slot *ids;
+	size_t nids_slots;
+	int clockid;
+	bool no_clockid, no_build_id, cycles_fallback;
+	char wakeup_used[48];
+	struct wc_stack_table *stacks, *payloads;
+	uint8_t *copy; /* a record that wraps around the buffer end */
+	char why[256];
+};
+
+static inline int id_get(const struct wc_events *ev, uint64_t id)
+{
+	size_t mask = ev->nids_slots - 1;
+
+	for (size_t i = id & mask;; i = (i + 1) & mask) {
+		if (ev->ids[i].id == id)
+			return ev->ids[i].event;
+		if (!ev->ids[i].id)
+			return -1;
+	}
+}
+
+#endif

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events.c - perf_event_open set-up, and the ring-buffer read protocol of
+ * tools/perf (read data_head with acquire, copy records out, store data_tail with release).
+ */
+#include "events.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "recorder/events-priv.h"
+#include "recorder/metadata.h"
+
+static int perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			   unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+static int add_event(struct wc_events *ev, uint32_t kind, const char *name, uint32_t type,
+		     uint64_t config, uint64_t sample_type)
+{
+	struct wc_event *e = &ev->events[ev->nevents];
+	struct perf_event_attr *a = &ev->attrs[ev->nevents];
+
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = type;
+	a->config = config;
+	a->sample_type = sample_type;
+	a->sample_period = 1;
+	a->disabled = 1;
+	a->sample_id_all = 1;
+	a->watermark = 1;
+	e->event_id = (uint32_t)ev->nevents;
+	e->kind = kind;
+	e->sample_type = sample_type;
+	e->attr = a;
+	snprintf(e->name, sizeof(e->name), "%s", name);
+	return ev->nevents++;
+}
+
+static int add_tracepoint(struct wc_events *ev, const struct wc_events_opts *o, uint32_t kind,
+			  const char *tp, bool stacks)
+{
+	uint64_t st = BASE_SAMPLE_TYPE | PERF_SAMPLE_RAW;
+	char name[64];
+	int id, i;
+
+	id = wc_tracefs_event_id(o->tracefs, "sched", tp);
+	if (id < 0)
+		return id;
+	if (stacks)
+		st |= PERF_SAMPLE_CALLCHAIN;
+	snprintf(name, sizeof(name), "sched:%s", tp);
+	i = add_event(ev, kind, name, PERF_TYPE_TRACEPOINT, (uint64_t)id, st);
+	snprintf(ev->events[i].system, sizeof(ev->events[i].system), "sched");
+	snprintf(ev->events[i].tp_name, sizeof(ev->events[i].tp_name), "%s", tp);
+	return i;
+}
+
+static void id_put(struct wc_events *ev, uint64_t id, int event)
+{
+	size_t mask = ev->nids_slots - 1;
+
+	for (size_t i = id & mask;; i = (i + 1) & mask) {
+		if (!ev->ids[i].id || ev->ids[i].id == id) {
+			ev->ids[i].id = id;
+			ev->ids[i].event = event;
+			return;
+		}
+	}
+}
+
+/* Open one event on one CPU, retrying without what older kernels lack. */
+static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
+{
+	int fd;
+
+	for (;;) {
+		if (ev->no_clockid) {
+			a->use_clockid = 0;
+			a->clockid = 0;
+		}
+		if (ev->no_build_id)
+			a->build_id = 0;
+		fd = perf_event_open(a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		if (fd >= 0 || errno != EINVAL)
+			return fd;
+		if (a->build_id && !ev->no_build_id)
+			ev->no_build_id = true;
+		else if (a->use_clockid && !ev->no_clockid)
+			ev->no_clockid = true;
+		else
+			return -1;
+	}
+}
+
+static const char *open_error(struct wc_events *ev, const char *name, int err)
+{
+	if (err == EACCES || err == EPERM)
+		snprintf(ev->why, sizeof(ev->why),
+			 "cannot open %s: %s: run as root, or give CAP_PERFMON (CAP_SYS_ADMIN "
+			 "before Linux 5.8), or lower /proc/sys/kernel/perf_event_paranoid "
+			 "(-1 for system-wide tracepoints)",
+			 name, strerror(err));
+	else
+		snprintf(ev->why, sizeof(ev->why), "cannot open %s: %s", name, strerror(err));
+	return ev->why;
+}
+
+struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **why)
+{
+	struct wc_events *ev = calloc(1, sizeof(*ev));
+	long page = sysconf(_SC_PAGESIZE);
+	int err = 0, track = -1;
+
+	*why = NULL;
+	if (!ev)
+		return NULL;
+	ev->ncpus = o->ncpus;
+	ev->no_clockid = o->force_no_clockid;
+	ev->no_build_id = o->force_no_build_id;
+	if (o->samples) {
+		uint64_t st = BASE_SAMPLE_TYPE | (o->callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+		const char *name = o->sample_event ? o->sample_event : "cycles";
+		uint32_t type = PERF_TYPE_SOFTWARE;
+		uint64_t config;
+
+		if (!strcmp(name, "cycles")) {
+			type = PERF_TYPE_HARDWARE;
+			config = PERF_COUNT_HW_CPU_CYCLES;
+		} else if (!strcmp(name, "cpu-clock")) {
+			config = PERF_COUNT_SW_CPU_CLOCK;
+		} else if (!strcmp(name, "task-clock")) {
+			config = PERF_COUNT_SW_TASK_CLOCK;
+		} else {
+			snprintf(ev->why, sizeof(ev->why),
+				 "unknown event '%s': use cycles, cpu-clock or task-clock", name);
+			*why = ev->why;
+			err = EINVAL;
+			goto out_free;
+		}
+		int i = add_event(ev, WC_EVENT_SAMPLE, name, type, config, st);
+
+		ev->attrs[i].freq = 1;
+		ev->attrs[i].sample_freq = o->freq_hz;
+		if (!o->sample_event) {
+			/* the default: cycles where the PMU has it, else cpu-clock */
+			int fd = perf_event_open(&ev->attrs[i], -1, o->cpus[0], -1, 0);
+
+			if (fd >= 0) {
+				close(fd);
+			} else {
+				ev->attrs[i].type = PERF_TYPE_SOFTWARE;
+				ev->attrs[i].config = PERF_COUNT_SW_CPU_CLOCK;
+				snprintf(ev->events[i].name, sizeof(ev->events[i].name), "cpu-clock");
+				ev->cycles_fallback = true;
+			}
+		}
+		track = i;
+	}
+	if (o->sched) {
+		int i = add_tracepoint(ev, o, WC_EVENT_SWITCH, "sched_switch", o->callchains);
+		bool want_waking = o->wakeup != WC_WAKEUP_WAKEUP;
+		bool want_wakeup = o->wakeup == WC_WAKEUP_WAKEUP || o->wakeup == WC_WAKEUP_BOTH;
+		bool ws = o->callchains && o->waker_stacks;
+		bool have_waking = false;
+
+		if (i < 0) {
+			err = -i;
+			*why = open_error(ev, "sched:sched_switch", err);
+			goto out_free;
+		}
+		if (track < 0)
+			track = i;
+		if (want_waking) {
+			have_waking = add_tracepoint(ev, o, WC_EVENT_WAKING, "sched_waking", ws) >= 0;
+			if (!have_waking && o->wakeup != WC_WAKEUP_AUTO) {
+				err = ENOENT;
+				*why = "this kernel has no sched:sched_waking";
+				goto out_free;
+			}
+			if (!have_waking)
+				want_wakeup = true; /* kernels before 4.3 */
+		}
+		if (want_wakeup && add_tracepoint(ev, o, WC_EVENT_WAKEUP, "sched_wakeup", ws) < 0) {
+			err = ENOENT;
+			*why = "this kernel has no sched:sched_wakeup";
+			goto out_free;
+		}
+		add_tracepoint(ev, o, WC_EVENT_WAKEUP_NEW, "sched_wakeup_new", ws);
+		snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
+			 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
+			 want_wakeup ? "sched_wakeup" : "");
+	}
+	if (track < 0) {
+		*why = "nothing to record: both --no-samples and --no-sched";
+		err = EINVAL;
+		goto out_free;
+	}
+	for (int i = 0; i < ev->nevents; i++) {
+		struct perf_event_attr *a = &ev->attrs[i];
+
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+		a->wakeup_watermark = (uint32_t)((uint64_t)o->pages * (uint64_t)page / 4);
+		if (!o->kernel_stacks)
+			a->exclude_callchain_kernel = 1;
+		if (!o->user_stacks)
+			a->exclude_callchain_user = 1;
+		if (i == track) { /* side-band records come with this event */
+			a->mmap = 1;
+			a->mmap2 = 1;
+			a->comm = 1;
+			a->comm_exec = 1;
+			a->task = 1;
+			a->build_id = 1;
+		}
+	}
+
+	ev->fds = malloc(sizeof(int) * (size_t)(ev->ncpus * ev->nevents));
+	ev->rings = calloc((size_t)ev->ncpus, sizeof(*ev->rings));
+	ev->pfds = calloc((size_t)ev->ncpus, sizeof(*ev->pfds));
+	ev->nids_slots = 64;
+	while (ev->nids_slots < (size_t)(ev->ncpus * ev->nevents) * 2)
+		ev->nids_slots *= 2;
+	ev->ids = calloc(ev->nids_slots, sizeof(*ev->ids));
+	ev->stacks = wc_stack_table_new(0);
+	ev->payloads = wc_stack_table_new(0);
+	ev->copy = malloc(1 << 16);
+	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
+	    !ev->copy) {
+		err = ENOMEM;
+		goto out_free;
+	}
+	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
+		ev->fds[k] = -1;
+	for (int c = 0; c < ev->ncpus; c++) {
+		struct ring *r = &ev->rings[c];
+
+		r->cpu = o->cpus[c];
+		r->fd = -1;
+		for (int i = 0; i < ev->nevents; i++) {
+			int fd = open_one(ev, &ev->attrs[i], r->cpu);
+			uint64_t id;
+
+			if (fd < 0) {
+				err = errno;
+				*why = open_error(ev, ev->events[i].name, err);
+				goto out_free;
+			}
+			ev->fds[c * ev->nevents + i] = fd;
+			if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+				err = errno;
+				goto out_free;
+			}
+			id_put(ev, id, i);
+			if (r->fd < 0) {
+				size_t len = (size_t)(o->pages + 1) * (size_t)page;
+				void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+				if (p == MAP_FAILED) {
+					err = errno;
+					snprintf(ev->why, sizeof(ev->why),
+						 "cannot map %u pages of ring buffer on CPU %d: %s "
+						 "(see -m and /proc/sys/kernel/perf_event_mlock_kb)",
+						 o->pages, r->cpu, strerror(err));
+					*why = ev->why;
+					goto out_free;
+				}
+				r->fd = fd;
+				r->meta = p;
+				r->data = (uint8_t *)p + page;
+				r->size = (uint64_t)o->pages * (uint64_t)page;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
+				err = errno;
+				goto out_free;
+			}
+		}
+		ev->pfds[c].fd = r->fd;
+		ev->pfds[c].events = POLLIN;
+	}
+	ev->clockid = ev->no_clockid ? -1 : CLOCK_MONOTONIC;
+	return ev;
+
+out_free:
+	wc_events_free(ev);
+	errno = err ? err : EINVAL;
+	return NULL;
+}
+
+int wc_events_clockid(const struct wc_events *ev)
+{
+	return ev->clockid;
+}
+
+const char *wc_events_sample_name(const struct wc_events *ev)
+{
+	for (int i = 0; i < ev->nevents; i++)
+		if (ev->events[i].kind == WC_EVENT_SAMPLE)
+			return ev->events[i].name;
+	return NULL;
+}
+
+int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w)
+{
+	int err = 0;
+
+	for (int i = 0; i < ev->nevents && !err; i++) {
+		struct wc_event *e = &ev->events[i];
+		uint32_t name_len = (uint32_t)strlen(e->name) + 1;
+		uint32_t size = WC_ALIGN8(sizeof(struct wc_rec_event_attr) + sizeof(*e->attr) + name_len);
+		struct wc_rec_event_attr *rec = calloc(1, size);
+
+		if (!rec)
+			return -ENOMEM;
+		rec->h = (struct wc_rec_header){ .size = size, .type = WC_REC_EVENT_ATTR };
+		rec->event_id = e->event_id;
+		rec->kind = e->kind;
+		rec->attr_size = sizeof(*e->attr);
+		rec->name_len = name_len;
+		memcpy(rec->data, e->attr, sizeof(*e->attr));
+		memcpy(rec->data + sizeof(*e->attr), e->name, name_len);
+		err = wc_writer_add(w, rec);
+		free(rec);
+	}
+	return err;
+}
+
+int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs)
+{
+	int err = 0;
+
+	for (int i = 0; i < ev->nevents && !err; i++)
+		if (ev->events[i].system[0])
+			err = wc_meta_write_tp_format(w, tracefs, ev->events[i].system,
+						      ev->events[i].tp_name);
+	if (!err && ev->wakeup_used[0])
+		err = wc_meta_write_note(w, "wakeup_event", ev->wakeup_used);
+	if (!err && ev->no_clockid)
+		err = wc_meta_write_note(w, "fallback", "no use_clockid: times on perf's clock");
+	if (!err && ev->no_build_id)
+		err = wc_meta_write_note(w, "fallback", "no build-id in MMAP2 records");
+	if (!err && ev->cycles_fallback)
+		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
+	return err;
+}
+
+bool wc_events_fallback(const struct wc_events *ev, const char *what)
+{
+	if (!strcmp(what, "clockid"))
+		return ev->no_clockid;
+	if (!strcmp(what, "build-id"))
+		return ev->no_build_id;
+	if (!strcmp(what, "cycles"))
+		return ev->cycles_fallback;
+	return false;
+}
+
+int wc_events_enable(struct wc_events *ev, bool on)
+{
+	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
+		if (ioctl(ev->fds[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+			return -errno;
+	return 0;
+}
+
+int wc_events_poll(struct wc_events *ev, int timeout_ms)
+{
+	int n = poll(ev->pfds, (nfds_t)ev->ncpus, timeout_ms);
+
+	return n < 0 ? -errno : n;
+}
+
+void wc_events_free(struct wc_events *ev)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	if (!ev)
+		return;
+	for (int c = 0; ev->rings && c < ev->ncpus; c++)
+		if (ev->rings[c].meta)
+			munmap(ev->rings[c].meta, ev->rings[c].size + (size_t)page);
+	for (int k = 0; ev->fds && k < ev->ncpus * ev->nevents; k++)
+		if (ev->fds[k] >= 0)
+			close(ev->fds[k]);
+	free(ev->fds);
+	free(ev->rings);
+	free(ev->pfds);
+	free(ev->ids);
+	free(ev->copy);
+	wc_stack_table_free(ev->stacks);
+	wc_stack_table_free(ev->payloads);
+	free(ev);
+}

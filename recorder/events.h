@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * events.h - open the perf events wcrec records, one ring buffer per CPU, and drain them
+ * into the trace writer.
+ */
+#ifndef WC_RECORDER_EVENTS_H
+#define WC_RECORDER_EVENTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <linux/perf_event.h>
+
+#include "common/stack_table.h"
+#include "common/wct.h"
+#include "common/writer.h"
+
+#define WC_MAX_EVENTS 8
+
+/* What to open. */
+struct wc_events_opts {
+	const char *tracefs;      /* tracing directory (wc_tracefs_find) */
+	bool samples, sched;      /* record CPU samples, scheduler tracepoints */
+	const char *sample_event; /* "cycles", "cpu-clock", "task-clock", or NULL for the default */
+	unsigned freq_hz;         /* sampling frequency */
+	bool callchains;          /* -g fp */
+	bool kernel_stacks, user_stacks;
+	bool waker_stacks;        /* callchains on wakeup events too */
+	int wakeup;               /* WC_WAKEUP_* */
+	unsigned pages;           /* ring buffer data pages per CPU, a power of two */
+	const int *cpus;          /* CPUs to record */
+	int ncpus;
+	bool force_no_clockid;    /* test hook: act as on a kernel without use_clockid */
+	bool force_no_build_id;   /* test hook: act as on a kernel without MMAP2 build-ids */
+};
+
+#define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */
+#define WC_WAKEUP_WAKING 1
+#define WC_WAKEUP_WAKEUP 2
+#define WC_WAKEUP_BOTH 3
+
+struct wc_event {
+	uint32_t event_id; /* in the file */
+	uint32_t kind;     /* enum wc_event_kind */
+	char name[64];
+	char system[32], tp_name[32]; /* tracepoints */
+	uint64_t sample_type;
+	struct perf_event_attr *attr;
+};
+
+struct wc_events;
+
+/* Counts kept while draining. */
+struct wc_drain_stats {
+	uint64_t samples, switches, wakeups, other_tp;
+	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
+	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
+};
+
+/**
+ * wc_events_open() - open every event on every CPU asked, disabled, sharing one ring
+ * buffer per CPU
+ * @why: on failure, set to a one-line explanation (static or owned by the result: valid until
+ *       wc_events_free())
+ *
+ * Return: the events, or NULL with errno set (EACCES/EPERM from perf_event_open: see
+ * perf_event_paranoid; ENOENT: an event the kernel lacks; EINVAL: a bad option).
+ */
+struct wc_events *wc_events_open(const struct wc_events_opts *opts, const char **why);
+
+/** wc_events_clockid() - clockid of event times (CLOCK_MONOTONIC), or -1 for perf's clock */
+int wc_events_clockid(const struct wc_events *ev);
+
+/** wc_events_sample_name() - name of the sampling event used ("cpu-clock"), or NULL */
+const char *wc_events_sample_name(const struct wc_events *ev);
+
+/**
+ * wc_events_write_meta() - write an EVENT_ATTR for each event and the TP_FORMAT of each
+ * tracepoint, and NOTEs for the fallbacks taken
+ *
+ * Return: 0 or the writer's error.
+ */
+int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
+
+/**
+ * wc_events_write_formats() - write the TP_FORMAT of each tracepoint opened, from the
+ * tracing directory, and a NOTE for the wakeup events used and each fallback taken
+ *
+ * Return: 0, or the error of reading tracefs or of the writer.
+ */
+int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
+
+/** wc_events_fallback() - was this fallback taken: "clockid", "build-id" or "cycles"? */
+bool wc_events_fallback(const struct wc_events *ev, const char *what);
+
+/** wc_events_enable() - start (or, with on = false, stop) counting.  Return: 0 or -errno. */
+int wc_events_enable(struct wc_events *ev, bool on);
+
+/**
+ * wc_events_poll() - wait until a ring buffer reaches its watermark, or timeout_ms
+ * Return: > 0 when there is data, 0 on timeout, -errno (-EINTR on a signal).
+ */
+int wc_events_poll(struct wc_events *ev, int timeout_ms);
+
+/**
+ * wc_events_drain() - copy every record waiting in every ring buffer into the writer, then
+ * write a ROUND
+ * @self_pid: CPU samples of this process are left out (wcrec's own work)
+ *
+ * Return: 0 or the writer's error (-ENOSPC, ...).
+ */
+int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
+		    struct wc_drain_stats *stats);
+
+/** wc_events_free() - close and unmap everything; NULL is a no-op */
+void wc_events_free(struct wc_events *ev);
+
+#endif /* WC_RECORDER_EVENTS_H */

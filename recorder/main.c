@@ -1,0 +1,528 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wcrec - record scheduler events and CPU samples with callchains into a trace file.
+ * See man/wcrec.1.  Exit status: COMMAND's (128 + signal when it was killed), else 0; 1 when
+ * recording failed; 2 for a bad option or target.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/writer.h"
+#include "config.h"
+#include "recorder/events.h"
+#include "recorder/metadata.h"
+
+#define MAX_CPUS 4096
+#define MAX_PIDS 1024
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig; /* only wakes poll() */
+}
+
+static const char usage[] =
+	"usage: wcrec [options] -- COMMAND [ARGS]   record COMMAND until it exits\n"
+	"       wcrec [options] -p PID[,PID...]     record running processes\n"
+	"       wcrec [options] -a [-- COMMAND]     system-wide (the default)\n"
+	"  -o FILE          output (default wcrec.wct; an existing one is kept as FILE.old)\n"
+	"  -d SECONDS       stop after this long (also on SIGINT/SIGTERM, and when COMMAND exits)\n"
+	"  -F HZ            CPU sampling frequency (default 99)\n"
+	"  -e EVENT         sampling event: cycles, cpu-clock or task-clock (default cycles where\n"
+	"                   the PMU has it, else cpu-clock)\n"
+	"  --no-samples     scheduler events only\n"
+	"  --no-sched       CPU samples only\n"
+	"  -g fp|none       callchains by frame pointers, user and kernel (default fp)\n"
+	"  --no-kernel-stacks, --no-user-stacks\n"
+	"  --waker-stacks   callchains on wakeup events too\n"
+	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
+	"  -C CPUS          record these CPUs only (0,2-3)\n"
+	"  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
+	"  -z LEVEL         zstd level (default 3)\n"
+	"  -q, -v           quieter, more verbose\n"
+	"  -h, --help       this text\n";
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "wcrec: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, " (see wcrec --help)\n");
+	return 2;
+}
+
+/* Parse "0,2-3" into cpus[]; return the count, or -1. */
+static int parse_cpus(const char *s, int *cpus, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0 || a >= MAX_CPUS)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a || b >= MAX_CPUS)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n == max)
+				return -1;
+			cpus[n++] = (int)c;
+		}
+		s = end;
+		if (*s == ',')
+			s++;
+		else if (*s && *s != '\n')
+			return -1;
+		else
+			break;
+	}
+	return n;
+}
+
+static int online_cpus(int *cpus, int max)
+{
+	char buf[4096] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	if (!buf[0])
+		snprintf(buf, sizeof(buf), "0-%ld", sysconf(_SC_NPROCESSORS_ONLN) - 1);
+	return parse_cpus(buf, cpus, max);
+}
+
+static uint64_t clock_now(int clockid)
+{
+	struct timespec ts;
+
+	clock_gettime(clockid < 0 ? CLOCK_MONOTONIC : clockid, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Create the output 0600, keeping an existing one as FILE.old.  Return: fd or -errno. */
+static int create_output(const char *path)
+{
+	char old[4096];
+	int fd;
+
+	if (!access(path, F_OK)) {
+		snprintf(old, sizeof(old), "%s.old", path);
+		if (rename(path, old))
+			return -errno;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_WAKER_STACKS,
+       OPT_WAKEUP_EVENT };
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "compression-level", required_argument, NULL, 'z' },
+		{ "call-graph", required_argument, NULL, 'g' },
+		{ "no-samples", no_argument, NULL, OPT_NO_SAMPLES },
+		{ "no-sched", no_argument, NULL, OPT_NO_SCHED },
+		{ "no-kernel-stacks", no_argument, NULL, OPT_NO_KSTACKS },
+		{ "no-user-stacks", no_argument, NULL, OPT_NO_USTACKS },
+		{ "waker-stacks", no_argument, NULL, OPT_WAKER_STACKS },
+		{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static int cpus[MAX_CPUS], pids[MAX_PIDS];
+	struct wc_events_opts eo = {
+		.samples = true, .sched = true, .freq_hz = 99, .callchains = true,
+		.kernel_stacks = true, .user_stacks = true, .pages = 2048,
+	};
+	const char *out = "wcrec.wct", *why;
+	double duration = 0;
+	int npids = 0, level = 3, verbose = 1, c, err, status = 0, ret = 1;
+	bool all = false;
+	char tracefs[4096] = "";
+	struct wc_writer_opts wo = { 0 };
+	struct wc_drain_stats ds = { 0 };
+	struct wc_events *ev = NULL;
+	struct wc_writer *w = NULL;
+	pid_t child = -1;
+	int go[2] = { -1, -1 }, fd = -1;
+	uint64_t t_start, t_end;
+	uint32_t trailer_flags = 0;
+
+	while ((c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {
+		char *end;
+
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'd':
+			duration = strtod(optarg, &end);
+			if (*end || !(duration > 0))
+				return bad("-d wants a positive number of seconds, not '%s'", optarg);
+			break;
+		case 'F': {
+			long f = strtol(optarg, &end, 10);
+
+			if (*end || f < 1 || f > 100000)
+				return bad("-F wants a frequency in Hz from 1 to 100000, not '%s'", optarg);
+			eo.freq_hz = (unsigned)f;
+			break;
+		}
+		case 'e':
+			if (strcmp(optarg, "cycles") && strcmp(optarg, "cpu-clock") &&
+			    strcmp(optarg, "task-clock"))
+				return bad("unknown event '%s': use cycles, cpu-clock or task-clock", optarg);
+			eo.sample_event = optarg;
+			break;
+		case 'p':
+			for (char *s = optarg; *s;) {
+				long p = strtol(s, &end, 10);
+
+				if (end == s || p <= 0 || npids == MAX_PIDS || (*end && *end != ','))
+					return bad("-p wants process ids separated by commas, not '%s'",
+						   optarg);
+				pids[npids++] = (int)p;
+				s = *end ? end + 1 : end;
+			}
+			break;
+		case 'a':
+			all = true;
+			break;
+		case 'C':
+			eo.ncpus = parse_cpus(optarg, cpus, MAX_CPUS);
+			if (eo.ncpus <= 0)
+				return bad("-C wants CPU numbers like 0,2-3, not '%s'", optarg);
+			break;
+		case 'm': {
+			long m = strtol(optarg, &end, 10);
+
+			if (*end || m < 1 || m > (1 << 20) || (m & (m - 1)))
+				return bad("-m wants a power of two of pages, not '%s'", optarg);
+			eo.pages = (unsigned)m;
+			break;
+		}
+		case 'z':
+			level = (int)strtol(optarg, &end, 10);
+			if (*end || level < 1 || level > 19)
+				return bad("-z wants a zstd level from 1 to 19, not '%s'", optarg);
+			break;
+		case 'g':
+			if (!strcmp(optarg, "fp"))
+				eo.callchains = true;
+			else if (!strcmp(optarg, "none"))
+				eo.callchains = false;
+			else
+				return bad("-g wants fp or none, not '%s'", optarg);
+			break;
+		case OPT_NO_SAMPLES:
+			eo.samples = false;
+			break;
+		case OPT_NO_SCHED:
+			eo.sched = false;
+			break;
+		case OPT_NO_KSTACKS:
+			eo.kernel_stacks = false;
+			break;
+		case OPT_NO_USTACKS:
+			eo.user_stacks = false;
+			break;
+		case OPT_WAKER_STACKS:
+			eo.waker_stacks = true;
+			break;
+		case OPT_WAKEUP_EVENT:
+			if (!strcmp(optarg, "waking"))
+				eo.wakeup = WC_WAKEUP_WAKING;
+			else if (!strcmp(optarg, "wakeup"))
+				eo.wakeup = WC_WAKEUP_WAKEUP;
+			else if (!strcmp(optarg, "both"))
+				eo.wakeup = WC_WAKEUP_BOTH;
+			else
+				return bad("--wakeup-event wants waking, wakeup or both, not '%s'", optarg);
+			break;
+		case 'q':
+			verbose = 0;
+			break;
+		case 'v':
+			verbose = 2;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (npids && optind < argc)
+		return bad("%s", "give either -p PID or a COMMAND, not both");
+	if (npids && all)
+		return bad("%s", "give either -p PID or -a, not both");
+	if (!eo.samples && !eo.sched)
+		return bad("%s", "nothing to record: both --no-samples and --no-sched");
+	for (int i = 0; i < npids; i++) {
+		if (kill(pids[i], 0) && errno == ESRCH) {
+			fprintf(stderr, "wcrec: no process %d\n", pids[i]);
+			return 2;
+		}
+	}
+	if (!eo.ncpus) {
+		eo.ncpus = online_cpus(cpus, MAX_CPUS);
+		if (eo.ncpus <= 0) {
+			fprintf(stderr, "wcrec: cannot read the online CPUs\n");
+			return 1;
+		}
+	}
+	eo.cpus = cpus;
+
+	if (eo.sched) {
+		unsigned flags = WC_TRACEFS_MOUNT;
+		bool mounted = false, debugfs = false;
+
+		if (getenv("WCREC_FORCE_DEBUGFS"))
+			flags |= WC_TRACEFS_FORCE_DEBUGFS;
+		err = wc_tracefs_find(tracefs, sizeof(tracefs), flags, &mounted, &debugfs);
+		if (err) {
+			fprintf(stderr, "wcrec: cannot find or mount tracefs: %s\n", strerror(-err));
+			return 1;
+		}
+		if (verbose > 1 && mounted)
+			fprintf(stderr, "wcrec: mounted %s\n", tracefs);
+		if (verbose > 1 && debugfs)
+			fprintf(stderr, "wcrec: fallback: tracing directory under debugfs\n");
+	}
+	eo.tracefs = tracefs;
+	eo.force_no_clockid = getenv("WCREC_FORCE_NO_CLOCKID") != NULL;
+	eo.force_no_build_id = getenv("WCREC_FORCE_NO_BUILD_ID") != NULL;
+
+	ev = wc_events_open(&eo, &why);
+	if (!ev) {
+		fprintf(stderr, "wcrec: %s\n", why ? why : strerror(errno));
+		return errno == EINVAL || errno == ENOENT ? 2 : 1;
+	}
+	if (verbose > 1) {
+		if (wc_events_fallback(ev, "cycles"))
+			fprintf(stderr, "wcrec: fallback: no PMU cycles, sampling on cpu-clock\n");
+		if (wc_events_fallback(ev, "clockid"))
+			fprintf(stderr, "wcrec: fallback: no use_clockid, times on perf's clock\n");
+		if (wc_events_fallback(ev, "build-id"))
+			fprintf(stderr, "wcrec: fallback: no build-ids in MMAP2 records\n");
+	}
+	if (verbose && eo.samples)
+		fprintf(stderr, "wcrec: sampling on %s at %u Hz\n", wc_events_sample_name(ev),
+			eo.freq_hz);
+
+	fd = create_output(out);
+	if (fd < 0) {
+		fprintf(stderr, "wcrec: %s: %s\n", out, strerror(-fd));
+		goto out;
+	}
+	wo.level = level;
+	w = wc_writer_new(fd, &wo);
+	if (!w) {
+		fprintf(stderr, "wcrec: %s: %s\n", out, strerror(errno));
+		goto out;
+	}
+
+	signal(SIGPIPE, SIG_IGN);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+
+	if (optind < argc) {
+		if (pipe2(go, O_CLOEXEC)) {
+			perror("wcrec: pipe");
+			goto out;
+		}
+		child = fork();
+		if (child < 0) {
+			perror("wcrec: fork");
+			goto out;
+		}
+		if (child == 0) {
+			char x;
+
+			close(go[1]);
+			signal(SIGINT, SIG_DFL);
+			signal(SIGTERM, SIG_DFL);
+			if (read(go[0], &x, 1) != 1)
+				_exit(127);
+			execvp(argv[optind], argv + optind);
+			fprintf(stderr, "wcrec: cannot run %s: %s\n", argv[optind], strerror(errno));
+			_exit(127);
+		}
+		close(go[0]);
+		go[0] = -1;
+		if (!all) {
+			pids[0] = child;
+			npids = 1;
+		}
+	}
+
+	char note[64];
+	struct wc_meta_task_stats ts = { 0 };
+	bool kptr_hidden = false;
+
+	snprintf(note, sizeof(note), "%d", (int)getpid());
+	err = wc_meta_write_host(w);
+	if (!err)
+		err = wc_meta_write_clock(w, wc_events_clockid(ev));
+	if (!err)
+		err = wc_events_write_meta(ev, w);
+	if (!err)
+		err = wc_events_write_formats(ev, w, tracefs);
+	if (!err)
+		err = wc_meta_write_note(w, "recorder_pid", note);
+	if (!err)
+		err = wc_meta_write_note(w, "target", npids ? (child > 0 ? "command" : "pids")
+							  : "system-wide");
+	for (int i = 0; !err && i < npids; i++) {
+		snprintf(note, sizeof(note), "%d", pids[i]);
+		err = wc_meta_write_note(w, "target_pid", note);
+	}
+	if (!err)
+		err = wc_meta_write_kallsyms(w, &kptr_hidden);
+	if (!err)
+		err = wc_meta_write_tasks(w, wc_events_clockid(ev), pids, (size_t)npids, getpid(),
+					  &ts);
+	if (!err)
+		err = wc_writer_flush(w);
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", out, wc_strerror(err));
+		goto out;
+	}
+	if (kptr_hidden && verbose)
+		fprintf(stderr, "wcrec: kernel addresses are hidden (kptr_restrict): kernel frames "
+				"will not be symbolized\n");
+
+	err = wc_events_enable(ev, true);
+	if (err) {
+		fprintf(stderr, "wcrec: cannot enable the events: %s\n", strerror(-err));
+		goto out;
+	}
+	t_start = clock_now(wc_events_clockid(ev));
+	if (child > 0) {
+		if (write(go[1], "x", 1) != 1) {
+			perror("wcrec: starting the command");
+			goto out;
+		}
+		close(go[1]);
+		go[1] = -1;
+	}
+
+	for (;;) {
+		int n = wc_events_poll(ev, 100);
+
+		if (n < 0 && n != -EINTR) {
+			fprintf(stderr, "wcrec: poll: %s\n", strerror(-n));
+			break;
+		}
+		err = wc_events_drain(ev, w, getpid(), &ds);
+		if (!err)
+			err = wc_writer_tick(w);
+		if (err) {
+			fprintf(stderr, "wcrec: %s: %s: stopping; the file is readable up to here\n",
+				out, wc_strerror(err));
+			trailer_flags |= WC_TRAILER_WRITE_ERROR;
+			break;
+		}
+		if (stop_signal) {
+			trailer_flags |= WC_TRAILER_INTERRUPTED;
+			break;
+		}
+		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
+			child = -status - 1; /* reaped */
+			break;
+		}
+		if (duration > 0 &&
+		    clock_now(wc_events_clockid(ev)) - t_start >= (uint64_t)(duration * 1e9))
+			break;
+	}
+	wc_events_enable(ev, false);
+	if (!(trailer_flags & WC_TRAILER_WRITE_ERROR)) {
+		err = wc_events_drain(ev, w, getpid(), &ds);
+		t_end = clock_now(wc_events_clockid(ev));
+		if (!err)
+			err = wc_writer_close(w, t_end, trailer_flags);
+		if (err) {
+			fprintf(stderr, "wcrec: %s: %s\n", out, wc_strerror(err));
+			trailer_flags |= WC_TRAILER_WRITE_ERROR;
+		}
+	} else {
+		t_end = clock_now(wc_events_clockid(ev));
+	}
+
+	if (verbose) {
+		struct wc_writer_stats ws;
+		uint64_t events = ds.switches + ds.wakeups + ds.other_tp + ds.samples;
+
+		wc_writer_stats(w, &ws);
+		fprintf(stderr,
+			"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
+			" samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64 " lost, %.1f MB written, "
+			"%.2f bytes/event, compression %.1fx\n",
+			out, (double)(t_end - t_start) / 1e9, ds.switches, ds.wakeups, ds.samples,
+			ds.comm + ds.fork + ds.exit + ds.mmap, ds.lost_records + ds.lost_samples,
+			ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
+			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0);
+	}
+	ret = (trailer_flags & WC_TRAILER_WRITE_ERROR) ? 1 : 0;
+	if (child < -1) {
+		status = -(child + 1);
+		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	}
+out:
+	if (child > 0) { /* set-up failed, or we were stopped: do not leave COMMAND behind */
+		if (go[1] >= 0) {
+			close(go[1]);
+			go[1] = -1;
+		}
+		if (stop_signal)
+			kill(child, SIGTERM);
+		waitpid(child, &status, 0);
+		if (stop_signal && WIFEXITED(status))
+			ret = ret ? ret : WEXITSTATUS(status);
+	}
+	wc_writer_free(w);
+	if (fd >= 0)
+		close(fd);
+	wc_events_free(ev);
+	return ret;
+}

@@ -1,0 +1,671 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metadata.c - the records a trace starts with: host, clock, tracepoint formats, kallsyms, and
+ * the tasks and executable mappings alive at the start, with build-ids (see metadata.h).
+ *
+ * Files of /proc and tracefs report a size of 0, so they are read to EOF into a growing buffer.
+ * Text records are assembled in that buffer: the file's content lands after room left for the
+ * record's header, so a several-MB kallsyms is never copied.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <search.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/wct.h"
+#include "common/writer.h"
+#include "recorder/metadata.h"
+
+#define TRACEFS_DIR "/sys/kernel/tracing"
+#define DEBUGFS_DIR "/sys/kernel/debug"
+#define DEBUGFS_TRACING DEBUGFS_DIR "/tracing"
+
+/* A whole file, NUL-terminated, at p + off; p is malloc'ed, so aligned for any record. */
+struct buf {
+	char *p;
+	size_t len; /* bytes used, the off bytes before the content included */
+	size_t cap; /* bytes allocated */
+};
+
+/*
+ * Read the file at path into b from offset off to EOF.  The content is followed by at least 8
+ * zero bytes, so a record ending with it can be padded to 8 bytes in place.
+ * Return: 0, -E2BIG when a record could not hold it, -ENOMEM, or the error of open/read.
+ */
+static int slurp(const char *path, struct buf *b, size_t off)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	b->len = off;
+	for (;;) {
+		ssize_t n;
+
+		if (b->len + 4096 + 8 > b->cap) {
+			size_t cap = b->len + 4096 + 8 > 2 * b->cap ? b->len + 65536 : 2 * b->cap;
+			char *p = cap <= WC_REC_MAX_BYTES ? realloc(b->p, cap) : NULL;
+
+			if (!p) {
+				err = cap > WC_REC_MAX_BYTES ? -E2BIG : -ENOMEM;
+				goto out_close;
+			}
+			b->p = p;
+			b->cap = cap;
+		}
+		n = read(fd, b->p + b->len, b->cap - b->len - 8);
+		if (n <= 0 && (!n || errno != EINTR)) {
+			err = n ? -errno : 0;
+			break;
+		}
+		b->len += n > 0 ? (size_t)n : 0;
+	}
+	if (!err)
+		memset(b->p + b->len, 0, 8);
+out_close:
+	close(fd);
+	return err;
+}
+
+/* Time now on clock id, ns.  The caller has checked that the clock can be read. */
+static uint64_t now_ns(clockid_t id)
+{
+	struct timespec ts = { 0, 0 };
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* ---- tracefs ---- */
+
+/* Does dir hold an events/ directory?  Looking inside also triggers the tracefs automount. */
+static bool has_events(const char *dir)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	if (snprintf(path, sizeof(path), "%s/events", dir) >= (int)sizeof(path))
+		return false;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* Is dir an existing, empty directory? */
+static bool is_empty_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = true;
+
+	if (!d)
+		return false;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	return empty;
+}
+
+/*
+ * Use dir when it has events/; else, when allowed, mount fstype on mnt if mnt is empty.
+ * Return: 0 when dir is usable, -ENOENT, or the error of mount(2).
+ */
+static int try_dir(const char *dir, const char *mnt, const char *fstype, unsigned flags,
+		   bool *mounted)
+{
+	if (has_events(dir))
+		return 0;
+	if (!(flags & WC_TRACEFS_MOUNT) || !is_empty_dir(mnt))
+		return -ENOENT;
+	if (mount("nodev", mnt, fstype, 0, NULL))
+		return -errno;
+	*mounted = true;
+	return has_events(dir) ? 0 : -ENOENT;
+}
+
+int wc_tracefs_find(char *dir, size_t len, unsigned flags, bool *mounted, bool *debugfs_fallback)
+{
+	const char *found = NULL;
+	bool m = false, fallback = false;
+	int err = -ENOENT, e;
+
+	if (len < sizeof(DEBUGFS_TRACING))
+		return -ENAMETOOLONG;
+	if (!(flags & WC_TRACEFS_FORCE_DEBUGFS)) {
+		err = try_dir(TRACEFS_DIR, TRACEFS_DIR, "tracefs", flags, &m);
+		if (!err)
+			found = TRACEFS_DIR;
+	}
+	if (!found) {
+		/* a mount error here says more than one of tracefs, which older kernels lack */
+		e = try_dir(DEBUGFS_TRACING, DEBUGFS_DIR, "debugfs", flags, &m);
+		if (e != -ENOENT)
+			err = e;
+		if (!e) {
+			found = DEBUGFS_TRACING;
+			fallback = true;
+		}
+	}
+	if (found)
+		strcpy(dir, found);
+	if (mounted)
+		*mounted = m;
+	if (debugfs_fallback)
+		*debugfs_fallback = fallback;
+	return err;
+}
+
+/* DIR/events/SYSTEM/NAME/FILE into path[PATH_MAX].  Return: 0, -EINVAL, -ENAMETOOLONG. */
+static int event_path(char *path, const char *dir, const char *system, const char *name,
+		      const char *file)
+{
+	if (!dir || !system || !name || !*system || !*name)
+		return -EINVAL;
+	if (snprintf(path, PATH_MAX, "%s/events/%s/%s/%s", dir, system, name, file) >= PATH_MAX)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+int wc_tracefs_event_id(const char *dir, const char *system, const char *name)
+{
+	char path[PATH_MAX], text[32], *end;
+	ssize_t n;
+	long id;
+	int fd, err;
+
+	err = event_path(path, dir, system, name, "id");
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, text, sizeof(text) - 1);
+	err = n < 0 ? -errno : 0;
+	close(fd);
+	if (err)
+		return err;
+	text[n] = '\0';
+	errno = 0;
+	id = strtol(text, &end, 10);
+	if (errno || end == text || (*end && *end != '\n') || id < 0 || id > INT_MAX)
+		return -EINVAL;
+	return (int)id;
+}
+
+int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *system,
+			    const char *name)
+{
+	char path[PATH_MAX];
+	struct buf b = { NULL, 0, 0 };
+	struct wc_rec_tp_format *r;
+	size_t off;
+	int err;
+
+	err = event_path(path, dir, system, name, "format");
+	if (err)
+		return err;
+	off = sizeof(*r) + strlen(system) + 1;
+	err = slurp(path, &b, off);
+	if (err)
+		goto out_free;
+	r = (struct wc_rec_tp_format *)b.p;
+	memset(r, 0, sizeof(*r));
+	r->h.size = WC_ALIGN8(b.len + 1);
+	r->h.type = WC_REC_TP_FORMAT;
+	r->system_len = (uint32_t)(off - sizeof(*r));
+	r->text_len = (uint32_t)(b.len - off + 1);
+	memcpy(r->data, system, r->system_len);
+	err = wc_writer_add(w, r);
+out_free:
+	free(b.p);
+	return err;
+}
+
+/* ---- host, clock, notes, kallsyms ---- */
+
+int wc_meta_write_host(struct wc_writer *w)
+{
+	struct utsname u;
+	const char *s[6] = { u.sysname, u.nodename, u.release, u.version, u.machine,
+			     "wcrec " PACKAGE_VERSION };
+	struct wc_rec_host *r;
+	long online, conf, page;
+	size_t len = 0;
+	char *p;
+	int err;
+
+	if (uname(&u))
+		return -errno;
+	errno = 0;
+	online = sysconf(_SC_NPROCESSORS_ONLN);
+	conf = sysconf(_SC_NPROCESSORS_CONF);
+	page = sysconf(_SC_PAGESIZE);
+	if (online <= 0 || conf <= 0 || page <= 0)
+		return errno ? -errno : -EINVAL;
+	for (int i = 0; i < 6; i++)
+		len += strlen(s[i]) + 1;
+	r = calloc(1, WC_ALIGN8(sizeof(*r) + len));
+	if (!r)
+		return -ENOMEM;
+	r->h.size = WC_ALIGN8(sizeof(*r) + len);
+	r->h.type = WC_REC_HOST;
+	r->ncpus_online = (uint32_t)online;
+	r->ncpus_configured = (uint32_t)conf;
+	r->page_size = (uint32_t)page;
+	r->strings_len = (uint32_t)len;
+	p = r->strings;
+	for (int i = 0; i < 6; i++)
+		p = stpcpy(p, s[i]) + 1;
+	err = wc_writer_add(w, r);
+	free(r);
+	return err;
+}
+
+int wc_meta_write_clock(struct wc_writer *w, int clockid)
+{
+	clockid_t id = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid;
+	struct wc_rec_clock r = { .h = { sizeof(r), WC_REC_CLOCK, 0 }, .clockid = clockid };
+	uint64_t best_gap = UINT64_MAX;
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts))
+		return -EINVAL;
+	/*
+	 *   clock:    a ------------- b        clock_ns = (a + b) / 2, error <= (b - a) / 2
+	 *   realtime:        rt
+	 */
+	for (int i = 0; i < 3; i++) {
+		uint64_t a = now_ns(id);
+		uint64_t rt = now_ns(CLOCK_REALTIME);
+		uint64_t b = now_ns(id);
+
+		if (b - a < best_gap) {
+			best_gap = b - a;
+			r.clock_ns = a + (b - a) / 2;
+			r.realtime_ns = rt;
+		}
+	}
+	return wc_writer_add(w, &r);
+}
+
+int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value)
+{
+	struct wc_rec_note *r;
+	size_t klen, vlen;
+	int err;
+
+	if (!key || !value)
+		return -EINVAL;
+	klen = strlen(key) + 1;
+	vlen = strlen(value) + 1;
+	if (klen + vlen > WC_REC_MAX_BYTES - sizeof(*r) - 8)
+		return -E2BIG;
+	r = calloc(1, WC_ALIGN8(sizeof(*r) + klen + vlen));
+	if (!r)
+		return -ENOMEM;
+	r->h.size = WC_ALIGN8(sizeof(*r) + klen + vlen);
+	r->h.type = WC_REC_NOTE;
+	r->key_len = (uint32_t)klen;
+	r->value_len = (uint32_t)vlen;
+	memcpy(r->data, key, klen);
+	memcpy(r->data + klen, value, vlen);
+	err = wc_writer_add(w, r);
+	free(r);
+	return err;
+}
+
+int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted)
+{
+	struct buf b = { NULL, 0, 0 };
+	struct wc_rec_kallsyms *r;
+	bool all_zero = true;
+	const char *line;
+	int err;
+
+	err = slurp("/proc/kallsyms", &b, sizeof(*r));
+	if (err)
+		goto out_free;
+	/* "ffffffff81000000 T _text": hidden addresses read as zeros */
+	for (line = b.p + sizeof(*r); all_zero && line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		for (; isxdigit((unsigned char)*line); line++)
+			all_zero = all_zero && *line == '0';
+	}
+	r = (struct wc_rec_kallsyms *)b.p;
+	memset(r, 0, sizeof(*r));
+	r->h.size = WC_ALIGN8(b.len + 1);
+	r->h.type = WC_REC_KALLSYMS;
+	r->flags = all_zero ? WC_KALLSYMS_RESTRICTED : 0;
+	r->text_len = (uint32_t)(b.len - sizeof(*r) + 1);
+	err = wc_writer_add(w, r);
+	if (restricted)
+		*restricted = all_zero;
+out_free:
+	free(b.p);
+	return err;
+}
+
+/* ---- build-ids ---- */
+
+/* The GNU build-id note in d, if any.  Return: its length, -ENODATA, or -ERANGE. */
+static int find_build_id(Elf_Data *d, uint8_t *id, size_t len)
+{
+	size_t off = 0, next, name_off, desc_off;
+	GElf_Nhdr nh;
+
+	if (!d)
+		return -ENODATA;
+	for (; (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0; off = next) {
+		const char *base = d->d_buf;
+
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != sizeof(ELF_NOTE_GNU) ||
+		    memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) || !nh.n_descsz)
+			continue;
+		if (nh.n_descsz > len)
+			return -ERANGE;
+		memcpy(id, base + desc_off, nh.n_descsz);
+		return (int)nh.n_descsz;
+	}
+	return -ENODATA;
+}
+
+/* wc_elf_build_id() on an open file */
+static int build_id_fd(int fd, uint8_t *id, size_t len)
+{
+	struct stat st;
+	size_t nph;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int ret = -ENODATA;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	/* ELF_C_READ reads what is asked with pread: a file cut under us gives an error, where
+	 * ELF_C_READ_MMAP would give SIGBUS */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	if (elf_kind(elf) != ELF_K_ELF) {
+		ret = -ENOEXEC;
+		goto out_end;
+	}
+	if (!elf_getphdrnum(elf, &nph)) {
+		for (size_t i = 0; i < nph && ret == -ENODATA; i++) {
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
+				continue;
+			ret = find_build_id(elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+								 ph.p_align == 8 ? ELF_T_NHDR8 :
+										   ELF_T_NHDR),
+					    id, len);
+		}
+	}
+	while (ret == -ENODATA && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
+			ret = find_build_id(elf_getdata(scn, NULL), id, len);
+	}
+out_end:
+	elf_end(elf);
+	return ret;
+}
+
+int wc_elf_build_id(const char *path, uint8_t *id, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = build_id_fd(fd, id, len);
+	close(fd);
+	return ret;
+}
+
+/* Build-ids of the files seen in one wc_meta_write_tasks() call, in a tsearch(3) tree. */
+struct bid {
+	uint64_t dev, ino;
+	uint8_t size; /* bytes of id, 0 when unknown */
+	uint8_t id[WC_BUILD_ID_MAX];
+};
+
+static int bid_cmp(const void *a, const void *b)
+{
+	const struct bid *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
+}
+
+/*
+ * The build-id of the file (dev, ino) mapped at [start, end) in pid, read on the first call for
+ * that file: through map_files, which is the mapped file even when its path now names another;
+ * else through the path, if the file there still has the mapped inode number (st_dev is not
+ * compared: on overlayfs maps shows the underlying device).
+ * Return: the tree's entry, or NULL when out of memory.
+ */
+static const struct bid *build_id_of(void **tree, int pid, uint64_t start, uint64_t end,
+				     const char *name, uint64_t dev, uint64_t ino)
+{
+	struct bid key = { .dev = dev, .ino = ino }, *e, **found = tfind(&key, tree, bid_cmp);
+	char path[64];
+	struct stat st;
+	int fd, n;
+
+	if (found)
+		return *found;
+	e = malloc(sizeof(*e));
+	if (!e)
+		return NULL;
+	*e = key;
+	if (!tsearch(e, tree, bid_cmp)) {
+		free(e);
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0) {
+		fd = open(name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+		if (fd >= 0 && (fstat(fd, &st) || st.st_ino != ino)) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd < 0)
+		return e;
+	n = build_id_fd(fd, e->id, sizeof(e->id));
+	close(fd);
+	e->size = n > 0 ? (uint8_t)n : 0;
+	return e;
+}
+
+/* ---- tasks and maps ---- */
+
+struct walk {
+	struct wc_writer *w;
+	clockid_t clock;
+	struct buf b; /* /proc/PID/maps */
+	void *bids; /* tsearch(3) tree of struct bid */
+	struct wc_meta_task_stats st;
+};
+
+/* A COMM per thread of pid.  Return: 0, 1 when the process is gone, or the writer's error. */
+static int write_comms(struct walk *k, int pid)
+{
+	char path[64], comm[80];
+	struct dirent *e;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOMEM ? -ENOMEM : 1;
+	while (!err && (e = readdir(d))) {
+		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME },
+					 .flags = WC_TASK_SYNTH };
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+		ssize_t n;
+		int fd;
+
+		if (*end || tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/comm", pid, tid);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			continue; /* the thread exited */
+		n = read(fd, comm, sizeof(comm) - 1);
+		close(fd);
+		if (n <= 0)
+			continue;
+		comm[n] = '\0';
+		comm[strcspn(comm, "\n")] = '\0';
+		/* the kernel's comm has at most 15 characters; /proc may show more for kthreads */
+		memcpy(r.comm, comm, strnlen(comm, sizeof(r.comm) - 1));
+		r.time_ns = now_ns(k->clock);
+		r.pid = (uint32_t)pid;
+		r.tid = (uint32_t)tid;
+		err = wc_writer_add(k->w, &r);
+		if (!err)
+			k->st.threads++;
+	}
+	closedir(d);
+	return err;
+}
+
+/* One line of /proc/PID/maps, NUL-terminated: an MMAP if executable.  Return: 0 or -errno. */
+static int write_map(struct walk *k, int pid, const char *line)
+{
+	union {
+		struct wc_rec_mmap m;
+		uint64_t raw[(sizeof(struct wc_rec_mmap) + PATH_MAX + 8) / 8];
+	} u;
+	struct wc_rec_mmap *m = &u.m;
+	uint64_t start, end, pgoff, ino;
+	unsigned int maj, min;
+	char perms[5];
+	const char *name;
+	size_t nlen;
+	int pos = -1, err;
+
+	/* 7f2c1a000000-7f2c1a028000 r-xp 00028000 fd:01 1311  /usr/lib/x86_64-linux-gnu/libc.so.6 */
+	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
+		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 || pos < 0 || strlen(perms) < 4)
+		return 0;
+	if (perms[2] != 'x')
+		return 0;
+	name = line[pos] ? line + pos : "//anon";
+	nlen = strnlen(name, PATH_MAX - 1);
+	*m = (struct wc_rec_mmap){
+		.h = { WC_ALIGN8(sizeof(*m) + nlen + 1), WC_REC_MMAP, WC_REC_F_TIME },
+		.pid = (uint32_t)pid, .tid = (uint32_t)pid,
+		.addr = start, .len = end - start, .pgoff = pgoff, .ino = ino, .maj = maj, .min = min,
+		.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+			PROT_EXEC,
+		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
+		.task_flags = WC_TASK_SYNTH,
+	};
+	memset(m->filename, 0, m->h.size - sizeof(*m));
+	memcpy(m->filename, name, nlen);
+	if (ino && name[0] == '/') {
+		const struct bid *e = build_id_of(&k->bids, pid, start, end, name,
+						  makedev(maj, min), ino);
+
+		if (!e)
+			return -ENOMEM;
+		m->build_id_size = e->size;
+		memcpy(m->build_id, e->id, e->size);
+	}
+	m->time_ns = now_ns(k->clock);
+	err = wc_writer_add(k->w, m);
+	if (!err) {
+		k->st.maps++;
+		k->st.build_ids += m->build_id_size != 0;
+	}
+	return err;
+}
+
+/* COMMs, then MMAPs of one process.  Return: 0 or -errno (only -ENOMEM and writer errors). */
+static int write_process(struct walk *k, int pid)
+{
+	char path[64], *line, *nl;
+	int err;
+
+	err = write_comms(k, pid);
+	if (err)
+		return err < 0 ? err : 0;
+	k->st.processes++;
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	err = slurp(path, &k->b, 0);
+	if (err) /* gone, or not ours to read: the COMMs stay */
+		return err == -ENOMEM ? err : 0;
+	for (line = k->b.p; !err && *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = line + strlen(line) - 1; /* last line without newline: stop after it */
+		else
+			*nl = '\0';
+		err = write_map(k, pid, line);
+	}
+	return err;
+}
+
+int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
+			int exclude_pid, struct wc_meta_task_stats *stats)
+{
+	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid };
+	struct timespec ts;
+	struct dirent *e;
+	DIR *d;
+	int err = 0;
+
+	if (stats)
+		memset(stats, 0, sizeof(*stats));
+	if (clock_gettime(k.clock, &ts) || (npids && !pids))
+		return -EINVAL;
+	for (size_t i = 0; i < npids && !err; i++)
+		if (pids[i] > 0 && pids[i] != exclude_pid)
+			err = write_process(&k, pids[i]);
+	if (!npids) {
+		d = opendir("/proc");
+		if (!d) {
+			err = -errno;
+			goto out_free;
+		}
+		while (!err && (e = readdir(d))) {
+			char *end;
+			long pid = strtol(e->d_name, &end, 10);
+
+			if (!*end && pid > 0 && pid <= INT_MAX && pid != exclude_pid)
+				err = write_process(&k, (int)pid);
+		}
+		closedir(d);
+	}
+out_free:
+	free(k.b.p);
+	tdestroy(k.bids, free);
+	if (stats)
+		*stats = k.st;
+	return err;
+}

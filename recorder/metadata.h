@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * metadata.h - what the recorder writes before the first event: the host, the clock, tracepoint
+ * format texts from tracefs, kallsyms, and the tasks and executable mappings alive at the start,
+ * with the build-ids of the mapped ELF files (DESIGN.md, "The trace file").
+ *
+ * Nothing here prints: every function returns 0 or -errno and the caller reports.
+ */
+#ifndef WC_RECORDER_METADATA_H
+#define WC_RECORDER_METADATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct wc_writer;
+
+/* wc_tracefs_find() flags */
+#define WC_TRACEFS_MOUNT         0x1 /* mount tracefs (or debugfs) when it is not mounted */
+#define WC_TRACEFS_FORCE_DEBUGFS 0x2 /* skip /sys/kernel/tracing: use the debugfs path */
+
+/**
+ * wc_tracefs_find() - find the tracing directory, mounting it if asked
+ * @dir:              set to the directory, e.g. "/sys/kernel/tracing", NUL-terminated
+ * @len:              bytes of @dir (64 is plenty)
+ * @flags:            WC_TRACEFS_* flags
+ * @mounted:          set to true when this call mounted tracefs or debugfs (the mount stays;
+ *                    unmounting it is the caller's choice); may be NULL
+ * @debugfs_fallback: set to true when the directory is /sys/kernel/debug/tracing; may be NULL
+ *
+ * /sys/kernel/tracing is used when it holds events/; when it is empty and WC_TRACEFS_MOUNT is
+ * in @flags, tracefs is mounted on it first.  Otherwise /sys/kernel/debug/tracing, mounting
+ * debugfs on an empty /sys/kernel/debug under the same flag (the kernel then mounts tracefs
+ * under it by itself).
+ *
+ * Return: 0; -ENOENT when no tracing directory was found or allowed to be mounted;
+ * -ENAMETOOLONG when @len is too small; or the error of mount(2) (-EPERM without
+ * CAP_SYS_ADMIN, -ENODEV when the kernel has neither file system).
+ */
+int wc_tracefs_find(char *dir, size_t len, unsigned flags, bool *mounted, bool *debugfs_fallback);
+
+/**
+ * wc_tracefs_event_id() - the id of a tracepoint (perf_event_attr.config for PERF_TYPE_TRACEPOINT)
+ * @dir:    the tracing directory, from wc_tracefs_find()
+ * @system: "sched"
+ * @name:   "sched_switch"
+ *
+ * Reads DIR/events/SYSTEM/NAME/id.
+ * Return: the id (>= 0), -ENOENT when the kernel has no such tracepoint, -EINVAL when the id
+ * file does not hold a number, or another -errno from reading it.
+ */
+int wc_tracefs_event_id(const char *dir, const char *system, const char *name);
+
+/**
+ * wc_meta_write_tp_format() - write one WC_REC_TP_FORMAT record
+ * @w:      writer
+ * @dir:    the tracing directory, from wc_tracefs_find()
+ * @system: tracepoint system, stored in the record: "sched"
+ * @name:   tracepoint name: "sched_switch"
+ *
+ * The record holds @system and the text of DIR/events/SYSTEM/NAME/format, as the kernel gives
+ * it; the analyzer parses it with libtraceevent.
+ * Return: 0, -ENOENT when the kernel has no such tracepoint, another error from reading it,
+ * -ENOMEM, or the writer's error.
+ */
+int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *system,
+			    const char *name);
+
+/**
+ * wc_meta_write_host() - write the WC_REC_HOST record
+ * @w: writer
+ *
+ * The record holds uname(2)'s five strings, the online and configured CPU counts, the page
+ * size (bytes) and "wcrec " PACKAGE_VERSION.
+ * Return: 0, the error of uname(2) or sysconf(3), -ENOMEM, or the writer's error.
+ */
+int wc_meta_write_host(struct wc_writer *w);
+
+/**
+ * wc_meta_write_clock() - write the WC_REC_CLOCK record
+ * @w:       writer
+ * @clockid: the perf_event_attr.clockid the events use (CLOCK_MONOTONIC, ...), or -1 for perf's
+ *           default clock, stored as given; for -1 CLOCK_MONOTONIC is read instead, the nearest
+ *           clock user space can read
+ *
+ * Reads that clock, CLOCK_REALTIME, and that clock again, three times, and keeps the try with
+ * the smallest gap between the two readings: clock_ns is their midpoint, realtime_ns the
+ * reading in between (both ns).
+ * Return: 0, -EINVAL when @clockid cannot be read, or the writer's error.
+ */
+int wc_meta_write_clock(struct wc_writer *w, int clockid);
+
+/**
+ * wc_meta_write_note() - write a WC_REC_NOTE record
+ * @w:     writer
+ * @key:   "wakeup_event", NUL-terminated; copied
+ * @value: "sched_waking", NUL-terminated; copied
+ *
+ * Return: 0, -EINVAL for a NULL string, -E2BIG when the record would exceed WC_REC_MAX_BYTES,
+ * -ENOMEM, or the writer's error.
+ */
+int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value);
+
+/**
+ * wc_meta_write_kallsyms() - write the WC_REC_KALLSYMS record: /proc/kallsyms whole
+ * @w:          writer
+ * @restricted: set to true when every address read as zero (kptr_restrict, or not privileged
+ *              enough), in which case the record's flags hold WC_KALLSYMS_RESTRICTED; may be NULL
+ *
+ * The file is several MB; it is read into memory in one piece for the record, then freed.
+ * Return: 0, the error of reading /proc/kallsyms, -ENOMEM, -E2BIG, or the writer's error.
+ */
+int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted);
+
+/* What wc_meta_write_tasks() wrote. */
+struct wc_meta_task_stats {
+	uint64_t processes; /* processes written (kernel threads included) */
+	uint64_t threads;   /* COMM records */
+	uint64_t maps;      /* MMAP records */
+	uint64_t build_ids; /* MMAP records with a build-id */
+};
+
+/**
+ * wc_meta_write_tasks() - write the tasks and executable mappings alive now, from /proc
+ * @w:           writer
+ * @clockid:     clock the record times are read on (CLOCK_MONOTONIC when -1), as for
+ *               wc_meta_write_clock(); each record gets a reading taken as it is made
+ * @pids:        process ids (thread-group ids) to write, or NULL with @npids 0 for every
+ *               process in /proc
+ * @npids:       entries of @pids
+ * @exclude_pid: a process to leave out (the recorder itself), or -1
+ * @stats:       set to what was written; may be NULL
+ *
+ * For each process: a WC_REC_COMM per thread (/proc/PID/task/TID/comm, cut to 15 characters as
+ * the kernel's comm is) with WC_TASK_SYNTH; then a WC_REC_MMAP per executable line of
+ * /proc/PID/maps with WC_TASK_SYNTH in task_flags and tid = pid.  Mappings without a name get
+ * "//anon", as perf names them; [vdso] and the like keep their names.  A file-backed mapping
+ * carries the build-id of its file, read once per (device, inode) per call: from the mapped file
+ * itself (/proc/PID/map_files, which needs CAP_SYS_ADMIN or CAP_CHECKPOINT_RESTORE), else from
+ * the path when the file there still has the mapped inode number; otherwise build_id_size is 0.
+ * Processes and threads that exit while being read are skipped, as are files the caller may not
+ * read; kernel threads get COMM records only.
+ *
+ * Return: 0, -EINVAL when @clockid cannot be read, -ENOMEM, or the first writer error (the
+ * walk stops there).
+ */
+int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
+			int exclude_pid, struct wc_meta_task_stats *stats);
+
+/**
+ * wc_elf_build_id() - read the GNU build-id (NT_GNU_BUILD_ID note) of an ELF file
+ * @path: the file
+ * @id:   set to the build-id bytes
+ * @len:  bytes of @id (WC_BUILD_ID_MAX is what the trace stores)
+ *
+ * Looks in the PT_NOTE segments, then in the SHT_NOTE sections (for files without program
+ * headers, such as separate debug files).
+ * Return: the build-id's length in bytes, or -errno: that of open(2), -ENOEXEC when the file is
+ * not ELF or libelf cannot read it, -ENODATA when it has no build-id, -ERANGE when the build-id
+ * is longer than @len.
+ */
+int wc_elf_build_id(const char *path, uint8_t *id, size_t len);
+
+#endif /* WC_RECORDER_METADATA_H */

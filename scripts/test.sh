@@ -1,0 +1,25 @@
+#!/bin/sh
+# test.sh - install what is missing, build, and run the whole test suite: make check with
+# warnings as errors, the unit tests again under ASan+UBSan, and make distcheck.
+# usage: sudo scripts/test.sh
+set -eu
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/deps.sh"
+echo "test.sh: build and make check"
+"$top/scripts/build.sh" "$top/build" --enable-werror
+make -C "$top/build" -j"$(nproc)" check || { cat "$top"/build/tests/*.log "$top"/build/tests/unit/*.log 2>/dev/null | tail -80; exit 1; }
+echo "test.sh: make check under AddressSanitizer and UndefinedBehaviorSanitizer"
+"$top/scripts/build.sh" "$top/build-asan" --enable-werror --enable-sanitizers
+make -C "$top/build-asan" -j"$(nproc)" check || { cat "$top"/build-asan/tests/*.log "$top"/build-asan/tests/unit/*.log 2>/dev/null | tail -80; exit 1; }
+echo "test.sh: make distcheck"
+make -C "$top/build" -j"$(nproc)" distcheck >/dev/null
+# one closing line: Criterion test cases, and the script tests, of the main build
+summary() {
+	crit=$(cat "$1"/tests/unit/*.log 2>/dev/null | sed -n 's/.*Synthesis: Tested: *\([0-9]*\) | Passing: *\([0-9]*\) | Failing: *\([0-9]*\).*/\2 \3/p' |
+		awk '{p += $1; f += $2} END {print p + 0, f + 0}')
+	scripts=$(cat "$1"/tests/*.trs 2>/dev/null | sed -n 's/^:test-result: //p' |
+		awk '/^PASS/ {p++} /^FAIL|^ERROR/ {f++} /^SKIP/ {s++} END {print p + 0, f + 0, s + 0}')
+	set -- $crit $scripts
+	echo "$(($1 + $3)) passed, $(($2 + $4)) failed, $5 skipped"
+}
+summary "$top/build"

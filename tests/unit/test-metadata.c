@@ -1,0 +1,762 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-metadata.c - metadata records written, read back with wc_reader, and checked against
+ * what the test finds by itself: uname, clocks, /proc/self, the ELF notes of its own binary
+ * (parsed here with plain reads, and by readelf when it is installed), tracefs files.
+ *
+ * The tracefs tests need root; they run in a private mount namespace, where they unmount
+ * tracefs and debugfs to exercise the mount paths without touching the machine's mounts.
+ */
+#include "config.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/reader.h"
+#include "common/writer.h"
+#include "recorder/metadata.h"
+
+static char path[64], elf_path[64];
+static int fd = -1;
+static struct wc_writer *w;
+static size_t nrecs;
+static struct wc_rec_header **recs; /* copies of the records read back, trailer excluded */
+
+static void fini(void)
+{
+	wc_writer_free(w);
+	w = NULL;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+	if (path[0])
+		unlink(path);
+	if (elf_path[0])
+		unlink(elf_path);
+	path[0] = elf_path[0] = '\0';
+	for (size_t i = 0; i < nrecs; i++)
+		free(recs[i]);
+	free(recs);
+	recs = NULL;
+	nrecs = 0;
+}
+
+TestSuite(metadata, .fini = fini);
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	cr_assert_eq(clock_gettime(id, &ts), 0);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void start(void)
+{
+	strcpy(path, "/tmp/wct-metadata-XXXXXX");
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	w = wc_writer_new(fd, NULL);
+	cr_assert_not_null(w);
+}
+
+/* Close the trace and read every record back into recs[]. */
+static void finish(void)
+{
+	struct wc_reader *r;
+	const struct wc_rec_header *h;
+
+	cr_assert_eq(wc_writer_close(w, clock_ns(CLOCK_MONOTONIC), 0), 0);
+	wc_writer_free(w);
+	w = NULL;
+	r = wc_reader_open(path);
+	cr_assert_not_null(r);
+	while (wc_reader_next(r, &h)) {
+		if (h->type == WC_REC_TRAILER)
+			continue;
+		recs = realloc(recs, (nrecs + 1) * sizeof(*recs));
+		recs[nrecs] = malloc(h->size);
+		memcpy(recs[nrecs++], h, h->size);
+	}
+	cr_assert_eq(wc_reader_state(r), WC_READER_CLEAN, "%s", wc_reader_error(r));
+	wc_reader_free(r);
+}
+
+/* The only record of a type. */
+static const void *only(uint16_t type)
+{
+	const struct wc_rec_header *found = NULL;
+
+	for (size_t i = 0; i < nrecs; i++) {
+		if (recs[i]->type == type) {
+			cr_assert_null(found, "one record of type %u", type);
+			found = recs[i];
+		}
+	}
+	cr_assert_not_null(found, "a record of type %u", type);
+	return found;
+}
+
+static void read_text(const char *file, char *buf, size_t len)
+{
+	FILE *f = fopen(file, "r");
+	size_t n;
+
+	cr_assert_not_null(f, "%s: %s", file, strerror(errno));
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+Test(metadata, host_record_describes_this_machine)
+{
+	const struct wc_rec_host *h;
+	struct utsname u;
+	const char *s;
+
+	start();
+	cr_assert_eq(wc_meta_write_host(w), 0);
+	finish();
+	h = only(WC_REC_HOST);
+	cr_assert_eq(uname(&u), 0);
+	cr_assert_eq(h->ncpus_online, (uint32_t)sysconf(_SC_NPROCESSORS_ONLN));
+	cr_assert_eq(h->ncpus_configured, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
+	cr_assert_eq(h->page_size, (uint32_t)getpagesize());
+	s = h->strings;
+	const char *want[6] = { u.sysname, u.nodename, u.release, u.version, u.machine,
+				"wcrec " PACKAGE_VERSION };
+	for (int i = 0; i < 6; s += strlen(s) + 1, i++)
+		cr_assert_str_eq(s, want[i]);
+	cr_assert_eq((size_t)(s - h->strings), h->strings_len);
+}
+
+Test(metadata, clock_record_pairs_the_clock_with_realtime)
+{
+	static const int ids[] = { -1, CLOCK_BOOTTIME };
+	uint64_t before[2], after[2];
+
+	start();
+	for (int i = 0; i < 2; i++) {
+		clockid_t id = ids[i] == -1 ? CLOCK_MONOTONIC : ids[i];
+
+		before[i] = clock_ns(id);
+		cr_assert_eq(wc_meta_write_clock(w, ids[i]), 0);
+		after[i] = clock_ns(id);
+	}
+	cr_assert_eq(wc_meta_write_clock(w, 12345), -EINVAL, "an unreadable clock is refused");
+	finish();
+	cr_assert_eq(nrecs, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct wc_rec_clock *c = (const void *)recs[i];
+		int64_t wall = (int64_t)(c->realtime_ns / 1000000000u) - (int64_t)time(NULL);
+
+		cr_assert_eq(c->h.type, WC_REC_CLOCK);
+		cr_assert_eq(c->clockid, ids[i], "the clockid is stored as given");
+		cr_assert(c->clock_ns >= before[i] && c->clock_ns <= after[i],
+			  "clock reading %lu outside [%lu, %lu]", c->clock_ns, before[i], after[i]);
+		cr_assert(wall >= -1 && wall <= 1, "realtime is %ld s from time()", (long)wall);
+		cr_assert_eq(c->flags, 0);
+	}
+}
+
+Test(metadata, note_round_trips)
+{
+	const struct wc_rec_note *n;
+
+	start();
+	cr_assert_eq(wc_meta_write_note(w, "wakeup_event", "sched_waking"), 0);
+	cr_assert_eq(wc_meta_write_note(w, NULL, "x"), -EINVAL);
+	finish();
+	n = only(WC_REC_NOTE);
+	cr_assert_str_eq(n->data, "wakeup_event");
+	cr_assert_str_eq(n->data + n->key_len, "sched_waking");
+	cr_assert_eq(n->value_len, sizeof("sched_waking"));
+}
+
+Test(metadata, kallsyms_record_is_the_whole_file)
+{
+	const struct wc_rec_kallsyms *k;
+	char first[256];
+	bool restricted = true;
+
+	start();
+	cr_assert_eq(wc_meta_write_kallsyms(w, &restricted), 0);
+	finish();
+	k = only(WC_REC_KALLSYMS);
+	cr_assert_eq(strlen(k->text) + 1, k->text_len);
+	cr_assert_gt(k->text_len, 100000, "only %u bytes", k->text_len);
+	cr_assert(strstr(k->text, " T schedule\n") || strstr(k->text, " t schedule\n"),
+		  "the symbol schedule is there");
+	cr_assert_eq(k->text[k->text_len - 2], '\n', "cut at the end of a line");
+	read_text("/proc/kallsyms", first, sizeof(first));
+	*strchr(first, '\n') = '\0';
+	cr_assert_eq(strncmp(k->text, first, strlen(first)), 0, "starts as the file does");
+	bool zero = strspn(first, "0") == strcspn(first, " ");
+	cr_assert_eq(restricted, zero, "restricted iff the addresses read as zero");
+	cr_assert_eq(!!(k->flags & WC_KALLSYMS_RESTRICTED), zero);
+}
+
+/* ---- ELF build-ids ---- */
+
+/* Write a minimal ELF64 file holding a GNU build-id note (none when idlen is 0), found through
+ * a PT_NOTE program header, or through a SHT_NOTE section only. */
+static void write_elf(const uint8_t *id, size_t idlen, bool as_section)
+{
+	uint64_t file[128] = { 0 };
+	uint8_t *p = (uint8_t *)file;
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)p;
+	size_t note_off = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
+	size_t note_len = idlen ? sizeof(Elf64_Nhdr) + 4 + ((idlen + 3) & ~3u) : 0;
+	size_t sh_off = (note_off + note_len + 7) & ~7u, size = sh_off;
+	Elf64_Nhdr nh = { 4, (Elf64_Word)idlen, NT_GNU_BUILD_ID };
+
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_ehsize = sizeof(Elf64_Ehdr);
+	memcpy(p + note_off, &nh, sizeof(nh));
+	memcpy(p + note_off + sizeof(nh), "GNU", 4);
+	if (idlen)
+		memcpy(p + note_off + sizeof(nh) + 4, id, idlen);
+	if (!as_section) {
+		Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = note_off, .p_filesz = note_len,
+				  .p_memsz = note_len, .p_align = 4 };
+
+		eh->e_phoff = sizeof(*eh);
+		eh->e_phentsize = sizeof(Elf64_Phdr);
+		eh->e_phnum = 1;
+		memcpy(p + sizeof(*eh), &ph, sizeof(ph));
+	} else {
+		Elf64_Shdr sh[2] = { { 0 }, { .sh_type = SHT_NOTE, .sh_offset = note_off,
+					      .sh_size = note_len, .sh_addralign = 4 } };
+
+		eh->e_shoff = sh_off;
+		eh->e_shentsize = sizeof(Elf64_Shdr);
+		eh->e_shnum = 2;
+		memcpy(p + sh_off, sh, sizeof(sh));
+		size += sizeof(sh);
+	}
+	strcpy(elf_path, "/tmp/wct-elf-XXXXXX");
+	int efd = mkstemp(elf_path);
+
+	cr_assert_geq(efd, 0);
+	cr_assert_eq(write(efd, p, size), (ssize_t)size);
+	close(efd);
+}
+
+Test(metadata, elf_build_id_from_segment_and_from_section)
+{
+	static const uint8_t id[20] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23,
+					0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67 };
+	uint8_t got[WC_BUILD_ID_MAX], big[32] = { 7 };
+
+	for (int as_section = 0; as_section < 2; as_section++) {
+		write_elf(id, sizeof(id), as_section);
+		memset(got, 0, sizeof(got));
+		cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), 20, "section %d", as_section);
+		cr_assert_arr_eq(got, id, sizeof(id));
+		unlink(elf_path);
+	}
+	write_elf(id, 8, false);
+	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), 8, "an md5-sized build-id");
+	unlink(elf_path);
+	write_elf(big, sizeof(big), false);
+	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ERANGE, "too long for the buffer");
+	unlink(elf_path);
+	write_elf(NULL, 0, false);
+	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ENODATA, "no build-id");
+	cr_assert_eq(truncate(elf_path, 10), 0);
+	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ENOEXEC, "not ELF");
+	cr_assert_eq(wc_elf_build_id("/proc/self/status", got, sizeof(got)), -ENOEXEC);
+	cr_assert_eq(wc_elf_build_id("/nonexistent/x", got, sizeof(got)), -ENOENT);
+}
+
+/* The build-id of an ELF64 file, parsed with plain reads.  Return: its length, or 0. */
+static size_t parse_build_id(const char *file, uint8_t *id)
+{
+	int efd = open(file, O_RDONLY);
+	size_t ret = 0;
+	Elf64_Ehdr eh;
+
+	cr_assert_geq(efd, 0);
+	cr_assert_eq(pread(efd, &eh, sizeof(eh), 0), (ssize_t)sizeof(eh));
+	cr_assert_eq(eh.e_ident[EI_CLASS], ELFCLASS64);
+	for (int i = 0; i < eh.e_phnum && !ret; i++) {
+		Elf64_Phdr ph;
+		uint64_t a, off = 0;
+		uint8_t *seg;
+
+		pread(efd, &ph, sizeof(ph), (off_t)(eh.e_phoff + (uint64_t)i * eh.e_phentsize));
+		if (ph.p_type != PT_NOTE)
+			continue;
+		a = ph.p_align == 8 ? 8 : 4;
+		seg = malloc(ph.p_filesz);
+		cr_assert_eq(pread(efd, seg, ph.p_filesz, (off_t)ph.p_offset), (ssize_t)ph.p_filesz);
+		while (off + 12 <= ph.p_filesz && !ret) {
+			uint32_t *n = (uint32_t *)(seg + off); /* namesz, descsz, type */
+			uint64_t desc = off + 12 + ((n[0] + a - 1) & ~(a - 1));
+
+			if (n[2] == NT_GNU_BUILD_ID && n[0] == 4 && !memcmp(n + 3, "GNU", 4)) {
+				memcpy(id, seg + desc, n[1]);
+				ret = n[1];
+			}
+			off = desc + ((n[1] + a - 1) & ~(a - 1));
+		}
+		free(seg);
+	}
+	close(efd);
+	return ret;
+}
+
+/* ---- tasks and maps ---- */
+
+static pthread_barrier_t barrier;
+
+
+static const struct wc_rec_comm *find_comm(uint32_t pid, uint32_t tid)
+{
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_comm *c = (const void *)recs[i];
+
+		if (c->h.type == WC_REC_COMM && c->pid == pid && c->tid == tid)
+			return c;
+	}
+	return NULL;
+}
+
+/* Records of a type, of one pid (-1: any); COMM and MMAP hold pid at the same offset. */
+static size_t count(uint16_t type, long pid)
+{
+	size_t n = 0;
+
+	static_assert(offsetof(struct wc_rec_comm, pid) == offsetof(struct wc_rec_mmap, pid), "pid");
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_comm *c = (const void *)recs[i];
+
+		n += recs[i]->type == type && (pid < 0 || c->pid == (uint32_t)pid);
+	}
+	return n;
+}
+
+static void *named_thread(void *name)
+{
+	pthread_setname_np(pthread_self(), name);
+	pthread_barrier_wait(&barrier); /* named */
+	pthread_barrier_wait(&barrier); /* written */
+	return NULL;
+}
+
+Test(metadata, tasks_name_every_thread_of_a_process)
+{
+	char *names[2] = { "wct-worker-1", "wct-worker-2" };
+	struct {
+		uint32_t tid;
+		char comm[64];
+	} proc[64];
+	struct wc_meta_task_stats st;
+	size_t nproc = 0;
+	int self = getpid();
+	uint64_t t0, t1;
+	struct dirent *e;
+	pthread_t t[2];
+	DIR *d;
+
+	cr_assert_eq(pthread_barrier_init(&barrier, NULL, 3), 0);
+	for (int i = 0; i < 2; i++)
+		cr_assert_eq(pthread_create(&t[i], NULL, named_thread, names[i]), 0);
+	pthread_barrier_wait(&barrier);
+	start();
+	t0 = clock_ns(CLOCK_MONOTONIC);
+	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &self, 1, -1, &st), 0);
+	t1 = clock_ns(CLOCK_MONOTONIC);
+	/* what /proc says, while the threads still live */
+	d = opendir("/proc/self/task");
+	cr_assert_not_null(d);
+	while ((e = readdir(d))) {
+		char file[300];
+
+		if (e->d_name[0] == '.')
+			continue;
+		cr_assert_lt(nproc, 64);
+		proc[nproc].tid = (uint32_t)atol(e->d_name);
+		snprintf(file, sizeof(file), "/proc/self/task/%s/comm", e->d_name);
+		read_text(file, proc[nproc].comm, sizeof(proc[nproc].comm));
+		proc[nproc].comm[strcspn(proc[nproc].comm, "\n")] = '\0';
+		nproc++;
+	}
+	closedir(d);
+	pthread_barrier_wait(&barrier);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	finish();
+
+	cr_assert_geq(nproc, 3);
+	cr_assert_eq(count(WC_REC_COMM, -1), nproc, "one COMM per thread of /proc/self/task");
+	for (size_t i = 0; i < nproc; i++) {
+		const struct wc_rec_comm *c = find_comm((uint32_t)self, proc[i].tid);
+
+		cr_assert_not_null(c, "a COMM for tid %u", proc[i].tid);
+		cr_assert(memchr(c->comm, '\0', sizeof(c->comm)), "comm terminated");
+		cr_assert_str_eq(c->comm, proc[i].comm);
+		cr_assert_eq(c->flags, WC_TASK_SYNTH);
+		cr_assert_eq(c->h.flags & WC_REC_F_TIME, WC_REC_F_TIME);
+		cr_assert(c->time_ns >= t0 && c->time_ns <= t1, "read on the clock asked, then");
+	}
+	for (int i = 0; i < 2; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < nproc; j++)
+			found = found || !strcmp(proc[j].comm, names[i]);
+		cr_assert(found, "thread %s is named in the trace", names[i]);
+	}
+	cr_assert_eq(st.processes, 1);
+	cr_assert_eq(st.threads, nproc);
+	cr_assert_eq(st.maps, count(WC_REC_MMAP, self));
+}
+
+/* The build-id readelf -n prints for file, as hex.  Return: false when readelf is missing. */
+static bool readelf_build_id(const char *file, char *hex, size_t len)
+{
+	char cmd[PATH_MAX + 64], line[512];
+	FILE *p;
+
+	hex[0] = '\0';
+	if (system("command -v readelf >/dev/null 2>&1"))
+		return false;
+	snprintf(cmd, sizeof(cmd), "readelf -n '%s' 2>/dev/null", file);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	while (fgets(line, sizeof(line), p)) {
+		const char *s = strstr(line, "Build ID: ");
+
+		if (s)
+			snprintf(hex, len, "%.*s", (int)strcspn(s + 10, " \n"), s + 10);
+	}
+	pclose(p);
+	return true;
+}
+
+Test(metadata, tasks_map_the_test_binary_with_its_build_id)
+{
+	char exe[PATH_MAX], maps[1 << 16], hex[2 * WC_BUILD_ID_MAX + 1] = "", want[80];
+	uint8_t parsed[64], got[WC_BUILD_ID_MAX];
+	const struct wc_rec_mmap *text = NULL;
+	struct wc_meta_task_stats st;
+	size_t nparsed, nmaps = 0, nbid = 0;
+	int self = getpid(), ngot;
+	bool vdso = false, anon = false;
+	void *jit = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	ssize_t n;
+
+	cr_assert_neq(jit, MAP_FAILED);
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	cr_assert_gt(n, 0);
+	exe[n] = '\0';
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, &st), 0);
+	read_text("/proc/self/maps", maps, sizeof(maps));
+	finish();
+
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_mmap *m = (const void *)recs[i];
+		char prefix[64], perms[5], name[PATH_MAX] = "";
+		unsigned long long pgoff, ino;
+		unsigned int maj, min;
+		const char *line;
+
+		if (m->h.type != WC_REC_MMAP)
+			continue;
+		nmaps++;
+		nbid += m->build_id_size != 0;
+		cr_assert_eq(m->pid, (uint32_t)self);
+		cr_assert_eq(m->tid, (uint32_t)self);
+		cr_assert_eq(m->task_flags, WC_TASK_SYNTH);
+		cr_assert_eq(m->h.flags & WC_REC_F_TIME, WC_REC_F_TIME);
+		/* the same line in /proc/self/maps, parsed here */
+		snprintf(prefix, sizeof(prefix), "\n%08" PRIx64 "-%08" PRIx64 " ", m->addr,
+			 m->addr + m->len);
+		line = strstr(maps, prefix);
+		if (!line && !strncmp(maps, prefix + 1, strlen(prefix + 1)))
+			line = maps - 1;
+		cr_assert_not_null(line, "%s is in /proc/self/maps", prefix + 1);
+		cr_assert_geq(sscanf(line + strlen(prefix), "%4s %llx %x:%x %llu %4095[^\n]", perms,
+				     &pgoff, &maj, &min, &ino, name), 5);
+		cr_assert_eq(perms[2], 'x', "only executable mappings");
+		cr_assert_eq(m->prot, (perms[0] == 'r' ? PROT_READ : 0u) |
+					      (perms[1] == 'w' ? PROT_WRITE : 0u) | PROT_EXEC);
+		cr_assert_eq(m->flags, perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE);
+		cr_assert_eq(m->pgoff, pgoff);
+		cr_assert_eq(m->maj, maj);
+		cr_assert_eq(m->min, min);
+		cr_assert_eq(m->ino, ino);
+		cr_assert_str_eq(m->filename, name[0] ? name : "//anon");
+		if (!strcmp(m->filename, exe))
+			text = m;
+		if (m->addr <= (uintptr_t)jit && (uintptr_t)jit < m->addr + m->len) {
+			anon = true;
+			cr_assert_str_eq(m->filename, "//anon", "unnamed, as perf names it");
+			cr_assert_eq(m->ino + m->build_id_size, 0);
+		}
+		if (!strcmp(m->filename, "[vdso]")) {
+			vdso = true;
+			cr_assert_eq(m->build_id_size, 0);
+		}
+	}
+	cr_assert_eq(nmaps, st.maps);
+	cr_assert_eq(nbid, st.build_ids);
+	cr_assert_eq(vdso, strstr(maps, "[vdso]") != NULL, "[vdso] kept with its name");
+	cr_assert_not_null(text, "an MMAP of the test binary %s", exe);
+	cr_assert(anon, "an MMAP of the executable anonymous mapping at %p", jit);
+
+	nparsed = parse_build_id(exe, parsed);
+	ngot = wc_elf_build_id(exe, got, sizeof(got));
+	if (!nparsed) {
+		cr_log_warn("%s has no build-id (linked with --build-id=none?)", exe);
+		cr_assert_eq(ngot, -ENODATA);
+		cr_assert_eq(text->build_id_size, 0);
+		return;
+	}
+	cr_assert_eq(ngot, (int)nparsed);
+	cr_assert_arr_eq(got, parsed, nparsed, "wc_elf_build_id agrees with the plain parse");
+	cr_assert_eq(text->build_id_size, nparsed);
+	cr_assert_arr_eq(text->build_id, parsed, nparsed, "the MMAP carries the build-id");
+	for (size_t i = 0; i < nparsed; i++)
+		sprintf(want + 2 * i, "%02x", parsed[i]);
+	if (readelf_build_id(exe, hex, sizeof(hex)))
+		cr_assert_str_eq(hex, want, "readelf -n agrees");
+	else
+		cr_log_warn("readelf is not installed: build-id checked by the plain parse only");
+}
+
+Test(metadata, tasks_skip_the_excluded_and_the_vanished)
+{
+	struct wc_meta_task_stats st;
+	char file[64], comm[32] = "";
+	pid_t dead, live;
+	int pids[3], err;
+
+	dead = fork();
+	cr_assert_geq(dead, 0);
+	if (!dead)
+		_exit(0);
+	waitpid(dead, NULL, 0);
+	live = fork();
+	cr_assert_geq(live, 0);
+	if (!live) {
+		prctl(PR_SET_NAME, "wct-child");
+		for (;;)
+			pause();
+	}
+	snprintf(file, sizeof(file), "/proc/%d/comm", live);
+	for (int i = 0; i < 500 && strcmp(comm, "wct-child\n"); i++) {
+		usleep(10000);
+		read_text(file, comm, sizeof(comm));
+	}
+	pids[0] = getpid();
+	pids[1] = dead;
+	pids[2] = live;
+	start();
+	err = wc_meta_write_tasks(w, -1, pids, 3, getpid(), &st);
+	kill(live, SIGKILL);
+	waitpid(live, NULL, 0);
+	cr_assert_eq(err, 0);
+	finish();
+
+	cr_assert_eq(st.processes, 1, "only the live child");
+	cr_assert_eq(count(WC_REC_COMM, -1), count(WC_REC_COMM, live));
+	cr_assert_eq(count(WC_REC_MMAP, -1), count(WC_REC_MMAP, live));
+	cr_assert_str_eq(find_comm((uint32_t)live, (uint32_t)live)->comm, "wct-child");
+	cr_assert_gt(st.maps, 0);
+	cr_assert_eq(st.maps, count(WC_REC_MMAP, live));
+}
+
+Test(metadata, tasks_of_a_kernel_thread_are_comm_only)
+{
+	struct wc_meta_task_stats st;
+	char comm[32] = "";
+	int kthreadd = 2;
+	FILE *f = fopen("/proc/2/comm", "r");
+
+	if (!f || !fgets(comm, sizeof(comm), f) || strcmp(comm, "kthreadd\n"))
+		cr_skip_test("pid 2 is not kthreadd here (a pid namespace?)");
+	fclose(f);
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &kthreadd, 1, -1, &st), 0);
+	finish();
+	cr_assert_eq(st.processes, 1);
+	cr_assert_eq(st.threads, 1);
+	cr_assert_eq(st.maps, 0);
+	cr_assert_eq(count(WC_REC_MMAP, -1), 0);
+	cr_assert_str_eq(((const struct wc_rec_comm *)only(WC_REC_COMM))->comm, "kthreadd");
+}
+
+Test(metadata, tasks_of_every_process)
+{
+	struct wc_meta_task_stats st;
+	uint64_t processes = 0;
+
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, -1, NULL, 0, getpid(), &st), 0);
+	finish();
+	cr_assert_eq(count(WC_REC_COMM, getpid()) + count(WC_REC_MMAP, getpid()), 0, "excluded");
+	cr_assert_not_null(find_comm(1, 1), "init is there");
+	cr_assert_eq(count(WC_REC_COMM, -1), st.threads);
+	cr_assert_eq(count(WC_REC_MMAP, -1), st.maps);
+	cr_assert_gt(st.build_ids, 0);
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_comm *c = (const void *)recs[i];
+		const struct wc_rec_mmap *m = (const void *)recs[i];
+
+		processes += c->h.type == WC_REC_COMM && c->pid == c->tid;
+		if (m->h.type != WC_REC_MMAP || !m->build_id_size)
+			continue;
+		/* a file has one build-id, whichever process maps it */
+		for (size_t j = i + 1; j < nrecs; j++) {
+			const struct wc_rec_mmap *o = (const void *)recs[j];
+
+			if (o->h.type == WC_REC_MMAP && o->ino == m->ino && o->maj == m->maj &&
+			    o->min == m->min)
+				cr_assert(o->build_id_size == m->build_id_size &&
+						  !memcmp(o->build_id, m->build_id, m->build_id_size),
+					  "%s and %s", m->filename, o->filename);
+		}
+	}
+	cr_assert_eq(processes, st.processes, "one main thread per process");
+}
+
+/* ---- tracefs (root) ---- */
+
+/* Go into a mount namespace of the test's own, whose changes do not propagate out. */
+static void private_mounts(void)
+{
+	if (geteuid())
+		cr_skip_test("needs root: tracefs and debugfs are root's to mount and read");
+	if (unshare(CLONE_NEWNS))
+		cr_skip_test("no private mount namespace: %s", strerror(errno));
+	cr_assert_eq(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL), 0);
+}
+
+static void unmount_all(const char *dir)
+{
+	while (!umount2(dir, MNT_DETACH))
+		;
+}
+
+Test(metadata, tracefs_find_mounts_tracefs_when_allowed)
+{
+	bool mounted = true, fallback = true;
+	char dir[64] = "";
+
+	private_mounts();
+	unmount_all("/sys/kernel/tracing");
+	unmount_all("/sys/kernel/debug");
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), 0, &mounted, &fallback), -ENOENT,
+		     "nothing mounted, and not allowed to mount");
+	cr_assert_not(mounted);
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT, &mounted, &fallback), 0);
+	cr_assert_str_eq(dir, "/sys/kernel/tracing");
+	cr_assert(mounted);
+	cr_assert_not(fallback);
+	cr_assert_eq(access("/sys/kernel/tracing/events/sched/sched_switch/id", R_OK), 0);
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT, &mounted, &fallback), 0);
+	cr_assert_not(mounted, "already mounted: not mounted again");
+	cr_assert_eq(wc_tracefs_find(dir, 8, WC_TRACEFS_MOUNT, NULL, NULL), -ENAMETOOLONG);
+}
+
+Test(metadata, tracefs_find_falls_back_to_debugfs)
+{
+	bool mounted = false, fallback = false;
+	char dir[64] = "";
+
+	private_mounts();
+	unmount_all("/sys/kernel/debug");
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT | WC_TRACEFS_FORCE_DEBUGFS,
+				     &mounted, &fallback), 0);
+	cr_assert_str_eq(dir, "/sys/kernel/debug/tracing");
+	cr_assert(mounted, "debugfs was mounted");
+	cr_assert(fallback);
+	cr_assert_geq(wc_tracefs_event_id(dir, "sched", "sched_switch"), 0);
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_FORCE_DEBUGFS, &mounted,
+				     &fallback), 0);
+	cr_assert_not(mounted);
+	cr_assert(fallback);
+}
+
+Test(metadata, tracefs_find_returns_the_mount_error)
+{
+	bool mounted = true;
+	char dir[64];
+
+	private_mounts();
+	unmount_all("/sys/kernel/tracing");
+	unmount_all("/sys/kernel/debug");
+	cr_assert_eq(setresgid(65534, 65534, 65534), 0);
+	cr_assert_eq(setresuid(65534, 65534, 65534), 0, "become nobody");
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT, &mounted, NULL), -EPERM);
+	cr_assert_not(mounted);
+}
+
+Test(metadata, tracefs_event_id_is_the_id_file)
+{
+	char dir[64], file[PATH_MAX], text[32];
+	static const char *const names[] = { "sched_switch", "sched_wakeup", "sched_process_exit" };
+
+	private_mounts();
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT, NULL, NULL), 0);
+	for (int i = 0; i < 3; i++) {
+		snprintf(file, sizeof(file), "%s/events/sched/%s/id", dir, names[i]);
+		read_text(file, text, sizeof(text));
+		cr_assert_eq(wc_tracefs_event_id(dir, "sched", names[i]), atoi(text), "%s", names[i]);
+	}
+	cr_assert_eq(wc_tracefs_event_id(dir, "sched", "no_such_tracepoint"), -ENOENT);
+	cr_assert_eq(wc_tracefs_event_id(dir, "no_such_system", "sched_switch"), -ENOENT);
+	cr_assert_eq(wc_tracefs_event_id(dir, "sched", ""), -EINVAL);
+}
+
+Test(metadata, tp_format_record_holds_the_format_text)
+{
+	static char want[1 << 16];
+	const struct wc_rec_tp_format *f;
+	char dir[64], file[PATH_MAX];
+	const char *text;
+
+	private_mounts();
+	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT, NULL, NULL), 0);
+	start();
+	cr_assert_eq(wc_meta_write_tp_format(w, dir, "sched", "sched_switch"), 0);
+	cr_assert_eq(wc_meta_write_tp_format(w, dir, "sched", "no_such_tracepoint"), -ENOENT);
+	finish();
+	f = only(WC_REC_TP_FORMAT);
+	cr_assert_str_eq(f->data, "sched");
+	cr_assert_eq(f->system_len, sizeof("sched"));
+	text = f->data + f->system_len;
+	cr_assert_eq(strlen(text) + 1, f->text_len);
+	cr_assert_not_null(strstr(text, "name: sched_switch\n"));
+	cr_assert_not_null(strstr(text, "prev_state"));
+	snprintf(file, sizeof(file), "%s/events/sched/sched_switch/format", dir);
+	read_text(file, want, sizeof(want));
+	cr_assert_str_eq(text, want, "the format file, whole");
+}
