@@ -155,10 +155,15 @@ static const uint64_t *keep(struct wc_stack_table *t, const uint64_t *ips, uint3
 int wc_stack_table_add(struct wc_stack_table *t, const uint64_t *ips, uint32_t nr, uint32_t *id,
 		       bool *is_new)
 {
-	uint64_t hash = hash_ips(ips, nr);
+	static const uint64_t none[1];
+	uint64_t hash;
 	struct slot *s;
 	size_t need;
 	int err;
+
+	if (!nr)
+		ips = none; /* memcmp and memcpy want a pointer even for 0 bytes */
+	hash = hash_ips(ips, nr);
 
 	t->stats.lookups++;
 	s = find(t, hash, ips, nr);

@@ -148,8 +148,7 @@ int wc_tracefs_find(char *dir, size_t len, unsigned flags, bool *mounted, bool *
 		return -ENAMETOOLONG;
 	if (!(flags & WC_TRACEFS_FORCE_DEBUGFS)) {
 		err = try_dir(TRACEFS_DIR, TRACEFS_DIR, "tracefs", flags, &m);
-		if (!err)
-			found = TRACEFS_DIR;
+		found = err ? NULL : TRACEFS_DIR;
 	}
 	if (!found) {
 		/* a mount error here says more than one of tracefs, which older kernels lack */
@@ -183,28 +182,22 @@ static int event_path(char *path, const char *dir, const char *system, const cha
 
 int wc_tracefs_event_id(const char *dir, const char *system, const char *name)
 {
-	char path[PATH_MAX], text[32], *end;
-	ssize_t n;
-	long id;
-	int fd, err;
+	struct buf b = { NULL, 0, 0 };
+	char path[PATH_MAX], *end;
+	long id = -1;
+	int err;
 
 	err = event_path(path, dir, system, name, "id");
-	if (err)
-		return err;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, text, sizeof(text) - 1);
-	err = n < 0 ? -errno : 0;
-	close(fd);
-	if (err)
-		return err;
-	text[n] = '\0';
-	errno = 0;
-	id = strtol(text, &end, 10);
-	if (errno || end == text || (*end && *end != '\n') || id < 0 || id > INT_MAX)
-		return -EINVAL;
-	return (int)id;
+	if (!err)
+		err = slurp(path, &b, 0);
+	if (!err) {
+		errno = 0;
+		id = strtol(b.p, &end, 10);
+		if (errno || end == b.p || (*end && *end != '\n') || id < 0 || id > INT_MAX)
+			err = -EINVAL;
+	}
+	free(b.p);
+	return err ? err : (int)id;
 }
 
 int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *system,
@@ -409,13 +402,13 @@ static int build_id_fd(int fd, uint8_t *id, size_t len)
 	if (!elf_getphdrnum(elf, &nph)) {
 		for (size_t i = 0; i < nph && ret == -ENODATA; i++) {
 			GElf_Phdr ph;
+			Elf_Data *d;
 
 			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 				continue;
-			ret = find_build_id(elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
-								 ph.p_align == 8 ? ELF_T_NHDR8 :
-										   ELF_T_NHDR),
-					    id, len);
+			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
+						 ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
+			ret = find_build_id(d, id, len);
 		}
 	}
 	while (ret == -ENODATA && (scn = elf_nextscn(elf, scn))) {
@@ -569,18 +562,19 @@ static int write_map(struct walk *k, int pid, const char *line)
 	size_t nlen;
 	int pos = -1, err;
 
-	/* 7f2c1a000000-7f2c1a028000 r-xp 00028000 fd:01 1311  /usr/lib/x86_64-linux-gnu/libc.so.6 */
+	/* 7f2c1a000000-7f2c1a028000 r-xp 00028000 fd:01 1311   /usr/lib/libc.so.6 */
 	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
-		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 || pos < 0 || strlen(perms) < 4)
+		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 || pos < 0)
 		return 0;
-	if (perms[2] != 'x')
+	if (strlen(perms) < 4 || perms[2] != 'x')
 		return 0;
 	name = line[pos] ? line + pos : "//anon";
 	nlen = strnlen(name, PATH_MAX - 1);
 	*m = (struct wc_rec_mmap){
 		.h = { WC_ALIGN8(sizeof(*m) + nlen + 1), WC_REC_MMAP, WC_REC_F_TIME },
 		.pid = (uint32_t)pid, .tid = (uint32_t)pid,
-		.addr = start, .len = end - start, .pgoff = pgoff, .ino = ino, .maj = maj, .min = min,
+		.addr = start, .len = end - start, .pgoff = pgoff,
+		.ino = ino, .maj = maj, .min = min,
 		.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 			PROT_EXEC,
 		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
@@ -609,7 +603,7 @@ static int write_map(struct walk *k, int pid, const char *line)
 /* COMMs, then MMAPs of one process.  Return: 0 or -errno (only -ENOMEM and writer errors). */
 static int write_process(struct walk *k, int pid)
 {
-	char path[64], *line, *nl;
+	char path[64], *line, *save;
 	int err;
 
 	err = write_comms(k, pid);
@@ -620,14 +614,8 @@ static int write_process(struct walk *k, int pid)
 	err = slurp(path, &k->b, 0);
 	if (err) /* gone, or not ours to read: the COMMs stay */
 		return err == -ENOMEM ? err : 0;
-	for (line = k->b.p; !err && *line; line = nl + 1) {
-		nl = strchr(line, '\n');
-		if (!nl)
-			nl = line + strlen(line) - 1; /* last line without newline: stop after it */
-		else
-			*nl = '\0';
+	for (line = strtok_r(k->b.p, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save))
 		err = write_map(k, pid, line);
-	}
 	return err;
 }
 

@@ -141,8 +141,8 @@ struct wc_meta_task_stats {
  * Processes and threads that exit while being read are skipped, as are files the caller may not
  * read; kernel threads get COMM records only.
  *
- * Return: 0, -EINVAL when @clockid cannot be read, -ENOMEM, or the first writer error (the
- * walk stops there).
+ * Return: 0, -EINVAL when @clockid cannot be read, the error of opening /proc, -ENOMEM, or the
+ * first writer error (the walk stops there).
  */
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
 			int exclude_pid, struct wc_meta_task_stats *stats);

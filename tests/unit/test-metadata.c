@@ -35,13 +35,14 @@
 #include "common/writer.h"
 #include "recorder/metadata.h"
 
-static char path[64], elf_path[64];
+static char path[64], elf_path[3][64]; /* the trace, ELF files made by the tests */
 static int fd = -1;
 static struct wc_writer *w;
 static size_t nrecs;
 static struct wc_rec_header **recs; /* copies of the records read back, trailer excluded */
 
-static void fini(void)
+/* Forget the trace: its writer, its file, the records read back. */
+static void drop_trace(void)
 {
 	wc_writer_free(w);
 	w = NULL;
@@ -50,14 +51,24 @@ static void fini(void)
 	fd = -1;
 	if (path[0])
 		unlink(path);
-	if (elf_path[0])
-		unlink(elf_path);
-	path[0] = elf_path[0] = '\0';
+	path[0] = '\0';
 	for (size_t i = 0; i < nrecs; i++)
 		free(recs[i]);
 	free(recs);
 	recs = NULL;
 	nrecs = 0;
+}
+
+static void fini(void)
+{
+	drop_trace();
+	for (int i = 0; i < 3; i++) {
+		if (elf_path[i][0]) {
+			umount2(elf_path[i], MNT_DETACH); /* a test may have mounted over it */
+			unlink(elf_path[i]);
+		}
+	}
+	memset(elf_path, 0, sizeof(elf_path));
 }
 
 TestSuite(metadata, .fini = fini);
@@ -79,16 +90,12 @@ static void start(void)
 	cr_assert_not_null(w);
 }
 
-/* Close the trace and read every record back into recs[]. */
-static void finish(void)
+/* Read every record of the trace back into recs[]. */
+static void read_back(void)
 {
-	struct wc_reader *r;
+	struct wc_reader *r = wc_reader_open(path);
 	const struct wc_rec_header *h;
 
-	cr_assert_eq(wc_writer_close(w, clock_ns(CLOCK_MONOTONIC), 0), 0);
-	wc_writer_free(w);
-	w = NULL;
-	r = wc_reader_open(path);
 	cr_assert_not_null(r);
 	while (wc_reader_next(r, &h)) {
 		if (h->type == WC_REC_TRAILER)
@@ -99,6 +106,15 @@ static void finish(void)
 	}
 	cr_assert_eq(wc_reader_state(r), WC_READER_CLEAN, "%s", wc_reader_error(r));
 	wc_reader_free(r);
+}
+
+/* Close the trace and read it back. */
+static void finish(void)
+{
+	cr_assert_eq(wc_writer_close(w, clock_ns(CLOCK_MONOTONIC), 0), 0);
+	wc_writer_free(w);
+	w = NULL;
+	read_back();
 }
 
 /* The only record of a type. */
@@ -172,7 +188,8 @@ Test(metadata, clock_record_pairs_the_clock_with_realtime)
 		cr_assert_eq(c->h.type, WC_REC_CLOCK);
 		cr_assert_eq(c->clockid, ids[i], "the clockid is stored as given");
 		cr_assert(c->clock_ns >= before[i] && c->clock_ns <= after[i],
-			  "clock reading %lu outside [%lu, %lu]", c->clock_ns, before[i], after[i]);
+			  "clock %" PRIu64 " outside [%" PRIu64 ", %" PRIu64 "]", c->clock_ns,
+			  before[i], after[i]);
 		cr_assert(wall >= -1 && wall <= 1, "realtime is %ld s from time()", (long)wall);
 		cr_assert_eq(c->flags, 0);
 	}
@@ -217,16 +234,16 @@ Test(metadata, kallsyms_record_is_the_whole_file)
 
 /* ---- ELF build-ids ---- */
 
-/* Write a minimal ELF64 file holding a GNU build-id note (none when idlen is 0), found through
- * a PT_NOTE program header, or through a SHT_NOTE section only. */
-static void write_elf(const uint8_t *id, size_t idlen, bool as_section)
+/* Write a minimal ELF64 file, mode 0644, to a new file named in out[64]: it holds a GNU build-id
+ * note (none when idlen is 0), found through a PT_NOTE program header, or a SHT_NOTE section. */
+static void write_elf(char *out, const uint8_t *id, size_t idlen, bool as_section)
 {
-	uint64_t file[128] = { 0 };
+	uint64_t file[512] = { 0 };
 	uint8_t *p = (uint8_t *)file;
 	Elf64_Ehdr *eh = (Elf64_Ehdr *)p;
 	size_t note_off = sizeof(Elf64_Ehdr) + sizeof(Elf64_Phdr);
 	size_t note_len = idlen ? sizeof(Elf64_Nhdr) + 4 + ((idlen + 3) & ~3u) : 0;
-	size_t sh_off = (note_off + note_len + 7) & ~7u, size = sh_off;
+	size_t sh_off = (note_off + note_len + 7) & ~7u;
 	Elf64_Nhdr nh = { 4, (Elf64_Word)idlen, NT_GNU_BUILD_ID };
 
 	memcpy(eh->e_ident, ELFMAG, SELFMAG);
@@ -257,39 +274,41 @@ static void write_elf(const uint8_t *id, size_t idlen, bool as_section)
 		eh->e_shentsize = sizeof(Elf64_Shdr);
 		eh->e_shnum = 2;
 		memcpy(p + sh_off, sh, sizeof(sh));
-		size += sizeof(sh);
 	}
-	strcpy(elf_path, "/tmp/wct-elf-XXXXXX");
-	int efd = mkstemp(elf_path);
+	strcpy(out, "/tmp/wct-elf-XXXXXX");
+	int efd = mkstemp(out);
 
 	cr_assert_geq(efd, 0);
-	cr_assert_eq(write(efd, p, size), (ssize_t)size);
+	cr_assert_eq(write(efd, p, 4096), 4096, "a page, so that it can be mapped whole");
+	cr_assert_eq(fchmod(efd, 0644), 0);
 	close(efd);
 }
 
 Test(metadata, elf_build_id_from_segment_and_from_section)
 {
-	static const uint8_t id[20] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23,
-					0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67 };
+	static const uint8_t id[20] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01,
+					0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23,
+					0x45, 0x67 };
+	const char *elf = elf_path[0];
 	uint8_t got[WC_BUILD_ID_MAX], big[32] = { 7 };
 
 	for (int as_section = 0; as_section < 2; as_section++) {
-		write_elf(id, sizeof(id), as_section);
+		write_elf(elf_path[0], id, sizeof(id), as_section);
 		memset(got, 0, sizeof(got));
-		cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), 20, "section %d", as_section);
+		cr_assert_eq(wc_elf_build_id(elf, got, sizeof(got)), 20, "section %d", as_section);
 		cr_assert_arr_eq(got, id, sizeof(id));
-		unlink(elf_path);
+		unlink(elf);
 	}
-	write_elf(id, 8, false);
-	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), 8, "an md5-sized build-id");
-	unlink(elf_path);
-	write_elf(big, sizeof(big), false);
-	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ERANGE, "too long for the buffer");
-	unlink(elf_path);
-	write_elf(NULL, 0, false);
-	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ENODATA, "no build-id");
-	cr_assert_eq(truncate(elf_path, 10), 0);
-	cr_assert_eq(wc_elf_build_id(elf_path, got, sizeof(got)), -ENOEXEC, "not ELF");
+	write_elf(elf_path[0], id, 8, false);
+	cr_assert_eq(wc_elf_build_id(elf, got, sizeof(got)), 8, "an md5-sized build-id");
+	unlink(elf);
+	write_elf(elf_path[0], big, sizeof(big), false);
+	cr_assert_eq(wc_elf_build_id(elf, got, sizeof(got)), -ERANGE, "too long for the buffer");
+	unlink(elf);
+	write_elf(elf_path[0], NULL, 0, false);
+	cr_assert_eq(wc_elf_build_id(elf, got, sizeof(got)), -ENODATA, "no build-id");
+	cr_assert_eq(truncate(elf, 10), 0);
+	cr_assert_eq(wc_elf_build_id(elf, got, sizeof(got)), -ENOEXEC, "not ELF");
 	cr_assert_eq(wc_elf_build_id("/proc/self/status", got, sizeof(got)), -ENOEXEC);
 	cr_assert_eq(wc_elf_build_id("/nonexistent/x", got, sizeof(got)), -ENOENT);
 }
@@ -314,7 +333,8 @@ static size_t parse_build_id(const char *file, uint8_t *id)
 			continue;
 		a = ph.p_align == 8 ? 8 : 4;
 		seg = malloc(ph.p_filesz);
-		cr_assert_eq(pread(efd, seg, ph.p_filesz, (off_t)ph.p_offset), (ssize_t)ph.p_filesz);
+		cr_assert_eq(pread(efd, seg, ph.p_filesz, (off_t)ph.p_offset),
+			     (ssize_t)ph.p_filesz);
 		while (off + 12 <= ph.p_filesz && !ret) {
 			uint32_t *n = (uint32_t *)(seg + off); /* namesz, descsz, type */
 			uint64_t desc = off + 12 + ((n[0] + a - 1) & ~(a - 1));
@@ -352,7 +372,8 @@ static size_t count(uint16_t type, long pid)
 {
 	size_t n = 0;
 
-	static_assert(offsetof(struct wc_rec_comm, pid) == offsetof(struct wc_rec_mmap, pid), "pid");
+	static_assert(offsetof(struct wc_rec_comm, pid) == offsetof(struct wc_rec_mmap, pid),
+		      "pid at the same offset");
 	for (size_t i = 0; i < nrecs; i++) {
 		const struct wc_rec_comm *c = (const void *)recs[i];
 
@@ -482,7 +503,7 @@ Test(metadata, tasks_map_the_test_binary_with_its_build_id)
 
 	for (size_t i = 0; i < nrecs; i++) {
 		const struct wc_rec_mmap *m = (const void *)recs[i];
-		char prefix[64], perms[5], name[PATH_MAX] = "";
+		char prefix[64], perms[5], name[PATH_MAX] = "", rest[PATH_MAX + 64];
 		unsigned long long pgoff, ino;
 		unsigned int maj, min;
 		const char *line;
@@ -502,8 +523,10 @@ Test(metadata, tasks_map_the_test_binary_with_its_build_id)
 		if (!line && !strncmp(maps, prefix + 1, strlen(prefix + 1)))
 			line = maps - 1;
 		cr_assert_not_null(line, "%s is in /proc/self/maps", prefix + 1);
-		cr_assert_geq(sscanf(line + strlen(prefix), "%4s %llx %x:%x %llu %4095[^\n]", perms,
-				     &pgoff, &maj, &min, &ino, name), 5);
+		line += strlen(prefix);
+		snprintf(rest, sizeof(rest), "%.*s", (int)strcspn(line, "\n"), line);
+		cr_assert_geq(sscanf(rest, "%4s %llx %x:%x %llu %4095[^\n]", perms, &pgoff, &maj,
+				     &min, &ino, name), 5);
 		cr_assert_eq(perms[2], 'x', "only executable mappings");
 		cr_assert_eq(m->prot, (perms[0] == 'r' ? PROT_READ : 0u) |
 					      (perms[1] == 'w' ? PROT_WRITE : 0u) | PROT_EXEC);
@@ -630,7 +653,12 @@ Test(metadata, tasks_of_every_process)
 		const struct wc_rec_comm *c = (const void *)recs[i];
 		const struct wc_rec_mmap *m = (const void *)recs[i];
 
-		processes += c->h.type == WC_REC_COMM && c->pid == c->tid;
+		if (c->h.type == WC_REC_COMM) {
+			processes += c->pid == c->tid;
+			cr_assert(memchr(c->comm, '\0', sizeof(c->comm)),
+				  "at most 15 characters, as the kernel's comm, even where /proc "
+				  "shows more (kworker/0:1-events)");
+		}
 		if (m->h.type != WC_REC_MMAP || !m->build_id_size)
 			continue;
 		/* a file has one build-id, whichever process maps it */
@@ -640,11 +668,79 @@ Test(metadata, tasks_of_every_process)
 			if (o->h.type == WC_REC_MMAP && o->ino == m->ino && o->maj == m->maj &&
 			    o->min == m->min)
 				cr_assert(o->build_id_size == m->build_id_size &&
-						  !memcmp(o->build_id, m->build_id, m->build_id_size),
+					  !memcmp(o->build_id, m->build_id, m->build_id_size),
 					  "%s and %s", m->filename, o->filename);
 		}
 	}
 	cr_assert_eq(processes, st.processes, "one main thread per process");
+}
+
+/* The MMAP of path, among recs[]. */
+static const struct wc_rec_mmap *find_mmap(const char *file)
+{
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_mmap *m = (const void *)recs[i];
+
+		if (m->h.type == WC_REC_MMAP && !strcmp(m->filename, file))
+			return m;
+	}
+	cr_assert_fail("no MMAP of %s", file);
+	return NULL;
+}
+
+static void private_mounts(void);
+
+Test(metadata, tasks_never_give_the_build_id_of_another_file)
+{
+	static const uint8_t ids[3][20] = { { 0xaa, 1 }, { 0xbb, 2 }, { 0xcc, 3 } };
+	const struct wc_rec_mmap *m;
+	int self = getpid(), status;
+	pid_t child;
+
+	private_mounts();
+	for (int i = 0; i < 3; i++)
+		write_elf(elf_path[i], ids[i], 20, false);
+	for (int i = 0; i < 3; i += 2) { /* 0 and 2 are mapped, executable */
+		int efd = open(elf_path[i], O_RDONLY);
+		void *map = mmap(NULL, 4096, PROT_READ | PROT_EXEC, MAP_PRIVATE, efd, 0);
+
+		close(efd);
+		if (map == MAP_FAILED)
+			cr_skip_test("cannot map a file of /tmp executable: %s", strerror(errno));
+	}
+	/* and the path of file 0 now names file 1, as a path seen from another namespace may */
+	cr_assert_eq(mount(elf_path[1], elf_path[0], NULL, MS_BIND, NULL), 0);
+
+	/* root reads the mapped files themselves, through /proc/PID/map_files */
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, NULL), 0);
+	finish();
+	for (int i = 0; i < 3; i += 2) {
+		m = find_mmap(elf_path[i]);
+		cr_assert_eq(m->build_id_size, 20);
+		cr_assert_arr_eq(m->build_id, ids[i], 20, "the build-id of the file mapped");
+	}
+
+	/* nobody cannot: it goes by the path, and checks the inode */
+	drop_trace();
+	start();
+	child = fork();
+	cr_assert_geq(child, 0);
+	if (!child) {
+		int me = getpid();
+
+		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
+			_exit(2);
+		_exit(wc_meta_write_tasks(w, -1, &me, 1, -1, NULL) || wc_writer_close(w, 0, 0));
+	}
+	cr_assert_eq(waitpid(child, &status, 0), child);
+	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "the child as nobody: %#x", status);
+	read_back();
+	m = find_mmap(elf_path[2]);
+	cr_assert_eq(m->build_id_size, 20, "by the path, while the path names the file mapped");
+	cr_assert_arr_eq(m->build_id, ids[2], 20);
+	m = find_mmap(elf_path[0]);
+	cr_assert_eq(m->build_id_size, 0, "not the build-id of the file the path names now");
 }
 
 /* ---- tracefs (root) ---- */
@@ -729,7 +825,8 @@ Test(metadata, tracefs_event_id_is_the_id_file)
 	for (int i = 0; i < 3; i++) {
 		snprintf(file, sizeof(file), "%s/events/sched/%s/id", dir, names[i]);
 		read_text(file, text, sizeof(text));
-		cr_assert_eq(wc_tracefs_event_id(dir, "sched", names[i]), atoi(text), "%s", names[i]);
+		cr_assert_eq(wc_tracefs_event_id(dir, "sched", names[i]), atoi(text), "%s",
+			     names[i]);
 	}
 	cr_assert_eq(wc_tracefs_event_id(dir, "sched", "no_such_tracepoint"), -ENOENT);
 	cr_assert_eq(wc_tracefs_event_id(dir, "no_such_system", "sched_switch"), -ENOENT);
