@@ -427,11 +427,6 @@ int wc_reader_next(struct wc_reader *r, const struct wc_rec_header **rec)
 					     r->file_size);
 				break;
 			}
-			if (r->trailer_seen && (r->frame_len || r->frame_partial)) {
-				fail(r, WC_READER_CORRUPT, r->frame_off,
-				     "data after the trailer at byte %" PRIu64, r->frame_off);
-				break;
-			}
 			continue;
 		}
 		h = (struct wc_rec_header *)(r->frame + r->frame_pos);

@@ -22,13 +22,15 @@ __attribute__((noinline)) static void demo_sleep(void)
 	nanosleep(&ts, NULL);
 }
 
-__attribute__((noinline)) static unsigned long demo_spin(unsigned long n)
+static volatile unsigned long spin_result;
+
+__attribute__((noinline)) static void demo_spin(void)
 {
-	unsigned long x = n;
+	unsigned long x = spin_result + 1;
 
 	for (unsigned long i = 0; i < 1000000; i++)
 		x = x * 6364136223846793005ul + 1442695040888963407ul;
-	return x;
+	spin_result = x;
 }
 
 __attribute__((noinline)) static void demo_ping(void)
@@ -47,41 +49,19 @@ __attribute__((noinline)) static void demo_pong(void)
 		stop = 1;
 }
 
-static void *sleeper(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "demo-sleeper");
-	while (!stop)
-		demo_sleep();
-	return NULL;
-}
+/* Each thread takes a name (its comm) and repeats one step until told to stop. */
+struct role {
+	const char *comm;
+	void (*step)(void);
+};
 
-static void *spinner(void *arg)
+static void *run_role(void *arg)
 {
-	unsigned long x = 1;
+	const struct role *r = arg;
 
-	(void)arg;
-	prctl(PR_SET_NAME, "demo-spinner");
+	prctl(PR_SET_NAME, r->comm);
 	while (!stop)
-		x = demo_spin(x);
-	return (void *)x;
-}
-
-static void *pinger(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "demo-ping");
-	while (!stop)
-		demo_ping();
-	return NULL;
-}
-
-static void *ponger(void *arg)
-{
-	(void)arg;
-	prctl(PR_SET_NAME, "demo-pong");
-	while (!stop)
-		demo_pong();
+		r->step();
 	return NULL;
 }
 
@@ -89,7 +69,12 @@ int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 3;
 	struct timespec ts = { (time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9) };
-	void *(*fn[])(void *) = { sleeper, spinner, pinger, ponger };
+	static const struct role roles[] = {
+		{ "demo-sleeper", demo_sleep },
+		{ "demo-spinner", demo_spin },
+		{ "demo-ping", demo_ping },
+		{ "demo-pong", demo_pong },
+	};
 	pthread_t t[4];
 
 	if (pipe(ping_pipe) || pipe(pong_pipe)) {
@@ -97,7 +82,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < 4; i++)
-		if (pthread_create(&t[i], NULL, fn[i], NULL)) {
+		if (pthread_create(&t[i], NULL, run_role, (void *)&roles[i])) {
 			fprintf(stderr, "wcdemo: cannot start a thread\n");
 			return 1;
 		}

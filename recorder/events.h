@@ -75,8 +75,7 @@ int wc_events_clockid(const struct wc_events *ev);
 const char *wc_events_sample_name(const struct wc_events *ev);
 
 /**
- * wc_events_write_meta() - write an EVENT_ATTR for each event and the TP_FORMAT of each
- * tracepoint, and NOTEs for the fallbacks taken
+ * wc_events_write_meta() - write an EVENT_ATTR for each event opened
  *
  * Return: 0 or the writer's error.
  */

@@ -180,6 +180,7 @@ int main(int argc, char **argv)
 	struct wc_events *ev = NULL;
 	struct wc_writer *w = NULL;
 	pid_t child = -1;
+	bool reaped = false; /* COMMAND exited and status holds its wait status */
 	int go[2] = { -1, -1 }, fd = -1;
 	uint64_t t_start, t_end;
 	uint32_t trailer_flags = 0;
@@ -468,7 +469,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (child > 0 && waitpid(child, &status, WNOHANG) == child) {
-			child = -status - 1; /* reaped */
+			reaped = true;
 			break;
 		}
 		if (duration > 0 &&
@@ -504,12 +505,10 @@ int main(int argc, char **argv)
 			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0);
 	}
 	ret = (trailer_flags & WC_TRAILER_WRITE_ERROR) ? 1 : 0;
-	if (child < -1) {
-		status = -(child + 1);
+	if (reaped)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-	}
 out:
-	if (child > 0) { /* set-up failed, or we were stopped: do not leave COMMAND behind */
+	if (child > 0 && !reaped) { /* set-up failed, or we were stopped: do not leave COMMAND behind */
 		if (go[1] >= 0) {
 			close(go[1]);
 			go[1] = -1;

@@ -23,9 +23,6 @@ skip() {
 [ "$(id -u)" = 0 ] || skip "recording needs root here (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))"
 [ -e /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event_open"
 
-check() { # check DESCRIPTION COMMAND...
-	if "$@"; then echo "ok: $1" >/dev/null; else echo "FAIL: $desc"; fails=$((fails + 1)); fi
-}
 expect() { # expect DESCRIPTION TEST-EXPRESSION
 	desc=$1
 	shift
