@@ -9,9 +9,11 @@
  * kernel does not overwrite bytes before we are done reading them.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "recorder/events-priv.h"
+#include "recorder/metadata.h"
 
 /* Layout of a PERF_RECORD_SAMPLE with BASE_SAMPLE_TYPE (+ CALLCHAIN, + RAW), in order. */
 struct sample_view {
@@ -148,7 +150,39 @@ static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct per
 	return wc_writer_add(w, &r);
 }
 
-static int on_mmap2(struct wc_writer *w, const struct perf_event_header *h)
+/*
+ * Fill in the build-id of a mapping whose MMAP2 record has none, reading the file (through
+ * /proc/PID/root, so a process in another mount namespace gets its own file) once per file
+ * identity, as perf record does at the end of a recording on such kernels.
+ */
+static void fill_build_id(struct wc_events *ev, struct wc_rec_mmap *m, const char *name)
+{
+	uint64_t key = m->ino * 0x9e3779b97f4a7c15ull ^ m->ino_generation ^ ((uint64_t)m->maj << 32 | m->min);
+	struct bid_slot *b = &ev->bids[(key >> 56) % WC_BID_SLOTS];
+	char path[4096 + 32];
+	int n;
+
+	if (name[0] != '/' || (!m->ino && !m->maj && !m->min))
+		return;
+	if (!(b->len && b->ino == m->ino && b->ino_generation == m->ino_generation &&
+	      b->maj == m->maj && b->min == m->min)) {
+		snprintf(path, sizeof(path), "/proc/%u/root%s", m->pid, name);
+		n = wc_elf_build_id(path, b->id, sizeof(b->id));
+		if (n == -ENOENT || n == -EACCES)
+			n = wc_elf_build_id(name, b->id, sizeof(b->id));
+		b->ino = m->ino;
+		b->ino_generation = m->ino_generation;
+		b->maj = m->maj;
+		b->min = m->min;
+		b->len = n > 0 ? (int8_t)n : -1;
+	}
+	if (b->len > 0) {
+		m->build_id_size = (uint8_t)b->len;
+		memcpy(m->build_id, b->id, (size_t)b->len);
+	}
+}
+
+static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h)
 {
 	struct {
 		struct wc_rec_mmap r;
@@ -185,6 +219,8 @@ static int on_mmap2(struct wc_writer *w, const struct perf_event_header *h)
 	len = strnlen((const char *)p + 64, name_max < 4096 ? name_max : 4096);
 	memcpy(m.name, p + 64, len);
 	memset(m.name + len, 0, 8);
+	if (!m.r.build_id_size)
+		fill_build_id(ev, &m.r, m.name);
 	m.r.h.size = WC_ALIGN8(sizeof(m.r) + len + 1);
 	return wc_writer_add(w, &m);
 }
@@ -201,7 +237,7 @@ static int on_record(struct wc_events *ev, struct wc_writer *w, const struct per
 		return on_sample(ev, w, h, self_pid, st);
 	case PERF_RECORD_MMAP2:
 		st->mmap++;
-		return on_mmap2(w, h);
+		return on_mmap2(ev, w, h);
 	case PERF_RECORD_COMM: {
 		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME } };
 

@@ -114,6 +114,11 @@ static const char *open_error(struct wc_events *ev, const char *name, int err)
 			 "before Linux 5.8), or lower /proc/sys/kernel/perf_event_paranoid "
 			 "(-1 for system-wide tracepoints)",
 			 name, strerror(err));
+	else if ((err == ENOENT || err == EOPNOTSUPP) && strcmp(name, "cycles") == 0)
+		snprintf(ev->why, sizeof(ev->why),
+			 "cannot open cycles: %s: this machine has no hardware cycles event "
+			 "(a VM without a virtual PMU?); use -e cpu-clock",
+			 strerror(err));
 	else
 		snprintf(ev->why, sizeof(ev->why), "cannot open %s: %s", name, strerror(err));
 	return ev->why;
@@ -157,7 +162,8 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 		ev->attrs[i].sample_freq = o->freq_hz;
 		if (!o->sample_event) {
 			/* the default: cycles where the PMU has it, else cpu-clock */
-			int fd = perf_event_open(&ev->attrs[i], -1, o->cpus[0], -1, 0);
+			int fd = o->force_no_cycles ? -1
+						    : perf_event_open(&ev->attrs[i], -1, o->cpus[0], -1, 0);
 
 			if (fd >= 0) {
 				close(fd);

@@ -32,6 +32,7 @@ struct wc_events_opts {
 	int ncpus;
 	bool force_no_clockid;    /* test hook: act as on a kernel without use_clockid */
 	bool force_no_build_id;   /* test hook: act as on a kernel without MMAP2 build-ids */
+	bool force_no_cycles;     /* test hook: act as on a machine without a PMU cycles event */
 };
 
 #define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */

@@ -330,6 +330,7 @@ int main(int argc, char **argv)
 	eo.tracefs = tracefs;
 	eo.force_no_clockid = getenv("WCREC_FORCE_NO_CLOCKID") != NULL;
 	eo.force_no_build_id = getenv("WCREC_FORCE_NO_BUILD_ID") != NULL;
+	eo.force_no_cycles = getenv("WCREC_FORCE_NO_CYCLES") != NULL;
 
 	ev = wc_events_open(&eo, &why);
 	if (!ev) {

@@ -3,7 +3,7 @@
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
-      libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libcriterion-dev
+      libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
       linux-perf"
 missing=""
 for p in $PKGS; do

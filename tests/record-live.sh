@@ -1,6 +1,7 @@
 #!/bin/sh
-# record-live.sh - wcrec on real workloads: the demo (sleeper, spinner, ping-pong), COMMAND's
-# exit status, bad options, -d, SIGINT, and a SIGKILLed recording that still reads.
+# record-live.sh - wcrec on real workloads: the demo (sleeper, spinner, ping-pong) with its
+# callchains and build-id, COMMAND's exit status, bad options, -d, SIGINT, a SIGKILLed
+# recording that still reads, ENOSPC, -p, -C, and each forced fallback.
 # Needs root (perf_event_open system-wide, tracefs); exits 77 with the reason elsewhere,
 # or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -51,6 +52,39 @@ expect "demo-sleeper switches and wakes" "$(thread_field demo-sleeper tracepoint
 expect "demo-ping switches and wakes" "$(thread_field demo-ping tracepoints)" -gt 100
 expect "demo-spinner is sampled" "$(thread_field demo-spinner samples)" -gt 20
 
+# 1b. callchains: the named functions' addresses, inside wcdemo's mapping, in events of the
+# right threads; checked against nm and readelf, not against anything of ours
+"$STAT" "$tmp/demo.wct" "$(basename "$DEMO")" >"$tmp/frames"
+readelf -lW "$DEMO" | awk '$1 == "LOAD" { print $2, $3, $5 }' >"$tmp/loads"
+sym_has_frame() { # sym_has_frame FUNCTION COMM KIND: a frame of COMM/KIND lies in FUNCTION
+	# shellcheck disable=SC2046
+	set -- "$1" "$2" "$3" $(nm -S "$DEMO" | awk -v f="$1" '$4 == f { print $1, $2 }')
+	[ $# -eq 5 ] || return 1
+	start=$((0x$4))
+	end=$((start + 0x$5))
+	awk -v c="$2" -v k="$3" '$1 == "frame" && $2 == c && $3 == k { print $4 }' "$tmp/frames" | {
+		while read -r o; do
+			while read -r loff lva lsz; do
+				[ $((o)) -ge $((loff)) ] && [ $((o)) -lt $((loff + lsz)) ] || continue
+				v=$((o - loff + lva))
+				[ $v -ge $start ] && [ $v -lt $end ] && exit 0
+			done <"$tmp/loads"
+		done
+		exit 1
+	}
+}
+for check in "demo_sleep demo-sleeper switch" "demo_spin demo-spinner sample" \
+	"demo_ping demo-ping switch" "demo_pong demo-pong switch"; do
+	# shellcheck disable=SC2086
+	sym_has_frame $check
+	expect "a callchain of $check events holds an address in ${check%% *}" $? -eq 0
+done
+sym_has_frame demo_sleep demo-spinner sample
+expect "no demo-spinner sample is attributed to demo_sleep" $? -ne 0
+want_bid=$(readelf -n "$DEMO" | sed -n 's/.*Build ID: *//p')
+expect "wcdemo's build-id is recorded ($want_bid)" \
+	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/frames" | head -1)" = "$want_bid"
+
 # 2. COMMAND's exit status passes through; a command that cannot run gives 127
 "$WCREC" -q -o "$tmp/x.wct" -- sh -c 'exit 3' 2>/dev/null
 expect "exit status 3 passes through" $? -eq 3
@@ -93,5 +127,68 @@ pkill -f "$DEMO" 2>/dev/null
 "$STAT" "$tmp/kill.wct" >"$tmp/stat"
 expect "SIGKILLed trace reads as truncated" "$(stat_of ending)" = truncated
 expect "SIGKILLed trace holds the events of its first second" "$(stat_of events.sched:sched_switch)" -gt 100
+
+# 6. ENOSPC: recording stops with one line and exit 1; the file reads up to there
+mkdir "$tmp/small"
+if mount -t tmpfs -o size=1400k tmpfs "$tmp/small" 2>/dev/null; then
+	"$WCREC" -q -o "$tmp/small/full.wct" -- "$DEMO" 20 >/dev/null 2>"$tmp/err"
+	rc=$?
+	expect "ENOSPC: exit 1 (got $rc)" "$rc" -eq 1
+	expect "ENOSPC: one line names the file and the error ($(cat "$tmp/err"))" \
+		"$(grep -c "full.wct: .*No space left" "$tmp/err")" -eq 1
+	"$STAT" "$tmp/small/full.wct" >"$tmp/stat"
+	expect "ENOSPC: the file reads as truncated, not corrupt ($(stat_of ending))" \
+		"$(stat_of ending)" = truncated
+	expect "ENOSPC: the events before the end of space are there" \
+		"$(stat_of events.sched:sched_switch)" -gt 1000
+	umount "$tmp/small"
+else
+	expect "mount a small tmpfs for the ENOSPC test" 1 -eq 0
+fi
+
+# 7. -p: a process that started before wcrec, its threads and maps
+"$DEMO" 4 >/dev/null &
+demo=$!
+sleep 0.5
+"$WCREC" -q -p $demo -d 1 -o "$tmp/p.wct" 2>"$tmp/err"
+expect "-p PID exits 0 ($(cat "$tmp/err"))" $? -eq 0
+"$STAT" "$tmp/p.wct" "$(basename "$DEMO")" >"$tmp/stat"
+expect "-p: target_pid NOTE" "$(stat_of note.target_pid)" = $demo
+expect "-p: the threads' comms come from /proc" "$(grep -c "^thread .* demo-" "$tmp/stat")" -ge 4
+expect "-p: demo-ping events" "$(thread_field demo-ping tracepoints)" -gt 100
+expect "-p: wcdemo's map with its build-id from /proc" \
+	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/stat" | head -1)" = "$want_bid"
+wait $demo
+
+# 8. -C: only the listed CPUs
+"$WCREC" -q -a -C 0 -d 0.5 -o "$tmp/c.wct" 2>/dev/null
+"$STAT" "$tmp/c.wct" >"$tmp/stat"
+expect "-C 0: events on CPU 0" "$(stat_of cpu.0)" -gt 0
+expect "-C 0: no event from another CPU" "$(grep -c '^cpu\.[1-9]' "$tmp/stat")" -eq 0
+
+# 9. each fallback, forced: it works, and the file says so
+WCREC_FORCE_NO_CLOCKID=1 "$WCREC" -q -o "$tmp/f1.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f1.wct" >"$tmp/stat"
+expect "no use_clockid: perf's clock (-1) in the CLOCK record" "$(stat_of clockid)" = -1
+expect "no use_clockid: a fallback NOTE" "$(grep -c '^note.fallback no use_clockid' "$tmp/stat")" -eq 1
+expect "no use_clockid: still records" "$(stat_of events.sched:sched_switch)" -gt 100
+WCREC_FORCE_NO_BUILD_ID=1 "$WCREC" -q -o "$tmp/f2.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f2.wct" "$(basename "$DEMO")" >"$tmp/stat"
+expect "no build-id in MMAP2: a fallback NOTE" "$(grep -c '^note.fallback no build-id' "$tmp/stat")" -eq 1
+expect "no build-id in MMAP2: the build-id is read from the file instead" \
+	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/stat" | head -1)" = "$want_bid"
+WCREC_FORCE_DEBUGFS=1 "$WCREC" -q -o "$tmp/f3.wct" -- "$DEMO" 0.5 >/dev/null 2>"$tmp/err"
+expect "tracefs under debugfs: exit 0 ($(cat "$tmp/err"))" $? -eq 0
+"$STAT" "$tmp/f3.wct" >"$tmp/stat"
+expect "tracefs under debugfs: formats recorded" "$(stat_of records.tp_format)" -ge 3
+"$WCREC" -q --wakeup-event wakeup -o "$tmp/f4.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f4.wct" >"$tmp/stat"
+expect "--wakeup-event wakeup: sched_wakeup recorded, the NOTE says so" \
+	"$(stat_of note.wakeup_event)" = sched_wakeup
+expect "--wakeup-event wakeup: sched_wakeup events" "$(stat_of events.sched:sched_wakeup)" -gt 100
+WCREC_FORCE_NO_CYCLES=1 "$WCREC" -q -o "$tmp/f5.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f5.wct" >"$tmp/stat"
+expect "no PMU cycles: a fallback NOTE" "$(grep -c '^note.fallback no PMU cycles' "$tmp/stat")" -eq 1
+expect "no PMU cycles: samples on cpu-clock" "$(stat_of events.cpu-clock)" -gt 10
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }

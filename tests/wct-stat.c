@@ -2,9 +2,13 @@
 /*
  * wct-stat - facts about a trace file for the end-to-end test scripts, one "key value" per
  * line: ending, records by type, events by name, lost, the comm of every thread seen, and
- * the tids seen in events of each comm.  A test aid, not a product: wcanalyze info is that.
- * usage: wct-stat FILE
+ * the tids seen in events of each comm, events per CPU, the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
+ * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
+ * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
+ * once), and that mapping's recorded build-id as "buildid MAPNAME HEX".
+ * usage: wct-stat FILE [MAPNAME]
  */
+#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +16,87 @@
 #include "common/reader.h"
 
 #define MAX_TIDS 65536
+#define MAX_MAPS 64
+#define MAX_CPUS 4096
+#define MAX_FRAMES 4096
+
+struct map {
+	uint32_t pid;
+	uint64_t addr, len, pgoff;
+};
+
+static struct map maps[MAX_MAPS];
+static int nmaps;
+static uint64_t **stacks; /* by id: nr, then the ips */
+static size_t nstacks;
+static char frames[MAX_FRAMES][64];
+static int nframes;
+
+static void keep_map(const struct wc_rec_mmap *m, const char *mapname)
+{
+	size_t n = strlen(m->filename), k = strlen(mapname);
+
+	if (n < k || strcmp(m->filename + n - k, mapname) != 0 || nmaps == MAX_MAPS)
+		return;
+	maps[nmaps++] = (struct map){ m->pid, m->addr, m->len, m->pgoff };
+	printf("buildid %s ", mapname);
+	for (int i = 0; i < m->build_id_size && i < WC_BUILD_ID_MAX; i++)
+		printf("%02x", m->build_id[i]);
+	printf("\n");
+}
+
+static void keep_stack(const struct wc_rec_stack *st)
+{
+	uint64_t *copy;
+
+	if (st->id >= nstacks) {
+		size_t n = st->id * 2 + 16;
+		uint64_t **grown = realloc(stacks, n * sizeof(*stacks));
+
+		if (!grown)
+			return;
+		memset(grown + nstacks, 0, (n - nstacks) * sizeof(*stacks));
+		stacks = grown;
+		nstacks = n;
+	}
+	copy = malloc((st->nr + 1) * sizeof(uint64_t));
+	if (!copy)
+		return;
+	copy[0] = st->nr;
+	memcpy(copy + 1, st->ips, st->nr * sizeof(uint64_t));
+	stacks[st->id] = copy;
+}
+
+/* Print the user frames of stack_id that fall in a kept mapping of pid, each line once. */
+static void print_frames(uint32_t stack_id, uint32_t pid, const char *comm, const char *kind)
+{
+	const uint64_t *st = stack_id < nstacks ? stacks[stack_id] : NULL;
+	int user = 0;
+
+	for (uint64_t i = 1; st && i <= st[0]; i++) {
+		uint64_t ip = st[i];
+
+		if (ip >= (uint64_t)PERF_CONTEXT_MAX) {
+			user = ip == (uint64_t)PERF_CONTEXT_USER;
+			continue;
+		}
+		for (int m = 0; user && m < nmaps; m++) {
+			char line[64];
+			int seen = 0;
+
+			if (maps[m].pid != pid || ip < maps[m].addr || ip >= maps[m].addr + maps[m].len)
+				continue;
+			snprintf(line, sizeof(line), "%.15s %s 0x%llx", comm, kind,
+				 (unsigned long long)(ip - maps[m].addr + maps[m].pgoff));
+			for (int f = 0; f < nframes && !seen; f++)
+				seen = strcmp(frames[f], line) == 0;
+			if (!seen && nframes < MAX_FRAMES) {
+				strcpy(frames[nframes++], line);
+				printf("frame %s\n", line);
+			}
+		}
+	}
+}
 
 static const char *const type_names[WC_REC_TYPE_COUNT] = {
 	[WC_REC_HOST] = "host",		[WC_REC_CLOCK] = "clock",
@@ -28,14 +113,16 @@ static const char *const type_names[WC_REC_TYPE_COUNT] = {
 int main(int argc, char **argv)
 {
 	static char comm_of[MAX_TIDS][16];
-	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS];
+	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS], events_of_cpu[MAX_CPUS];
 	char names[16][64] = { { 0 } };
 	uint64_t counts[WC_REC_TYPE_COUNT] = { 0 }, by_event[16] = { 0 }, lost = 0;
 	const struct wc_rec_header *h;
 	struct wc_reader *r;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: wct-stat FILE\n");
+	const char *mapname = argc == 3 ? argv[2] : NULL;
+
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n");
 		return 2;
 	}
 	r = wc_reader_open(argv[1]);
@@ -68,6 +155,11 @@ int main(int argc, char **argv)
 				by_event[t->event_id]++;
 			if (t->tid < MAX_TIDS)
 				tp_of_tid[t->tid]++;
+			if (t->cpu < MAX_CPUS)
+				events_of_cpu[t->cpu]++;
+			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
+				print_frames(t->stack_id, t->pid, comm_of[t->tid],
+					     strstr(names[t->event_id], "switch") ? "switch" : "wake");
 			break;
 		}
 		case WC_REC_SAMPLE: {
@@ -75,8 +167,29 @@ int main(int argc, char **argv)
 
 			if (s->tid < MAX_TIDS)
 				samples_of_tid[s->tid]++;
+			if (s->cpu < MAX_CPUS)
+				events_of_cpu[s->cpu]++;
+			if (mapname && s->tid < MAX_TIDS)
+				print_frames(s->stack_id, s->pid, comm_of[s->tid], "sample");
 			break;
 		}
+		case WC_REC_MMAP:
+			if (mapname)
+				keep_map((const void *)h, mapname);
+			break;
+		case WC_REC_STACK:
+			if (mapname)
+				keep_stack((const void *)h);
+			break;
+		case WC_REC_NOTE: {
+			const struct wc_rec_note *n = (const void *)h;
+
+			printf("note.%s %s\n", n->data, n->data + n->key_len);
+			break;
+		}
+		case WC_REC_CLOCK:
+			printf("clockid %d\n", ((const struct wc_rec_clock *)h)->clockid);
+			break;
 		case WC_REC_LOST:
 			lost += ((const struct wc_rec_lost *)h)->count;
 			break;
@@ -92,6 +205,9 @@ int main(int argc, char **argv)
 		if (names[e][0])
 			printf("events.%s %llu\n", names[e], (unsigned long long)by_event[e]);
 	printf("lost %llu\n", (unsigned long long)lost);
+	for (int c = 0; c < MAX_CPUS; c++)
+		if (events_of_cpu[c])
+			printf("cpu.%d %llu\n", c, (unsigned long long)events_of_cpu[c]);
 	for (int t = 0; t < MAX_TIDS; t++)
 		if (comm_of[t][0] && (tp_of_tid[t] || samples_of_tid[t]))
 			printf("thread %d %s tracepoints %llu samples %llu\n", t, comm_of[t],
@@ -100,5 +216,8 @@ int main(int argc, char **argv)
 	int clean = wc_reader_state(r) == WC_READER_CLEAN;
 
 	wc_reader_free(r);
+	for (size_t i = 0; i < nstacks; i++)
+		free(stacks[i]);
+	free(stacks);
 	return clean ? 0 : 1;
 }

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * kallsyms.c - parse /proc/kallsyms text into a sorted array of functions (see kallsyms.h).
+ *
+ * One pass over the text fills an array of entries (address, type, name and module offsets)
+ * and copies the names into one buffer; module names are interned through a small hash
+ * table.  The array is sorted by address, one entry is kept per address, and each function's
+ * end is set from the entry after it.
+ */
+#include "analyzer/kallsyms.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NO_NAME UINT32_MAX
+#define PAGE_BYTES 4096u
+
+/* A symbol as read from one line. */
+struct ent {
+	uint64_t addr;
+	uint32_t name;   /* offset in names; NO_NAME for a bound (not a function) */
+	uint32_t module; /* offset in names of the module's name; 0 ("") for the kernel image */
+	uint32_t line;   /* line number: the last tie-break, so that the result is stable */
+	char type;       /* 't', 'T', 'W', ... */
+};
+
+/* A function, as looked up. */
+struct ksym {
+	uint64_t start;
+	uint64_t end;    /* first address past the function */
+	uint32_t name;   /* offset in names */
+	uint32_t module; /* offset in names; 0 for the kernel image */
+};
+
+struct wc_kallsyms {
+	struct ksym *syms; /* sorted by start; ranges do not overlap */
+	size_t nsyms;
+	char *names; /* NUL-terminated strings; names[0] is "" */
+	bool restricted;
+};
+
+/* Growing buffer of NUL-terminated strings, handed out as offsets. */
+struct strbuf {
+	char *p;
+	size_t len, cap; /* bytes */
+};
+
+/* Module names, interned: open addressing over offsets in a strbuf (0: empty slot). */
+struct modtab {
+	uint32_t *slots;
+	size_t nslots, nused; /* nslots a power of two */
+};
+
+/* Append s[0..n) and a NUL.  Return: the string's offset, or NO_NAME when out of memory. */
+static uint32_t strbuf_add(struct strbuf *b, const char *s, size_t n)
+{
+	uint32_t off = (uint32_t)b->len;
+
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = 2 * b->cap > b->len + n + 1 ? 2 * b->cap : b->len + n + 4096;
+		char *p = realloc(b->p, cap);
+
+		if (!p)
+			return NO_NAME;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->p[b->len + n] = '\0';
+	b->len += n + 1;
+	return off;
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3u;
+	return h;
+}
+
+/* The offset of module name s[0..n) in b, added to b and t when new.  Return: NO_NAME: ENOMEM */
+static uint32_t modtab_intern(struct modtab *t, struct strbuf *b, const char *s, size_t n)
+{
+	size_t i;
+
+	if (2 * (t->nused + 1) > t->nslots) {
+		size_t nslots = t->nslots ? 2 * t->nslots : 64;
+		uint32_t *slots = calloc(nslots, sizeof(*slots));
+
+		if (!slots)
+			return NO_NAME;
+		for (size_t j = 0; j < t->nslots; j++) {
+			uint32_t off = t->slots[j];
+
+			if (!off)
+				continue;
+			i = hash_bytes(b->p + off, strlen(b->p + off)) & (nslots - 1);
+			while (slots[i])
+				i = (i + 1) & (nslots - 1);
+			slots[i] = off;
+		}
+		free(t->slots);
+		t->slots = slots;
+		t->nslots = nslots;
+	}
+	for (i = hash_bytes(s, n) & (t->nslots - 1); t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+		const char *m = b->p + t->slots[i];
+
+		if (!strncmp(m, s, n) && !m[n])
+			return t->slots[i];
+	}
+	t->slots[i] = strbuf_add(b, s, n);
+	if (t->slots[i] == NO_NAME) {
+		t->slots[i] = 0;
+		return NO_NAME;
+	}
+	t->nused++;
+	return t->slots[i];
+}
+
+static bool is_function(char type)
+{
+	return type == 't' || type == 'T' || type == 'w' || type == 'W' || type == 'N';
+}
+
+/* Absolute and undefined symbols are no addresses in the kernel's text or data. */
+static bool is_ignored(char type)
+{
+	return type == 'a' || type == 'A' || type == 'U';
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static unsigned underscores(const char *s)
+{
+	unsigned n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Which of two functions at one address to keep, as perf's choose_best_symbol(): not weak,
+ * then global, then fewer leading underscores, then the longer name, then not a "SyS" syscall
+ * alias; then the first in the text.  Return: < 0 to keep a, > 0 to keep b.
+ */
+static int rank_cmp(const struct ent *a, const struct ent *b, const char *names)
+{
+	const char *na = names + a->name, *nb = names + b->name;
+	bool aw = a->type == 'w' || a->type == 'W', bw = b->type == 'w' || b->type == 'W';
+	bool ag = a->type >= 'A' && a->type <= 'Z', bg = b->type >= 'A' && b->type <= 'Z';
+	bool asys, bsys;
+	size_t la, lb;
+
+	if (aw != bw)
+		return aw ? 1 : -1;
+	if (ag != bg)
+		return ag ? -1 : 1;
+	if (underscores(na) != underscores(nb))
+		return underscores(na) < underscores(nb) ? -1 : 1;
+	la = strlen(na);
+	lb = strlen(nb);
+	if (la != lb)
+		return la > lb ? -1 : 1;
+	asys = !strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10);
+	bsys = !strncmp(nb, "SyS", 3) || !strncmp(nb, "compat_SyS", 10);
+	if (asys != bsys)
+		return asys ? 1 : -1;
+	return a->line < b->line ? -1 : 1;
+}
+
+static int ent_cmp(const void *pa, const void *pb)
+{
+	const struct ent *a = pa, *b = pb;
+
+	if (a->addr != b->addr)
+		return a->addr < b->addr ? -1 : 1;
+	return a->line < b->line ? -1 : a->line > b->line;
+}
+
+/* perf's end for a symbol with nothing known after it: the end of the page after its own */
+static uint64_t page_end(uint64_t start)
+{
+	if (start > UINT64_MAX - 2 * PAGE_BYTES)
+		return UINT64_MAX;
+	return ((start + PAGE_BYTES - 1) & ~(uint64_t)(PAGE_BYTES - 1)) + PAGE_BYTES;
+}
+
+/*
+ * Parse one line, [p, nl), into e, interning its name and module.
+ * Return: 1 when e holds a symbol to keep, 0 to skip the line, -ENOMEM.
+ */
+static int parse_line(const char *p, const char *nl, struct ent *e, struct strbuf *names,
+		      struct modtab *mods, bool *nonzero)
+{
+	const char *name, *mod = NULL;
+	size_t name_len, mod_len = 0;
+	unsigned ndigits = 0;
+	int v;
+
+	e->addr = 0;
+	for (; p < nl && (v = hexval(*p)) >= 0; p++) {
+		if (++ndigits > 16)
+			return 0;
+		e->addr = e->addr << 4 | (uint64_t)v;
+	}
+	if (!ndigits || nl - p < 4 || p[0] != ' ' || p[2] != ' ')
+		return 0;
+	e->type = p[1];
+	name = p += 3;
+	while (p < nl && *p != '\t' && *p != ' ' && *p != '\r')
+		p++;
+	name_len = (size_t)(p - name);
+	if (!name_len || *name == '$' || is_ignored(e->type))
+		return 0;
+	*nonzero = *nonzero || e->addr;
+	while (p < nl && (*p == '\t' || *p == ' '))
+		p++;
+	if (p < nl && *p == '[') {
+		const char *close = memchr(p, ']', (size_t)(nl - p));
+
+		if (close) {
+			mod = p + 1;
+			mod_len = (size_t)(close - mod);
+		}
+	}
+	e->module = 0;
+	if (mod_len) {
+		e->module = modtab_intern(mods, names, mod, mod_len);
+		if (e->module == NO_NAME)
+			return -ENOMEM;
+	}
+	e->name = NO_NAME;
+	if (is_function(e->type)) {
+		e->name = strbuf_add(names, name, name_len);
+		if (e->name == NO_NAME)
+			return -ENOMEM;
+	}
+	return 1;
+}
+
+/*
+ * Sort ents, keep one entry per address, and fill k->syms with the functions and their ends.
+ * Return: 0 or -ENOMEM.
+ */
+static int build(struct wc_kallsyms *k, struct ent *ents, size_t n)
+{
+	size_t m = 0, nfunc = 0;
+
+	qsort(ents, n, sizeof(*ents), ent_cmp);
+	for (size_t i = 0; i < n;) {
+		size_t best = i, j;
+
+		for (j = i + 1; j < n && ents[j].addr == ents[i].addr; j++) {
+			if (ents[j].name == NO_NAME)
+				continue;
+			if (ents[best].name == NO_NAME || rank_cmp(&ents[j], &ents[best], k->names) < 0)
+				best = j;
+		}
+		nfunc += ents[best].name != NO_NAME;
+		ents[m++] = ents[best];
+		i = j;
+	}
+	if (!nfunc)
+		return 0;
+	k->syms = malloc(nfunc * sizeof(*k->syms));
+	if (!k->syms)
+		return -ENOMEM;
+	/*
+	 *   foo      bar              baz [mod]
+	 *   |--------|----------------|-----------|          end = next start; across a module
+	 *   start    next start       start       page end   change, and last: page_end()
+	 */
+	for (size_t i = 0; i < m; i++) {
+		struct ksym *s = &k->syms[k->nsyms];
+
+		if (ents[i].name == NO_NAME)
+			continue;
+		s->start = ents[i].addr;
+		s->name = ents[i].name;
+		s->module = ents[i].module;
+		s->end = page_end(s->start);
+		if (i + 1 < m && (ents[i + 1].module == s->module || ents[i + 1].addr < s->end))
+			s->end = ents[i + 1].addr;
+		k->nsyms++;
+	}
+	return 0;
+}
+
+struct wc_kallsyms *wc_kallsyms_new(const char *text, size_t len)
+{
+	struct strbuf names = { NULL, 0, 0 };
+	struct modtab mods = { NULL, 0, 0 };
+	struct wc_kallsyms *k;
+	struct ent *ents = NULL;
+	const char *p, *end, *nl;
+	size_t nlines = 1, n = 0;
+	bool nonzero = false;
+	int err = -ENOMEM;
+
+	if (len >= UINT32_MAX) {
+		errno = EFBIG;
+		return NULL;
+	}
+	if (!text) {
+		text = "";
+		len = 0;
+	}
+	end = memchr(text, '\0', len);
+	if (!end)
+		end = text + len;
+	for (p = text; p < end && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1)
+		nlines++;
+	k = calloc(1, sizeof(*k));
+	ents = malloc(nlines * sizeof(*ents));
+	if (!k || !ents || strbuf_add(&names, "", 0) == NO_NAME)
+		goto out_free;
+	for (p = text; p < end; p = nl + 1) {
+		int ret;
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		ret = parse_line(p, nl, &ents[n], &names, &mods, &nonzero);
+		if (ret < 0)
+			goto out_free;
+		ents[n].line = (uint32_t)n;
+		n += (size_t)ret;
+	}
+	k->restricted = !nonzero;
+	if (!k->restricted) {
+		k->names = names.p;
+		names.p = NULL;
+	}
+	err = k->restricted ? 0 : build(k, ents, n);
+out_free:
+	free(ents);
+	free(mods.slots);
+	free(names.p);
+	if (err) {
+		wc_kallsyms_free(k);
+		errno = -err;
+		return NULL;
+	}
+	return k;
+}
+
+void wc_kallsyms_free(struct wc_kallsyms *k)
+{
+	if (!k)
+		return;
+	free(k->syms);
+	free(k->names);
+	free(k);
+}
+
+bool wc_kallsyms_restricted(const struct wc_kallsyms *k)
+{
+	return k->restricted;
+}
+
+size_t wc_kallsyms_count(const struct wc_kallsyms *k)
+{
+	return k->nsyms;
+}
+
+const char *wc_kallsyms_lookup(const struct wc_kallsyms *k, uint64_t addr, uint64_t *offset_out,
+			       const char **module_out)
+{
+	size_t lo = 0, hi = k->nsyms;
+	const struct ksym *s;
+
+	/* the last function starting at or before addr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &k->syms[lo - 1];
+	if (addr >= s->end)
+		return NULL;
+	if (offset_out)
+		*offset_out = addr - s->start;
+	if (module_out)
+		*module_out = k->names + s->module;
+	return k->names + s->name;
+}

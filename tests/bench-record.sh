@@ -1,0 +1,297 @@
+#!/bin/sh
+# bench-record.sh - what recording costs a context-switch-heavy workload: wcrec against
+# perf record, on `perf bench sched pipe` pinned to one CPU (two processes passing a token
+# through pipes: about 2 sched_switch and 1 sched_waking per operation).
+#
+# It measures and prints:
+#   overhead  usecs/op (perf bench's own figure) bare, under perf record and under wcrec, each
+#             recording sched:sched_switch and sched:sched_waking system-wide with callchains;
+#             the added cost (usecs/op - bare) of each, and wcrec's added cost / perf's
+#             (goal <= 0.5).  Median of RUNS runs, min and max beside it; the configurations
+#             are interleaved run by run so that drift of the machine hits them all alike.
+#             Two pairs record exactly the same things: callchains on both events (perf's
+#             -g default), and callchains on sched_switch only (wcrec's default).
+#   size      bytes per scheduler event of wcrec's file and of `perf record -z` (zstd) on the
+#             same run, and the ratio (goal <= 0.5): whole files, and net of each tool's fixed
+#             per-file part (what a recording of `true` writes).
+#   loss      events lost by wcrec with its default settings (0 expected), by perf, and in
+#             every run above.
+# Event counts are exact: wcrec's from tests/wct-stat (tracepoint records in the file), perf's
+# from `perf report --stats` (the SAMPLE events of each sched:* event).
+#
+# Needs root, perf (Debian: linux-perf), taskset, and a built tree (wcrec, tests/wct-stat:
+# `scripts/build.sh build && make -C build tests/wct-stat`).  A benchmark, not a test: run it
+# by hand on a quiet machine; make check never runs it.  It takes about a minute with the
+# defaults; temporary files go to a directory under $TMPDIR (/tmp), removed at the end.
+#
+# usage: tests/bench-record.sh [BUILDDIR]        BUILDDIR: else $builddir, else ./build
+# environment: RUNS=5 (runs per configuration), LOOPS=100000 (perf bench sched pipe -l),
+#              BENCH_CPU=1 (the CPU the benchmark is pinned to; 0 on a 1-CPU machine),
+#              PERF=perf (the perf binary)
+# example: sudo RUNS=9 tests/bench-record.sh build
+set -u
+
+die() {
+	echo "bench-record: $*" >&2
+	exit 1
+}
+
+case ${1:-} in
+-h | --help)
+	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	exit 0
+	;;
+esac
+
+builddir=${1:-${builddir:-./build}}
+RUNS=${RUNS:-5}
+LOOPS=${LOOPS:-100000}
+PERF=${PERF:-perf}
+
+case $RUNS in '' | *[!0-9]* | 0) die "RUNS must be a positive integer, not '$RUNS'" ;; esac
+case $LOOPS in '' | *[!0-9]* | 0) die "LOOPS must be a positive integer, not '$LOOPS'" ;; esac
+[ "$(id -u)" = 0 ] ||
+	die "run as root: both recorders trace the whole system (sudo $0 ${1:-})"
+command -v "$PERF" >/dev/null 2>&1 ||
+	die "perf not found (Debian: apt-get install linux-perf; or set PERF=/path/to/perf)"
+command -v taskset >/dev/null 2>&1 || die "taskset not found (Debian: apt-get install util-linux)"
+[ -d "$builddir" ] || die "no build directory '$builddir': scripts/build.sh build, or give it as \$1"
+builddir=$(cd "$builddir" && pwd) || die "cannot enter '$builddir'"
+wcrec=$builddir/wcrec
+wctstat=$builddir/tests/wct-stat
+[ -x "$wcrec" ] || die "$wcrec is not built: scripts/build.sh $builddir (or make -C $builddir)"
+[ -x "$wctstat" ] || die "$wctstat is not built: make -C $builddir tests/wct-stat"
+
+ncpu=$(nproc)
+if [ -z "${BENCH_CPU:-}" ]; then
+	BENCH_CPU=1
+	[ "$ncpu" -ge 2 ] || BENCH_CPU=0
+fi
+taskset -c "$BENCH_CPU" true 2>/dev/null || die "cannot pin to CPU $BENCH_CPU (BENCH_CPU)"
+"$PERF" bench sched pipe -l 10 >/dev/null 2>&1 || die "'$PERF bench sched pipe' does not run"
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-record.XXXXXX") || die "cannot make a temporary directory"
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+bench="taskset -c $BENCH_CPU $PERF bench sched pipe -l $LOOPS"
+# perf: -N only keeps perf from filling ~/.debug with build-ids; it does not change the file.
+perf_rec="$PERF record -N -a -o $tmp/perf.data"
+perf_g="-e sched:sched_switch -e sched:sched_waking -g"
+perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
+wc_rec="$wcrec -a -o $tmp/wcrec.wct"
+
+# The configurations, in the order they run in each round.
+configs="bare perf wcrec perf-sw wcrec-sw"
+cmd_of() {
+	case $1 in
+	bare) echo "$bench" ;;
+	perf) echo "$perf_rec $perf_g -- $bench" ;;
+	wcrec) echo "$wc_rec --no-samples --waker-stacks -- $bench" ;;
+	perf-sw) echo "$perf_rec $perf_sw -- $bench" ;;
+	wcrec-sw) echo "$wc_rec --no-samples -- $bench" ;;
+	esac
+}
+
+# run LOG CMD...: run CMD with its output in LOG; stop the whole script when it fails.
+run() {
+	log=$1
+	shift
+	if ! "$@" >"$log" 2>&1; then
+		echo "bench-record: failed: $*" >&2
+		tail -n 20 "$log" >&2
+		exit 1
+	fi
+}
+
+# usecs LOG: perf bench's usecs/op
+usecs() {
+	awk '/usecs\/op/ { print $1; found = 1; exit } END { if (!found) exit 1 }' "$1" ||
+		die "no usecs/op in the output of the benchmark: $(tail -n 5 "$1")"
+}
+
+# perf_facts DATA: "events lost" of a perf.data file: SAMPLE events of the sched:* events,
+# and the samples lost (LOST_SAMPLES per event: the counts of LOST and LOST_SAMPLES records).
+perf_facts() {
+	"$PERF" report -i "$1" --stats >"$tmp/stats" 2>&1 || die "perf report --stats failed on $1"
+	awk '/^[^ ].* stats:$/ { sec = $1 }
+	     $1 == "SAMPLE" && sec ~ /^sched:/ { ev += $3 }
+	     $1 == "LOST_SAMPLES" && sec != "Aggregated" { lost += $3 }
+	     END { print ev + 0, lost + 0 }' "$tmp/stats"
+}
+
+# wcrec_facts FILE: "events lost" of a trace: tracepoint records of the sched:* events, lost.
+wcrec_facts() {
+	"$wctstat" "$1" >"$tmp/stats" 2>&1 || die "wct-stat: $1 does not read back cleanly: $(head -n 2 "$tmp/stats")"
+	awk '/^events\.sched:/ { ev += $2 } $1 == "lost" { lost = $2 }
+	     END { print ev + 0, lost + 0 }' "$tmp/stats"
+}
+
+# summary FILE: "median min max" of the numbers in FILE, one a line
+summary() {
+	sort -g "$1" | awk '{ v[NR] = $1 }
+	END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+	      printf "%.3f %.3f %.3f\n", m, v[1], v[NR] }'
+}
+
+# calc EXPR: awk arithmetic, printed with 3 decimals ("n/a" when it divides by zero)
+calc() {
+	awk "BEGIN { b = 0; x = $1; printf \"%.3f\n\", x }" 2>/dev/null || echo n/a
+}
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.3f\n", a / b }'
+}
+goal() { # goal RATIO: "met" when RATIO <= 0.5
+	awk -v r="$1" 'BEGIN { if (r == "n/a") print "n/a"; else if (r + 0 <= 0.5) print "met"; else print "NOT met" }'
+}
+size_of() {
+	wc -c <"$1" | tr -d ' '
+}
+
+src=$(sed -n 's/^abs_top_srcdir = //p' "$builddir/Makefile" 2>/dev/null)
+version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$builddir/config.h" 2>/dev/null)
+commit=$(git -C "${src:-.}" describe --always --dirty 2>/dev/null || echo unknown)
+echo "# bench-record: recording overhead, file size and loss, wcrec against perf record"
+echo "machine:  $(uname -srm), $ncpu CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1))$(
+	v=$(systemd-detect-virt 2>/dev/null) && [ "$v" != none ] && echo ", virtualized: $v")"
+echo "versions: $("$PERF" --version), wcrec ${version:-?} (source $commit, $builddir),"\
+"libzstd $(pkg-config --modversion libzstd 2>/dev/null || echo '?')"
+echo "workload: $bench; $RUNS runs per configuration, interleaved"
+echo
+echo "configurations (all system-wide, -a):"
+echo "  bare      nothing recorded"
+echo "  perf      sched_switch + sched_waking, callchains (fp, kernel+user) on both:"
+echo "            perf record -g (perf's defaults otherwise)"
+echo "  wcrec     sched_switch + sched_waking + sched_wakeup_new, callchains on all three:"
+echo "            wcrec --no-samples --waker-stacks          (same records as perf)"
+echo "  perf-sw   sched_switch + sched_waking, callchains on sched_switch only:"
+echo "            perf record -e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
+echo "  wcrec-sw  sched_switch + sched_waking + sched_wakeup_new, callchains on sched_switch"
+echo "            only: wcrec --no-samples (wcrec's default callchains; same records as perf-sw)"
+echo "  (sched_wakeup_new: wcrec always records it; it fires on fork only, a few per run.)"
+echo
+
+# Overhead: RUNS rounds of every configuration, after one warm-up of the benchmark.
+run "$tmp/warm.log" $bench
+for c in $configs; do
+	: >"$tmp/$c.us"
+	: >"$tmp/$c.facts"
+done
+i=1
+while [ "$i" -le "$RUNS" ]; do
+	printf 'run %d/%d:' "$i" "$RUNS" >&2
+	for c in $configs; do
+		rm -f "$tmp/perf.data" "$tmp/wcrec.wct"
+		# shellcheck disable=SC2046 # the command is words on purpose
+		run "$tmp/$c.log" $(cmd_of "$c")
+		us=$(usecs "$tmp/$c.log") || exit 1
+		echo "$us" >>"$tmp/$c.us"
+		case $c in
+		perf*) perf_facts "$tmp/perf.data" >>"$tmp/$c.facts" ;;
+		wcrec*)
+			wcrec_facts "$tmp/wcrec.wct" >>"$tmp/$c.facts"
+			cp "$tmp/wcrec.wct" "$tmp/$c.wct" # the last run's file, for the sizes
+			;;
+		esac
+		printf ' %s %s' "$c" "$us" >&2
+	done
+	echo >&2
+	i=$((i + 1))
+done
+rm -f "$tmp/perf.data" "$tmp/wcrec.wct"
+
+echo "overhead: usecs/op of perf bench sched pipe (median, min-max of $RUNS)"
+printf '  %-9s %9s %9s %9s %10s %12s %8s\n' config median min max "added" "events/run" "lost"
+for c in $configs; do
+	set -- $(summary "$tmp/$c.us")
+	eval "med_$(echo "$c" | tr - _)=$1"
+	added=-
+	[ "$c" = bare ] || added=$(calc "$1 - $med_bare")
+	ev=- lost=-
+	if [ -s "$tmp/$c.facts" ]; then
+		ev=$(awk '{ s += $1 } END { printf "%.0f\n", s / NR }' "$tmp/$c.facts")
+		lost=$(awk '{ s += $2 } END { print s }' "$tmp/$c.facts")
+	fi
+	printf '  %-9s %9s %9s %9s %10s %12s %8s\n' "$c" "$1" "$2" "$3" "$added" "$ev" "$lost"
+done
+# shellcheck disable=SC2154 # set by the eval above
+{
+	a_perf=$(calc "$med_perf - $med_bare")
+	a_wcrec=$(calc "$med_wcrec - $med_bare")
+	a_perf_sw=$(calc "$med_perf_sw - $med_bare")
+	a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
+}
+r_same=$(ratio "$a_wcrec" "$a_perf")
+r_same_sw=$(ratio "$a_wcrec_sw" "$a_perf_sw")
+r_defaults=$(ratio "$a_wcrec_sw" "$a_perf")
+echo "  (events/run: scheduler events in the file, mean per run; lost: summed over the runs)"
+echo "  added cost, wcrec / perf, same records, callchains on both:      $a_wcrec / $a_perf = $r_same  (goal <= 0.5: $(goal "$r_same"))"
+echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcrec_sw / $a_perf_sw = $r_same_sw  (goal <= 0.5: $(goal "$r_same_sw"))"
+echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
+echo
+
+# Size: perf record -z on the same runs as perf and perf-sw; wcrec's files are the last runs'.
+# The fixed part of a file: what each writes recording `true` (wcrec: host, kallsyms, tasks,
+# formats; perf: header, synthesized tasks and mmaps, build-ids).
+echo "size: bytes per scheduler event (perf -z: zstd level 1, perf's default; wcrec: level 3)"
+rm -f "$tmp/perf.data"
+run "$tmp/z.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_g -- $bench
+mv "$tmp/perf.data" "$tmp/perf-z.data"
+run "$tmp/zsw.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_sw -- $bench
+mv "$tmp/perf.data" "$tmp/perf-sw-z.data"
+run "$tmp/z0.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_g -- true
+mv "$tmp/perf.data" "$tmp/perf-0.data"
+run "$tmp/w0.log" $wc_rec --no-samples --waker-stacks -- true
+mv "$tmp/wcrec.wct" "$tmp/wcrec-0.wct"
+set -- $(perf_facts "$tmp/perf-0.data")
+p0_size=$(size_of "$tmp/perf-0.data") p0_ev=$1
+set -- $(wcrec_facts "$tmp/wcrec-0.wct")
+w0_size=$(size_of "$tmp/wcrec-0.wct") w0_ev=$1
+printf '  %-17s %10s %9s %11s %17s %6s\n' file bytes events bytes/event "net bytes/event" lost
+# line NAME FILE EVENTS LOST FIXED_SIZE FIXED_EVENTS: print a row, set $per and $net
+line() {
+	size=$(size_of "$2")
+	per=$(ratio "$size" "$3")
+	net=$(ratio "$((size - $5))" "$(($3 - $6))")
+	printf '  %-17s %10s %9s %11s %17s %6s\n' "$1" "$size" "$3" "$per" "$net" "$4"
+}
+set -- $(perf_facts "$tmp/perf-z.data")
+line "perf -z" "$tmp/perf-z.data" "$1" "$2" "$p0_size" "$p0_ev"
+p_per=$per p_net=$net
+set -- $(wcrec_facts "$tmp/wcrec.wct")
+line "wcrec" "$tmp/wcrec.wct" "$1" "$2" "$w0_size" "$w0_ev"
+w_per=$per w_net=$net
+set -- $(perf_facts "$tmp/perf-sw-z.data")
+line "perf-sw -z" "$tmp/perf-sw-z.data" "$1" "$2" "$p0_size" "$p0_ev"
+psw_per=$per psw_net=$net
+set -- $(wcrec_facts "$tmp/wcrec-sw.wct")
+line "wcrec-sw" "$tmp/wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
+wsw_per=$per wsw_net=$net
+echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes"
+echo "  (net bytes/event: (bytes - fixed part) / (events - events of the recording of true))"
+rs=$(ratio "$w_per" "$p_per")
+rn=$(ratio "$w_net" "$p_net")
+rs_sw=$(ratio "$wsw_per" "$psw_per")
+rn_sw=$(ratio "$wsw_net" "$psw_net")
+echo "  bytes/event, wcrec / perf -z, callchains on both:      whole files $rs (goal <= 0.5: $(goal "$rs")), net $rn (goal: $(goal "$rn"))"
+echo "  bytes/event, wcrec / perf -z, callchains on switches:  whole files $rs_sw (goal <= 0.5: $(goal "$rs_sw")), net $rn_sw (goal: $(goal "$rn_sw"))"
+rm -f "$tmp"/*.data "$tmp"/*.wct
+echo
+
+# Loss: wcrec with nothing but -a and -o: CPU samples too, callchains on switches, -m 2048.
+echo "loss: wcrec with its default settings (wcrec -a -o FILE -- $bench)"
+run "$tmp/d.log" $wc_rec -- $bench
+set -- $(wcrec_facts "$tmp/wcrec.wct")
+d_lost=$2
+echo "  $(usecs "$tmp/d.log") usecs/op; $(grep '^wcrec: .* lost' "$tmp/d.log" | sed 's/^wcrec: [^:]*: //')"
+echo "  file: $1 scheduler events, $(awk '$1 == "records.sample" { print $2 }' "$tmp/stats") CPU samples, lost $d_lost"
+p_lost=$(awk '{ s += $2 } END { print s }' "$tmp/perf.facts")
+psw_lost=$(awk '{ s += $2 } END { print s }' "$tmp/perf-sw.facts")
+echo
+
+echo "figures:"
+echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); perf-sw $a_perf_sw, wcrec-sw $a_wcrec_sw"
+echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
+echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both)   goal <= 0.5"
+echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost"
