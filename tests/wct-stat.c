@@ -165,6 +165,8 @@ int main(int argc, char **argv)
 		case WC_REC_SAMPLE: {
 			const struct wc_rec_sample *s = (const void *)h;
 
+			if (s->event_id < 16)
+				by_event[s->event_id]++;
 			if (s->tid < MAX_TIDS)
 				samples_of_tid[s->tid]++;
 			if (s->cpu < MAX_CPUS)
