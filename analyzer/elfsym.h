@@ -38,8 +38,8 @@ struct wc_elfsym;
 
 /* Where to look for files; any member may be NULL or 0, and so may the whole struct. */
 struct wc_symbol_paths {
-	const char *symfs;              /* root the recorded paths are relative to, as perf --symfs */
-	const char *const *debug_dirs;  /* extra debug directories, searched before the system's */
+	const char *symfs;             /* root of the recorded paths, as perf --symfs */
+	const char *const *debug_dirs; /* extra debug directories, searched before the system's */
 	size_t ndebug_dirs;
 };
 

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_NAME UINT32_MAX
+#define NO_NAME    UINT32_MAX
 #define PAGE_BYTES 4096u
 
 /* A symbol as read from one line. */
@@ -267,7 +267,8 @@ static int build(struct wc_kallsyms *k, struct ent *ents, size_t n)
 		for (j = i + 1; j < n && ents[j].addr == ents[i].addr; j++) {
 			if (ents[j].name == NO_NAME)
 				continue;
-			if (ents[best].name == NO_NAME || rank_cmp(&ents[j], &ents[best], k->names) < 0)
+			if (ents[best].name == NO_NAME ||
+			    rank_cmp(&ents[j], &ents[best], k->names) < 0)
 				best = j;
 		}
 		nfunc += ents[best].name != NO_NAME;

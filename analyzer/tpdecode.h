@@ -82,12 +82,15 @@ void wc_tpdecode_free(struct wc_tpdecode *d);
  * @system: the event's system ("sched"), NUL-terminated
  * @text:   the content of tracefs events/SYSTEM/NAME/format, NUL-terminated; copied
  *
- * A format whose fields parse but whose print fmt libtraceevent cannot evaluate is accepted:
- * its fields decode, and a sched_switch bound to it reports state '?'.
+ * The text must have the layout tracefs writes (see tplint.h): libtraceevent 1.7 crashes on
+ * some malformed texts, so those never reach it.  A format whose fields parse but whose print
+ * fmt libtraceevent cannot use (an unknown helper function, say) is accepted: its fields
+ * decode, and a sched_switch bound to it reports state '?'.
  *
- * Return: 0; -EINVAL when libtraceevent cannot parse the name, ID or fields; -EEXIST when an
- * event of that system and name, or with that ID, was added before; -ENOMEM.  On error
- * wc_tpdecode_error() says why.
+ * Return: 0; -EINVAL when the text is malformed or libtraceevent cannot parse its name, ID or
+ * fields, or its print fmt reads a field it does not declare; -EEXIST when an event of that
+ * system and name, or with that ID, was added before; -ENOMEM.  On error wc_tpdecode_error()
+ * says why.  A refused format only makes the binds of its event fail (-ENOENT).
  */
 int wc_tpdecode_add_format(struct wc_tpdecode *d, const char *system, const char *text);
 

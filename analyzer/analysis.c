@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* analysis.c - see analysis.h. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/analysis.h"
+
+int wc_analysis_open(struct wc_analysis *a, const char *path)
+{
+	memset(a, 0, sizeof(*a));
+	a->path = path;
+	a->replay = wc_replay_open(path);
+	if (!a->replay) {
+		int e = errno;
+
+		snprintf(a->error, sizeof(a->error), "%s: %s", path, strerror(e));
+		return -e;
+	}
+	a->dec = wc_tpdecode_new();
+	if (!a->dec || wc_tasks_init(&a->tasks)) {
+		snprintf(a->error, sizeof(a->error), "%s: out of memory", path);
+		wc_analysis_close(a);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void wc_analysis_close(struct wc_analysis *a)
+{
+	wc_replay_free(a->replay);
+	wc_tpdecode_free(a->dec);
+	wc_tasks_fini(&a->tasks);
+	wc_sched_fini(&a->sched);
+	free(a->decoded);
+	free(a->switches);
+	free(a->wakeups);
+	a->replay = NULL;
+	a->dec = NULL;
+	a->decoded = NULL;
+	a->switches = NULL;
+	a->wakeups = NULL;
+}
+
+static int fail(struct wc_analysis *a, int err, const char *fmt, const char *what)
+{
+	int n = snprintf(a->error, sizeof(a->error), "%s: ", a->path);
+
+	snprintf(a->error + n, sizeof(a->error) - (size_t)n, fmt, what);
+	return err;
+}
+
+/* The metadata is complete: parse the formats, bind the events, set up the target. */
+static int begin(void *ctx, const struct wc_replay_meta *m)
+{
+	struct wc_analysis *a = ctx;
+	bool have_waking = false;
+	const char *v;
+	int err;
+
+	for (size_t i = 0; i < m->nformats; i++) {
+		err = wc_tpdecode_add_format(a->dec, m->formats[i].system, m->formats[i].text);
+		if (err && err != -EEXIST)
+			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
+	}
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
+		if (m->events[id].present && m->events[id].kind == WC_EVENT_WAKING)
+			have_waking = true;
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++) {
+		const struct wc_replay_event *e = &m->events[id];
+		int role;
+
+		if (!e->present)
+			continue;
+		a->kind[id] = (uint8_t)e->kind;
+		if (e->kind == WC_EVENT_SAMPLE) {
+			a->have_samples = true;
+			/* cpu-clock and task-clock count ns; a cycles sample stands for one
+			 * sampling interval, 1/F */
+			if (!(e->attr_type == PERF_TYPE_SOFTWARE &&
+			      (e->attr_config == PERF_COUNT_SW_CPU_CLOCK ||
+			       e->attr_config == PERF_COUNT_SW_TASK_CLOCK)))
+				a->sample_weight_ns[id] =
+					e->freq && e->sample_period_or_freq
+						? 1000000000ull / e->sample_period_or_freq
+						: 1;
+			continue;
+		}
+		role = wc_tpdecode_role_of_kind(e->kind);
+		if (!role)
+			continue;
+		if (e->kind == WC_EVENT_WAKEUP && have_waking) {
+			a->skip[id] = true; /* sched_waking is the earlier of the two */
+			continue;
+		}
+		err = wc_tpdecode_bind(a->dec, (uint16_t)id, e->name, role);
+		if (err == -ENOMEM)
+			return fail(a, -ENOMEM, "%s", "out of memory");
+		if (err)
+			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
+		a->role[id] = (uint8_t)role;
+		if (role == WC_TP_SWITCH)
+			a->have_switch = true;
+		else if (role == WC_TP_WAKEUP)
+			a->have_wakeup = true;
+	}
+	for (size_t i = 0; i < m->nnotes; i++) {
+		if (strcmp(m->notes[i].key, "target_pid") == 0) {
+			err = wc_tasks_add_target(&a->tasks, (uint32_t)strtoul(m->notes[i].value,
+										NULL, 10));
+			if (err)
+				return err;
+		}
+	}
+	v = wc_replay_note(a->replay, "recorder_pid");
+	if (v)
+		a->tasks.recorder_pid = (uint32_t)strtoul(v, NULL, 10);
+	err = wc_sched_init(&a->sched, &a->tasks,
+			    m->ncpus_configured ? m->ncpus_configured : 4096,
+			    &a->consumer->sink, a->consumer->ctx);
+	if (err)
+		return err;
+	if (a->consumer->begin)
+		return a->consumer->begin(a->consumer->ctx, a);
+	return 0;
+}
+
+/* Decode payload @id once; return 1 switch, 2 wakeup, 3 undecodable, or -ENOMEM. */
+static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
+{
+	const void *data;
+	uint16_t size;
+	int err;
+
+	if (id >= a->ndecoded) {
+		size_t n = a->ndecoded ? a->ndecoded : 1024;
+
+		while (n <= id)
+			n *= 2;
+		uint8_t *d = realloc(a->decoded, n);
+		struct wc_switch *s = realloc(a->switches, n * sizeof(*s));
+
+		if (d)
+			a->decoded = d;
+		if (s)
+			a->switches = s;
+		struct wc_wakeup *w = realloc(a->wakeups, n * sizeof(*w));
+
+		if (w)
+			a->wakeups = w;
+		if (!d || !s || !w)
+			return -ENOMEM;
+		memset(a->decoded + a->ndecoded, 0, n - a->ndecoded);
+		a->ndecoded = n;
+	}
+	if (a->decoded[id])
+		return a->decoded[id];
+	data = wc_replay_payload(a->replay, id, &size);
+	if (a->role[event_id] == WC_TP_SWITCH)
+		err = data ? wc_tpdecode_decode_switch(a->dec, event_id, data, size,
+						       &a->switches[id])
+			   : -EINVAL;
+	else
+		err = data ? wc_tpdecode_decode_wakeup(a->dec, event_id, data, size,
+						       &a->wakeups[id])
+			   : -EINVAL;
+	if (err == -ENOMEM)
+		return err;
+	a->decoded[id] = err ? 3 : a->role[event_id] == WC_TP_SWITCH ? 1 : 2;
+	return a->decoded[id];
+}
+
+static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *t)
+{
+	int k;
+
+	a->tracepoints++;
+	if (t->event_id >= WC_REPLAY_MAX_EVENTS || !a->role[t->event_id] || a->skip[t->event_id])
+		return 0;
+	if (a->role[t->event_id] == WC_TP_MIGRATE)
+		return 0;
+	k = decode(a, t->payload_id, t->event_id);
+	if (k < 0)
+		return k;
+	if (k == 3) {
+		a->decode_errors++;
+		return 0;
+	}
+	if (k == 1)
+		return wc_sched_switch(&a->sched, t->time_ns, t->cpu, &a->switches[t->payload_id],
+				       t->stack_id, t->pid);
+	return wc_sched_wakeup(&a->sched, t->time_ns, &a->wakeups[t->payload_id],
+			       a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW, t->tid, t->stack_id);
+}
+
+static int event(void *ctx, const struct wc_rec_header *h)
+{
+	struct wc_analysis *a = ctx;
+
+	if (!a->start_ns) {
+		memcpy(&a->start_ns, h + 1, sizeof(a->start_ns));
+		if (!a->start_ns)
+			a->start_ns = 1;
+	}
+	switch (h->type) {
+	case WC_REC_TRACEPOINT:
+		return on_tracepoint(a, (const void *)h);
+	case WC_REC_SAMPLE: {
+		const struct wc_rec_sample *s = (const void *)h;
+		struct wc_thread *t;
+		uint64_t w;
+
+		a->samples++;
+		if (!s->tid || !a->consumer->sample) /* idle */
+			return 0;
+		t = wc_tasks_thread(&a->tasks, s->tid, s->pid, s->time_ns);
+		if (!t)
+			return -ENOMEM;
+		w = s->event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s->event_id] : 0;
+		return a->consumer->sample(a->consumer->ctx, t, s, w ? w : s->period);
+	}
+	case WC_REC_COMM:
+	case WC_REC_FORK:
+	case WC_REC_EXIT:
+	case WC_REC_MMAP:
+		return wc_tasks_record(&a->tasks, h);
+	}
+	return 0;
+}
+
+int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
+{
+	static const struct wc_analysis_consumer none;
+	struct wc_replay_ops ops = { .begin = begin, .event = event };
+	int err;
+
+	a->consumer = c ? c : &none;
+	err = wc_replay_run(a->replay, &ops, a);
+	if (!err)
+		wc_sched_finish(&a->sched, wc_analysis_end_ns(a));
+	if (err == -ENOMEM && !a->error[0])
+		fail(a, err, "%s", "out of memory");
+	return err;
+}
+
+uint64_t wc_analysis_end_ns(const struct wc_analysis *a)
+{
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+
+	return st->end_ns > st->last_ns ? st->end_ns : st->last_ns;
+}

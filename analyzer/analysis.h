@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * analysis.h - the replay pipeline every subcommand shares: trace file -> events in time
+ * order -> tracepoint decoding (once per distinct payload) -> threads and address spaces ->
+ * the scheduler state machine -> a consumer (a profile, a report).
+ */
+#ifndef WC_ANALYZER_ANALYSIS_H
+#define WC_ANALYZER_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzer/replay.h"
+#include "analyzer/sched.h"
+#include "analyzer/tasks.h"
+#include "analyzer/tpdecode.h"
+
+struct wc_analysis;
+
+/* What a subcommand plugs in; every member may be NULL. */
+struct wc_analysis_consumer {
+	void *ctx;
+	/* once, when the metadata is known and before the first event */
+	int (*begin)(void *ctx, struct wc_analysis *a);
+	/* runs and off-CPU intervals from the state machine */
+	struct wc_sched_sink sink;
+	/* a CPU sample of @t; @weight_ns is its period as time (ns for cpu-clock and
+	 * task-clock, 1e9 / frequency for cycles) */
+	int (*sample)(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
+		      uint64_t weight_ns);
+};
+
+struct wc_analysis {
+	const char *path;
+	struct wc_replay *replay;
+	struct wc_tpdecode *dec;
+	struct wc_tasks tasks;
+	struct wc_sched sched;
+	const struct wc_analysis_consumer *consumer;
+	bool have_switch;      /* sched_switch was recorded */
+	bool have_wakeup;      /* a wakeup event was recorded */
+	bool have_samples;     /* a sampling event was recorded */
+	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
+	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
+	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */
+	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
+	/* decoded payloads by id */
+	uint8_t *decoded;      /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable */
+	struct wc_switch *switches;
+	struct wc_wakeup *wakeups;
+	size_t ndecoded;
+	uint64_t samples, tracepoints, decode_errors;
+	uint64_t start_ns;     /* the first event's time */
+	char error[512];       /* why wc_analysis_run failed */
+};
+
+/**
+ * wc_analysis_open() - set up a replay of @path
+ * Return: 0, or -errno with a->error set ("FILE: No such file or directory").
+ */
+int wc_analysis_open(struct wc_analysis *a, const char *path);
+
+/**
+ * wc_analysis_run() - replay the whole file into @c
+ *
+ * A truncated file is analysed up to the cut (wc_replay_stats() says so).  A missing format
+ * or field of a recorded scheduler tracepoint stops the run with a->error naming the event
+ * and the field.
+ * Return: 0, -EINVAL (a->error says why), -ENOMEM, or a consumer's error.
+ */
+int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c);
+
+/* wc_analysis_end_ns() - the recording's end: the trailer's time, else the last event's. */
+uint64_t wc_analysis_end_ns(const struct wc_analysis *a);
+
+void wc_analysis_close(struct wc_analysis *a);
+
+#endif /* WC_ANALYZER_ANALYSIS_H */

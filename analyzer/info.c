@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* info.c - see info.h. */
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "analyzer/info.h"
+
+static const char *clock_name(int32_t id)
+{
+	switch (id) {
+	case -1:
+		return "perf's clock (no use_clockid)";
+	case CLOCK_MONOTONIC:
+		return "CLOCK_MONOTONIC";
+	case CLOCK_MONOTONIC_RAW:
+		return "CLOCK_MONOTONIC_RAW";
+	case CLOCK_BOOTTIME:
+		return "CLOCK_BOOTTIME";
+	case CLOCK_REALTIME:
+		return "CLOCK_REALTIME";
+	default:
+		return "another clock";
+	}
+}
+
+static const char *ending(const struct wc_replay_stats *st)
+{
+	switch (st->state) {
+	case WC_READER_CLEAN:
+		return st->trailer_flags & WC_TRAILER_INTERRUPTED ? "cleanly (stopped by a signal)"
+								  : "cleanly";
+	case WC_READER_TRUNCATED:
+		return "TRUNCATED: analysed up to the cut";
+	case WC_READER_CORRUPT:
+		return "CORRUPT";
+	case WC_READER_UNSUPPORTED:
+		return "UNSUPPORTED";
+	default:
+		return "with a read error";
+	}
+}
+
+int wc_info_write(const struct wc_analysis *a, FILE *out)
+{
+	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	const struct wc_sched_counts *c = &a->sched.counts;
+	uint64_t end = wc_analysis_end_ns(a), processes = 0, threads = 0;
+	const char *target = wc_replay_note(a->replay, "target");
+
+	fprintf(out, "file:         %s, %.1f MB, ended %s\n", a->path, st->file_size / 1e6,
+		ending(st));
+	if (st->state != WC_READER_CLEAN && wc_replay_error(a->replay)[0])
+		fprintf(out, "              %s (at byte %" PRIu64 ")\n", wc_replay_error(a->replay),
+			st->error_offset);
+	if (m->have_host)
+		fprintf(out, "host:         %s, %s %s %s, %u CPUs online, page size %u\n",
+			m->nodename, m->sysname, m->release, m->machine, m->ncpus_online,
+			m->page_size);
+	if (m->recorder[0])
+		fprintf(out, "recorder:     %s\n", m->recorder);
+	if (target) {
+		fprintf(out, "target:       %s", target);
+		for (size_t i = 0; i < m->nnotes; i++)
+			if (!strcmp(m->notes[i].key, "target_pid"))
+				fprintf(out, " %s", m->notes[i].value);
+		fprintf(out, "\n");
+	}
+	if (m->have_clock) {
+		fprintf(out, "clock:        %s", clock_name(m->clockid));
+		if (a->start_ns && m->realtime_ns) {
+			int64_t rt = (int64_t)m->realtime_ns + ((int64_t)a->start_ns - (int64_t)m->clock_ns);
+			time_t secs = (time_t)(rt / 1000000000);
+			struct tm tm;
+			char when[64];
+
+			gmtime_r(&secs, &tm);
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+			fprintf(out, ", started %s.%03d UTC", when, (int)(rt % 1000000000 / 1000000));
+		}
+		fprintf(out, "\n");
+	}
+	fprintf(out, "duration:     %.6f s\n", a->start_ns && end > a->start_ns
+						   ? (double)(end - a->start_ns) / 1e9 : 0.0);
+	for (size_t i = 0; i < m->nnotes; i++)
+		if (!strcmp(m->notes[i].key, "fallback") || !strcmp(m->notes[i].key, "wakeup_event"))
+			fprintf(out, "%-13s %s\n", !strcmp(m->notes[i].key, "fallback")
+						       ? "fallback:" : "wakeups:", m->notes[i].value);
+	fprintf(out, "events:      ");
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
+		if (m->events[id].present)
+			fprintf(out, " %s", m->events[id].name);
+	fprintf(out, "\n");
+	fprintf(out, "records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
+		     " wakeups), %" PRIu64 " samples, %" PRIu64 " callchains, %" PRIu64
+		     " distinct payloads\n",
+		a->tracepoints, c->switches, c->wakeups, a->samples, st->records[WC_REC_STACK],
+		st->records[WC_REC_PAYLOAD]);
+	fprintf(out, "lost:         %" PRIu64 " events (ring buffer full), %" PRIu64
+		     " samples; %" PRIu64 " throttle records\n",
+		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
+	for (size_t i = 1; i < a->tasks.nthreads; i++) {
+		threads++;
+		if (a->tasks.threads[i].tid == a->tasks.threads[i].pid)
+			processes++;
+	}
+	fprintf(out, "tasks:        %" PRIu64 " threads (%" PRIu64 " process leaders), %" PRIu64
+		     " forks, %" PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " maps\n",
+		threads, processes, a->tasks.forks, a->tasks.execs, a->tasks.exits, a->tasks.mmaps);
+	fprintf(out, "kallsyms:     %s\n", !m->kallsyms ? "none"
+					   : m->kallsyms_restricted ? "restricted (kptr_restrict): kernel frames unnamed"
+								    : "present");
+	fprintf(out, "edge cases:\n");
+	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
+	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
+	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
+	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
+	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
+	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
+	fprintf(out, "    switch-in inferred at the wakeup          %" PRIu64 "\n", c->inferred_switch_in);
+	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
+	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
+	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n", c->wakeup_running);
+	fprintf(out, "  wakeups of a preempted (runnable) task      %" PRIu64 "\n", c->wakeup_runnable);
+	fprintf(out, "  repeated wakeups while off-CPU              %" PRIu64 "\n", c->wakeup_repeated);
+	fprintf(out, "  wakeups before any switch-out of the task   %" PRIu64 "\n", c->wakeup_unknown);
+	fprintf(out, "  sleeps with no wakeup seen (all blocked)    %" PRIu64 "\n", c->no_wakeup);
+	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n", c->open_off_at_end);
+	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
+	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
+	return fflush(out) || ferror(out) ? -EIO : 0;
+}
+
+void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)
+{
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	const struct wc_sched_counts *c = &a->sched.counts;
+
+	if (!st->lost_records && !st->lost_samples && !st->late && !a->decode_errors &&
+	    !c->unknown_dropped && !st->bad_refs)
+		return;
+	fprintf(err,
+		"wcanalyze: warning: %s: %" PRIu64 " events and %" PRIu64 " samples lost in "
+		"recording, %" PRIu64 " late, %" PRIu64 " undecodable, %" PRIu64 " unknown "
+		"off-CPU intervals dropped (wcanalyze info %s)\n",
+		a->path, st->lost_records, st->lost_samples, st->late, a->decode_errors,
+		c->unknown_dropped, a->path);
+}

@@ -1,0 +1,434 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* profile.c - see profile.h. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/map64.h"
+#include "analyzer/profile.h"
+
+/* Leaves: what ends a line.  Off-CPU state letters are stored as themselves (>= 'A'). */
+enum { LEAF_ON = 0, LEAF_UNSAMPLED = 1, LEAF_RUNQ = 2, LEAF_OFF = 3 };
+
+struct seg {
+	uint32_t tid, pid, aspace;
+	char comm[17];
+	uint64_t run_ns;
+	uint64_t nsamples;
+};
+
+struct wc_profile {
+	struct wc_profile_opts o;
+	struct wc_analysis_consumer consumer;
+	struct wc_analysis *a;
+	struct seg *segs;          /* index 0 unused */
+	size_t nsegs, segs_cap;
+	struct wc_map64 entries;   /* seg << 40 | leaf << 32 | stack id -> ns */
+	struct wc_map64 samples;   /* seg << 32 | stack id -> samples */
+	uint64_t t0, t1;           /* the window, absolute ns */
+	bool window_set;
+};
+
+uint64_t wc_unit_ns(enum wc_unit u)
+{
+	return u == WC_UNIT_MS ? 1000000 : u == WC_UNIT_NS ? 1 : 1000;
+}
+
+const char *wc_unit_name(enum wc_unit u)
+{
+	return u == WC_UNIT_MS ? "ms" : u == WC_UNIT_NS ? "ns" : "us";
+}
+
+static bool in_list(const uint32_t *list, size_t n, uint32_t v)
+{
+	for (size_t i = 0; i < n; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
+		      const struct wc_thread *t)
+{
+	if (a->tasks.recorder_pid && t->pid == a->tasks.recorder_pid)
+		return false;
+	if (!f->all_tasks && a->tasks.ntarget_pids && !t->target)
+		return false;
+	if (f->pids && !in_list(f->pids, f->npids, t->pid))
+		return false;
+	if (f->tids && !in_list(f->tids, f->ntids, t->tid))
+		return false;
+	if (f->comm && strcmp(f->comm, t->comm) != 0)
+		return false;
+	return true;
+}
+
+static void set_window(struct wc_profile *p)
+{
+	uint64_t s = p->a->start_ns;
+
+	p->window_set = true;
+	p->t0 = 0;
+	p->t1 = UINT64_MAX;
+	if (p->o.filter.have_time) {
+		p->t0 = s + (uint64_t)(p->o.filter.start_s * 1e9);
+		if (p->o.filter.end_s > 0)
+			p->t1 = s + (uint64_t)(p->o.filter.end_s * 1e9);
+	}
+}
+
+/* The length of [a, b) inside the window. */
+static uint64_t clip(const struct wc_profile *p, uint64_t a, uint64_t b)
+{
+	if (a < p->t0)
+		a = p->t0;
+	if (b > p->t1)
+		b = p->t1;
+	return b > a ? b - a : 0;
+}
+
+/* The current segment of @t: a new one when its comm or address space changed. */
+static uint32_t seg_of(struct wc_profile *p, struct wc_thread *t)
+{
+	struct seg *s = t->seg && t->seg < p->nsegs ? &p->segs[t->seg] : NULL;
+
+	if (s && s->tid == t->tid && s->aspace == t->aspace && strcmp(s->comm, t->comm) == 0) {
+		s->pid = t->pid;
+		return t->seg;
+	}
+	if (p->nsegs == p->segs_cap) {
+		size_t cap = p->segs_cap ? p->segs_cap * 2 : 1024;
+		struct seg *n = realloc(p->segs, cap * sizeof(*n));
+
+		if (!n || cap >= (1u << 24))
+			return 0;
+		p->segs = n;
+		p->segs_cap = cap;
+		if (!p->nsegs)
+			p->nsegs = 1;
+	}
+	s = &p->segs[p->nsegs];
+	memset(s, 0, sizeof(*s));
+	s->tid = t->tid;
+	s->pid = t->pid;
+	s->aspace = t->aspace;
+	memcpy(s->comm, t->comm, sizeof(s->comm));
+	t->seg = (uint32_t)p->nsegs++;
+	return t->seg;
+}
+
+static int add(struct wc_profile *p, uint32_t seg, unsigned leaf, uint32_t stack, uint64_t ns)
+{
+	uint64_t *v;
+
+	if (!ns)
+		return 0;
+	v = wc_map64_put(&p->entries, (uint64_t)seg << 40 | (uint64_t)leaf << 32 | stack, 0, NULL);
+	if (!v)
+		return -ENOMEM;
+	*v += ns;
+	return 0;
+}
+
+static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, uint64_t end)
+{
+	struct wc_profile *p = ctx;
+	uint32_t seg;
+
+	(void)cpu;
+	if (!p->window_set)
+		set_window(p);
+	if (p->o.mode == WC_MODE_OFF || !wc_filter_thread(&p->o.filter, p->a, t))
+		return 0;
+	seg = seg_of(p, t);
+	if (!seg)
+		return -ENOMEM;
+	p->segs[seg].run_ns += clip(p, start, end);
+	return 0;
+}
+
+static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv)
+{
+	struct wc_profile *p = ctx;
+	const struct wc_filter *f = &p->o.filter;
+	uint64_t total;
+	uint32_t seg;
+	int err;
+
+	if (!p->window_set)
+		set_window(p);
+	if (p->o.mode == WC_MODE_ON || !wc_filter_thread(f, p->a, t))
+		return 0;
+	if (f->states && !strchr(f->states, iv->state))
+		return 0;
+	total = clip(p, iv->start_ns, iv->end_ns);
+	if (!total || total < f->min_block_ns || (f->max_block_ns && total > f->max_block_ns))
+		return 0;
+	seg = seg_of(p, t);
+	if (!seg)
+		return -ENOMEM;
+	if (p->o.mode == WC_MODE_OFF)
+		return add(p, seg, LEAF_OFF, iv->stack_id, total);
+	if (iv->preempted)
+		return add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state,
+			   iv->stack_id, total);
+	err = add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state, iv->stack_id,
+		  clip(p, iv->start_ns, iv->wake_ns));
+	if (!err)
+		err = add(p, seg, LEAF_RUNQ, iv->stack_id, clip(p, iv->wake_ns, iv->end_ns));
+	return err;
+}
+
+static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
+		     uint64_t weight_ns)
+{
+	struct wc_profile *p = ctx;
+	uint32_t seg;
+	uint64_t *v;
+
+	if (!p->window_set)
+		set_window(p);
+	if (p->o.mode == WC_MODE_OFF || s->time_ns < p->t0 || s->time_ns >= p->t1 ||
+	    !wc_filter_thread(&p->o.filter, p->a, t))
+		return 0;
+	seg = seg_of(p, t);
+	if (!seg)
+		return -ENOMEM;
+	if (p->o.no_calibrate || !p->a->have_switch)
+		return add(p, seg, LEAF_ON, s->stack_id, weight_ns);
+	v = wc_map64_put(&p->samples, (uint64_t)seg << 32 | s->stack_id, 0, NULL);
+	if (!v)
+		return -ENOMEM;
+	(*v)++;
+	p->segs[seg].nsamples++;
+	return 0;
+}
+
+static int on_begin(void *ctx, struct wc_analysis *a)
+{
+	struct wc_profile *p = ctx;
+
+	p->a = a;
+	return 0;
+}
+
+struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
+{
+	struct wc_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->o = *o;
+	p->consumer = (struct wc_analysis_consumer){
+		.ctx = p,
+		.begin = on_begin,
+		.sink = { .run = on_run, .off = on_off },
+		.sample = on_sample,
+	};
+	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples)) {
+		wc_profile_free(p);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return p;
+}
+
+void wc_profile_free(struct wc_profile *p)
+{
+	if (!p)
+		return;
+	wc_map64_fini(&p->entries);
+	wc_map64_fini(&p->samples);
+	free(p->segs);
+	free(p);
+}
+
+const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p)
+{
+	return &p->consumer;
+}
+
+/* Share each segment's run time among its sampled stacks (see profile.h). */
+static int calibrate(struct wc_profile *p)
+{
+	if (p->o.mode == WC_MODE_OFF || p->o.no_calibrate || !p->a || !p->a->have_switch)
+		return 0;
+	for (size_t i = 0; i <= p->samples.mask; i++) {
+		uint64_t key = p->samples.keys[i];
+
+		if (key == WC_MAP64_EMPTY)
+			continue;
+		const struct seg *s = &p->segs[key >> 32];
+		uint64_t ns = (uint64_t)((unsigned __int128)s->run_ns * p->samples.values[i] /
+					 s->nsamples);
+
+		if (add(p, (uint32_t)(key >> 32), LEAF_ON, (uint32_t)key, ns))
+			return -ENOMEM;
+	}
+	for (size_t i = 1; i < p->nsegs; i++)
+		if (!p->segs[i].nsamples && p->segs[i].run_ns &&
+		    add(p, (uint32_t)i, LEAF_UNSAMPLED, 0, p->segs[i].run_ns))
+			return -ENOMEM;
+	return 0;
+}
+
+struct line {
+	char *text;
+	uint64_t ns;
+};
+
+struct buf {
+	char *s;
+	size_t len, cap;
+	bool oom;
+};
+
+static void put(struct buf *b, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 256;
+		char *q;
+
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		q = realloc(b->s, cap);
+		if (!q) {
+			b->oom = true;
+			return;
+		}
+		b->s = q;
+		b->cap = cap;
+	}
+	memcpy(b->s + b->len, s, n + 1);
+	b->len += n;
+}
+
+/* One line's text, without the value: key;user frames;[-;]kernel frames[;leaf]. */
+static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct buf *b,
+		      const struct seg *s, unsigned leaf, uint32_t stack_id)
+{
+	uint32_t nr = 0, nuser = 0, nkernel = 0;
+	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
+	uint32_t kfirst = 0, ufirst = 0;
+	uint64_t ctx = PERF_CONTEXT_KERNEL;
+	char key[64];
+	bool any = false;
+
+	b->len = 0;
+	if (p->o.per_thread)
+		snprintf(key, sizeof(key), "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
+	else
+		snprintf(key, sizeof(key), "%s", s->comm[0] ? s->comm : "[unknown]");
+	put(b, key);
+	/* the callchain is leaf first: kernel part, then user part, each after its marker */
+	for (uint32_t i = 0; i < nr; i++) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+			ctx = ips[i];
+			if (ctx == PERF_CONTEXT_KERNEL && !nkernel)
+				kfirst = i + 1;
+			if (ctx == PERF_CONTEXT_USER && !nuser)
+				ufirst = i + 1;
+			continue;
+		}
+		if (ctx == PERF_CONTEXT_KERNEL)
+			nkernel = i + 1 - kfirst;
+		else if (ctx == PERF_CONTEXT_USER)
+			nuser = i + 1 - ufirst;
+	}
+	if (!p->o.kernel_only)
+		for (uint32_t i = nuser; i-- > 0;) {
+			const char *n = wc_symbolizer_user(sym, s->aspace, ips[ufirst + i]);
+
+			put(b, ";");
+			put(b, n ? n : "[unknown]");
+			any = true;
+		}
+	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && nuser && nkernel)
+		put(b, ";-");
+	if (!p->o.user_only)
+		for (uint32_t i = nkernel; i-- > 0;) {
+			const char *n = wc_symbolizer_kernel(sym, ips[kfirst + i]);
+
+			put(b, ";");
+			put(b, n ? n : "[unknown]");
+			if (p->o.annotate)
+				put(b, "_[k]");
+			any = true;
+		}
+	if (!any && leaf != LEAF_UNSAMPLED)
+		put(b, ";[unknown]");
+	switch (leaf) {
+	case LEAF_ON:
+	case LEAF_OFF:
+		break;
+	case LEAF_UNSAMPLED:
+		put(b, ";[on-cpu unsampled]");
+		break;
+	case LEAF_RUNQ:
+		put(b, ";[runqueue]");
+		break;
+	default: {
+		char l[16];
+
+		snprintf(l, sizeof(l), ";[off-cpu %c]", (char)leaf);
+		put(b, l);
+	}
+	}
+}
+
+static int cmp_line(const void *x, const void *y)
+{
+	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
+}
+
+int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
+			    struct wc_symbolizer *sym, FILE *out)
+{
+	struct line *lines;
+	size_t n = 0;
+	struct buf b = { 0 };
+	uint64_t unit = wc_unit_ns(p->o.unit);
+	int err = 0;
+
+	p->a = a;
+	if (calibrate(p))
+		return -ENOMEM;
+	lines = calloc(p->entries.count + 1, sizeof(*lines));
+	if (!lines)
+		return -ENOMEM;
+	for (size_t i = 0; i <= p->entries.mask; i++) {
+		uint64_t key = p->entries.keys[i];
+
+		if (key == WC_MAP64_EMPTY)
+			continue;
+		line_text(p, sym, &b, &p->segs[key >> 40], (key >> 32) & 0xff, (uint32_t)key);
+		if (b.oom || !(lines[n].text = strdup(b.s))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		lines[n++].ns = p->entries.values[i];
+	}
+	qsort(lines, n, sizeof(*lines), cmp_line);
+	for (size_t i = 0; i < n;) {
+		uint64_t ns = 0;
+		size_t j = i;
+
+		for (; j < n && strcmp(lines[j].text, lines[i].text) == 0; j++)
+			ns += lines[j].ns;
+		if ((ns + unit / 2) / unit)
+			fprintf(out, "%s %llu\n", lines[i].text,
+				(unsigned long long)((ns + unit / 2) / unit));
+		i = j;
+	}
+	if (fflush(out) || ferror(out))
+		err = -EIO;
+out:
+	for (size_t i = 0; i < n; i++)
+		free(lines[i].text);
+	free(lines);
+	free(b.s);
+	return err;
+}

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * profile.h - the wall-clock profile: off-CPU intervals and on-CPU time of the same threads,
+ * aggregated during the replay by (thread segment, stack id, leaf) and written as folded
+ * stacks (FlameGraph's and BCC's format: "frame;frame;...;frame VALUE", root first).
+ *
+ * On-CPU time: with scheduler events, each thread's exact run time (switch-in to switch-out)
+ * is shared among its sampled stacks in proportion to their samples, so its on-CPU lines sum
+ * to its run time; a thread that ran but was never sampled gets one "[on-cpu unsampled]"
+ * line.  Without scheduler events, or with calibrate off, a sample weighs its period.
+ * A thread segment is a thread under one comm and one address space: an exec starts a new one.
+ */
+#ifndef WC_ANALYZER_PROFILE_H
+#define WC_ANALYZER_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/symbolize.h"
+
+enum wc_profile_mode { WC_MODE_WALL = 0, WC_MODE_OFF, WC_MODE_ON };
+enum wc_unit { WC_UNIT_US = 0, WC_UNIT_MS, WC_UNIT_NS };
+
+/* Which threads and intervals count; shared by the analysis subcommands. */
+struct wc_filter {
+	const uint32_t *pids, *tids; /* NULL: any */
+	size_t npids, ntids;
+	const char *comm;            /* NULL: any */
+	bool have_time;
+	double start_s, end_s;       /* seconds from the recording's first event */
+	const char *states;          /* switch-out state letters to keep ("SD"); NULL: all */
+	uint64_t min_block_ns, max_block_ns; /* off-CPU interval length bounds; max 0: none */
+	bool all_tasks;              /* ignore the recording's target (COMMAND, -p) */
+};
+
+struct wc_profile_opts {
+	enum wc_profile_mode mode;
+	struct wc_filter filter;
+	bool per_thread;     /* key by "comm-tid" instead of comm */
+	bool no_calibrate;   /* on-CPU time from sample periods even with scheduler events */
+	bool user_only, kernel_only;
+	bool delimiter;      /* a "-" frame between user and kernel frames */
+	bool annotate;       /* kernel frames get "_[k]" */
+	enum wc_unit unit;
+};
+
+struct wc_profile;
+
+/* wc_profile_new() - an empty profile.  Return: it, or NULL with errno ENOMEM. */
+struct wc_profile *wc_profile_new(const struct wc_profile_opts *o);
+void wc_profile_free(struct wc_profile *p);
+
+/* wc_profile_consumer() - what to pass to wc_analysis_run(); owned by @p. */
+const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p);
+
+/**
+ * wc_profile_write_folded() - the folded profile on @out, lines sorted, equal lines merged
+ * @a:   the analysis that was run with this profile
+ * @sym: to name the frames
+ * Lines whose value rounds to 0 in the unit are left out.
+ * Return: 0, -ENOMEM, or -EIO when @out failed.
+ */
+int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
+			    struct wc_symbolizer *sym, FILE *out);
+
+/* wc_filter_thread() - whether @t passes @f (and the target rule) in analysis @a. */
+bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
+		      const struct wc_thread *t);
+
+/* wc_unit_ns() - ns in one @u; wc_unit_name() - "us", "ms", "ns". */
+uint64_t wc_unit_ns(enum wc_unit u);
+const char *wc_unit_name(enum wc_unit u);
+
+#endif /* WC_ANALYZER_PROFILE_H */

@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* replay.c - see replay.h. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/replay.h"
+
+struct ref {
+	uint64_t off; /* into the arena: u64 units for stacks, bytes for payloads */
+	uint32_t nr;  /* ips, or payload bytes */
+	uint32_t defined;
+};
+
+struct qent {
+	uint64_t time, seq;
+	size_t off;   /* bytes into the queue arena */
+};
+
+struct wc_replay {
+	struct wc_reader *reader;
+	struct wc_replay_meta meta;
+	struct wc_replay_stats stats;
+	bool begun;
+	/* stacks and payloads by id */
+	struct ref *stacks, *payloads;
+	size_t nstacks, npayloads; /* slots */
+	uint64_t *ips;
+	size_t nips, ips_cap;
+	uint8_t *bytes;
+	size_t nbytes, bytes_cap;
+	/* the reorder queue */
+	struct qent *q;
+	size_t nq, q_cap;
+	uint8_t *arena, *arena2;
+	size_t arena_used, arena_cap, arena2_cap;
+	uint64_t seq, max_time, round_limit, last_out;
+	bool delivered_any;
+};
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+struct wc_replay *wc_replay_open(const char *path)
+{
+	struct wc_replay *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->reader = wc_reader_open(path);
+	if (!r->reader) {
+		int e = errno;
+
+		free(r);
+		errno = e;
+		return NULL;
+	}
+	r->meta.clockid = -1;
+	return r;
+}
+
+static int keep_ref(struct ref **refs, size_t *n, uint32_t id, uint64_t off, uint32_t nr)
+{
+	if (id >= *n) {
+		size_t cap = *n, old = *n;
+
+		if (grow((void **)refs, &cap, (size_t)id + 1, sizeof(**refs)))
+			return -ENOMEM;
+		memset(*refs + old, 0, (cap - old) * sizeof(**refs));
+		*n = cap;
+	}
+	(*refs)[id] = (struct ref){ off, nr, 1 };
+	return 0;
+}
+
+static int keep_stack(struct wc_replay *r, const struct wc_rec_stack *s)
+{
+	if (s->id == WC_STACK_NONE)
+		return 0;
+	if (grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
+		return -ENOMEM;
+	memcpy(r->ips + r->nips, s->ips, (size_t)s->nr * sizeof(uint64_t));
+	if (keep_ref(&r->stacks, &r->nstacks, s->id, r->nips, s->nr))
+		return -ENOMEM;
+	r->nips += s->nr;
+	return 0;
+}
+
+static int keep_payload(struct wc_replay *r, const struct wc_rec_payload *p)
+{
+	if (p->id == WC_PAYLOAD_NONE)
+		return 0;
+	if (grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
+		return -ENOMEM;
+	memcpy(r->bytes + r->nbytes, p->data, p->size);
+	if (keep_ref(&r->payloads, &r->npayloads, p->id, r->nbytes, p->size))
+		return -ENOMEM;
+	r->nbytes += p->size;
+	return 0;
+}
+
+/* Copy a NUL-terminated string of at most @max bytes from untrusted @src. */
+static const char *take_string(char *dst, size_t dst_size, const char *src, size_t max)
+{
+	size_t n = strnlen(src, max);
+
+	if (n >= dst_size)
+		n = dst_size - 1;
+	memcpy(dst, src, n);
+	dst[n] = 0;
+	return src + (n < max ? strnlen(src, max) + 1 : max);
+}
+
+static char *dup_n(const char *s, size_t max)
+{
+	return strndup(s, strnlen(s, max));
+}
+
+static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
+{
+	struct wc_replay_meta *m = &r->meta;
+
+	switch (h->type) {
+	case WC_REC_HOST: {
+		const struct wc_rec_host *x = (const void *)h;
+		const char *s = x->strings, *end = x->strings + x->strings_len;
+
+		m->have_host = true;
+		m->ncpus_online = x->ncpus_online;
+		m->ncpus_configured = x->ncpus_configured;
+		m->page_size = x->page_size;
+		char *fields[] = { m->sysname, m->nodename, m->release, m->version, m->machine,
+				   m->recorder };
+		size_t sizes[] = { sizeof(m->sysname), sizeof(m->nodename), sizeof(m->release),
+				   sizeof(m->version), sizeof(m->machine), sizeof(m->recorder) };
+
+		for (int i = 0; i < 6 && s < end; i++)
+			s = take_string(fields[i], sizes[i], s, (size_t)(end - s));
+		break;
+	}
+	case WC_REC_CLOCK: {
+		const struct wc_rec_clock *c = (const void *)h;
+
+		m->have_clock = true;
+		m->clockid = c->clockid;
+		m->clock_ns = c->clock_ns;
+		m->realtime_ns = c->realtime_ns;
+		break;
+	}
+	case WC_REC_EVENT_ATTR: {
+		const struct wc_rec_event_attr *e = (const void *)h;
+		struct perf_event_attr a = { 0 };
+
+		if (e->event_id >= WC_REPLAY_MAX_EVENTS)
+			break;
+		struct wc_replay_event *ev = &m->events[e->event_id];
+
+		memcpy(&a, e->data, e->attr_size < sizeof(a) ? e->attr_size : sizeof(a));
+		ev->present = true;
+		ev->kind = e->kind;
+		ev->attr_type = a.type;
+		ev->attr_config = a.config;
+		ev->freq = a.freq;
+		ev->sample_period_or_freq = a.sample_period;
+		take_string(ev->name, sizeof(ev->name), (const char *)e->data + e->attr_size,
+			    e->name_len);
+		break;
+	}
+	case WC_REC_TP_FORMAT: {
+		const struct wc_rec_tp_format *f = (const void *)h;
+		struct wc_replay_tp_format *x;
+		size_t cap = m->nformats;
+
+		if (grow((void **)&m->formats, &cap, m->nformats + 1, sizeof(*m->formats)))
+			return -ENOMEM;
+		x = &m->formats[m->nformats];
+		x->system = dup_n(f->data, f->system_len);
+		x->text = dup_n(f->data + f->system_len, f->text_len);
+		if (!x->system || !x->text) {
+			free(x->system);
+			free(x->text);
+			return -ENOMEM;
+		}
+		m->nformats++;
+		break;
+	}
+	case WC_REC_KALLSYMS: {
+		const struct wc_rec_kallsyms *k = (const void *)h;
+
+		free(m->kallsyms);
+		m->kallsyms = dup_n(k->text, k->text_len);
+		if (!m->kallsyms)
+			return -ENOMEM;
+		m->kallsyms_len = strlen(m->kallsyms);
+		m->kallsyms_restricted = k->flags & WC_KALLSYMS_RESTRICTED;
+		break;
+	}
+	case WC_REC_NOTE: {
+		const struct wc_rec_note *n = (const void *)h;
+		size_t cap = m->nnotes;
+
+		if (grow((void **)&m->notes, &cap, m->nnotes + 1, sizeof(*m->notes)))
+			return -ENOMEM;
+		m->notes[m->nnotes].key = dup_n(n->data, n->key_len);
+		m->notes[m->nnotes].value = dup_n(n->data + n->key_len, n->value_len);
+		if (!m->notes[m->nnotes].key || !m->notes[m->nnotes].value)
+			return -ENOMEM;
+		m->nnotes++;
+		break;
+	}
+	}
+	return 0;
+}
+
+static int cmp_qent(const void *a, const void *b)
+{
+	const struct qent *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx,
+		   const struct wc_rec_header *h, uint64_t time)
+{
+	int err;
+
+	if (!r->begun) {
+		r->begun = true;
+		if (ops->begin && (err = ops->begin(ctx, &r->meta)))
+			return err;
+	}
+	if (!r->delivered_any) {
+		r->stats.first_ns = time;
+		r->delivered_any = true;
+	}
+	r->stats.last_ns = time;
+	r->last_out = time;
+	return ops->event ? ops->event(ctx, h) : 0;
+}
+
+/* Hand out every queued event with time <= limit, in order; keep the rest. */
+static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx, uint64_t limit)
+{
+	size_t i, keep = 0, used = 0;
+	int err = 0;
+
+	if (!r->nq)
+		return 0;
+	qsort(r->q, r->nq, sizeof(*r->q), cmp_qent);
+	for (i = 0; i < r->nq && r->q[i].time <= limit; i++) {
+		err = deliver(r, ops, ctx, (const void *)(r->arena + r->q[i].off), r->q[i].time);
+		if (err)
+			return err;
+	}
+	if (i == r->nq) {
+		r->nq = 0;
+		r->arena_used = 0;
+		return 0;
+	}
+	/* move what stays to the second arena, then swap */
+	if (grow((void **)&r->arena2, &r->arena2_cap, r->arena_used, 1))
+		return -ENOMEM;
+	for (; i < r->nq; i++) {
+		const struct wc_rec_header *h = (const void *)(r->arena + r->q[i].off);
+
+		memcpy(r->arena2 + used, h, h->size);
+		r->q[keep] = r->q[i];
+		r->q[keep++].off = used;
+		used += h->size;
+	}
+	uint8_t *t = r->arena;
+	size_t tc = r->arena_cap;
+
+	r->arena = r->arena2;
+	r->arena_cap = r->arena2_cap;
+	r->arena2 = t;
+	r->arena2_cap = tc;
+	r->arena_used = used;
+	r->nq = keep;
+	return 0;
+}
+
+static int enqueue(struct wc_replay *r, const struct wc_rec_header *h)
+{
+	uint64_t time;
+
+	memcpy(&time, h + 1, sizeof(time));
+	if (r->delivered_any && time < r->last_out) {
+		r->stats.late++;
+		return 0;
+	}
+	if (grow((void **)&r->q, &r->q_cap, r->nq + 1, sizeof(*r->q)) ||
+	    grow((void **)&r->arena, &r->arena_cap, r->arena_used + h->size, 1))
+		return -ENOMEM;
+	memcpy(r->arena + r->arena_used, h, h->size);
+	r->q[r->nq++] = (struct qent){ time, r->seq++, r->arena_used };
+	r->arena_used += h->size;
+	if (time > r->max_time)
+		r->max_time = time;
+	return 0;
+}
+
+int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx)
+{
+	const struct wc_rec_header *h;
+	int err = 0;
+
+	while (!err && wc_reader_next(r->reader, &h)) {
+		r->stats.records[h->type < WC_REC_TYPE_COUNT ? h->type : 0]++;
+		switch (h->type) {
+		case WC_REC_STACK:
+			err = keep_stack(r, (const void *)h);
+			break;
+		case WC_REC_PAYLOAD:
+			err = keep_payload(r, (const void *)h);
+			break;
+		case WC_REC_ROUND:
+			err = flush(r, ops, ctx, r->round_limit);
+			r->round_limit = r->max_time;
+			break;
+		case WC_REC_TRAILER: {
+			const struct wc_rec_trailer *t = (const void *)h;
+
+			r->stats.end_ns = t->time_ns;
+			r->stats.trailer_flags = t->flags;
+			break;
+		}
+		case WC_REC_LOST: {
+			const struct wc_rec_lost *l = (const void *)h;
+
+			if (l->kind == WC_LOST_SAMPLES)
+				r->stats.lost_samples += l->count;
+			else
+				r->stats.lost_records += l->count;
+			err = enqueue(r, h);
+			break;
+		}
+		case WC_REC_TRACEPOINT: {
+			const struct wc_rec_tracepoint *t = (const void *)h;
+
+			if ((t->stack_id && (t->stack_id >= r->nstacks ||
+					     !r->stacks[t->stack_id].defined)) ||
+			    (t->payload_id && (t->payload_id >= r->npayloads ||
+					       !r->payloads[t->payload_id].defined))) {
+				r->stats.bad_refs++;
+				break;
+			}
+			err = enqueue(r, h);
+			break;
+		}
+		case WC_REC_SAMPLE: {
+			const struct wc_rec_sample *s = (const void *)h;
+
+			if (s->stack_id && (s->stack_id >= r->nstacks || !r->stacks[s->stack_id].defined)) {
+				r->stats.bad_refs++;
+				break;
+			}
+			err = enqueue(r, h);
+			break;
+		}
+		case WC_REC_COMM:
+		case WC_REC_FORK:
+		case WC_REC_EXIT:
+		case WC_REC_MMAP:
+		case WC_REC_THROTTLE:
+			err = enqueue(r, h);
+			break;
+		default:
+			err = keep_meta(r, h);
+			break;
+		}
+	}
+	if (!err)
+		err = flush(r, ops, ctx, UINT64_MAX);
+	if (!err && !r->begun) {
+		r->begun = true;
+		if (ops->begin)
+			err = ops->begin(ctx, &r->meta);
+	}
+	r->stats.state = wc_reader_state(r->reader);
+	r->stats.error_offset = wc_reader_error_offset(r->reader);
+	r->stats.file_size = wc_reader_file_size(r->reader);
+	return err;
+}
+
+const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t *nr)
+{
+	if (id == WC_STACK_NONE || id >= r->nstacks || !r->stacks[id].defined) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = r->stacks[id].nr;
+	return r->ips + r->stacks[id].off;
+}
+
+const void *wc_replay_payload(const struct wc_replay *r, uint32_t id, uint16_t *size)
+{
+	if (id == WC_PAYLOAD_NONE || id >= r->npayloads || !r->payloads[id].defined) {
+		*size = 0;
+		return NULL;
+	}
+	*size = (uint16_t)r->payloads[id].nr;
+	return r->bytes + r->payloads[id].off;
+}
+
+uint32_t wc_replay_payload_count(const struct wc_replay *r)
+{
+	return (uint32_t)r->npayloads;
+}
+
+const struct wc_replay_meta *wc_replay_meta(const struct wc_replay *r)
+{
+	return &r->meta;
+}
+
+const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *r)
+{
+	return &r->stats;
+}
+
+const char *wc_replay_error(const struct wc_replay *r)
+{
+	return wc_reader_error(r->reader);
+}
+
+const char *wc_replay_note(const struct wc_replay *r, const char *key)
+{
+	for (size_t i = 0; i < r->meta.nnotes; i++)
+		if (strcmp(r->meta.notes[i].key, key) == 0)
+			return r->meta.notes[i].value;
+	return NULL;
+}
+
+void wc_replay_free(struct wc_replay *r)
+{
+	if (!r)
+		return;
+	wc_reader_free(r->reader);
+	for (size_t i = 0; i < r->meta.nformats; i++) {
+		free(r->meta.formats[i].system);
+		free(r->meta.formats[i].text);
+	}
+	free(r->meta.formats);
+	for (size_t i = 0; i < r->meta.nnotes; i++) {
+		free((char *)r->meta.notes[i].key);
+		free((char *)r->meta.notes[i].value);
+	}
+	free(r->meta.notes);
+	free(r->meta.kallsyms);
+	free(r->stacks);
+	free(r->payloads);
+	free(r->ips);
+	free(r->bytes);
+	free(r->q);
+	free(r->arena);
+	free(r->arena2);
+	free(r);
+}

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * replay.h - read a trace file and hand its events out in time order.
+ *
+ * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE) are kept and offered
+ * through struct wc_replay_meta; STACK and PAYLOAD records are kept by id for the whole
+ * replay.  Timed records (TRACEPOINT, SAMPLE, COMM, FORK, EXIT, MMAP, LOST, THROTTLE) are
+ * reordered as perf's ordered-events does: the recorder writes a ROUND after each pass over
+ * all CPUs, and at a ROUND every queued event not later than the newest time seen at the
+ * ROUND before is handed out, sorted by time (ties in file order).  The queue thus holds
+ * about two passes of events.  An event older than one already handed out is late: it is
+ * counted and dropped.
+ */
+#ifndef WC_ANALYZER_REPLAY_H
+#define WC_ANALYZER_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/reader.h"
+#include "common/wct.h"
+
+#define WC_REPLAY_MAX_EVENTS 64 /* event ids the replay keeps attrs of: 0..63 */
+
+struct wc_replay_event {
+	bool present;
+	uint32_t kind;          /* enum wc_event_kind */
+	char name[64];          /* "sched:sched_switch", "cpu-clock" */
+	uint32_t attr_type;     /* perf_event_attr.type */
+	uint64_t attr_config;   /* perf_event_attr.config */
+	bool freq;              /* sampling by frequency */
+	uint64_t sample_period_or_freq;
+};
+
+struct wc_replay_note {
+	const char *key, *value;
+};
+
+/* What the file says about the recording; filled as the metadata records are read. */
+struct wc_replay_meta {
+	char sysname[65], nodename[65], release[65], version[129], machine[65], recorder[65];
+	uint32_t ncpus_online, ncpus_configured, page_size;
+	bool have_host, have_clock;
+	int32_t clockid;          /* -1: perf's clock */
+	uint64_t clock_ns, realtime_ns; /* one simultaneous reading of both */
+	struct wc_replay_event events[WC_REPLAY_MAX_EVENTS];
+	char *kallsyms;           /* the snapshot's text, NUL-terminated, or NULL */
+	size_t kallsyms_len;      /* bytes, NUL excluded */
+	bool kallsyms_restricted;
+	struct wc_replay_tp_format {
+		char *system, *text;
+	} *formats;
+	size_t nformats;
+	struct wc_replay_note *notes;
+	size_t nnotes;
+};
+
+/* Counts of what the replay saw, and how the file ended. */
+struct wc_replay_stats {
+	uint64_t records[WC_REC_TYPE_COUNT]; /* by type */
+	uint64_t late;            /* events older than one already handed out: dropped */
+	uint64_t bad_refs;        /* events naming a stack or payload id never defined */
+	uint64_t lost_records, lost_samples; /* sums of LOST records */
+	uint64_t first_ns, last_ns; /* times of the first and last event handed out */
+	uint64_t end_ns;          /* the trailer's end time, 0 without a trailer */
+	uint32_t trailer_flags;
+	enum wc_reader_state state;
+	uint64_t error_offset;    /* where the cut or the damage is, bytes */
+	uint64_t file_size;       /* bytes */
+};
+
+/*
+ * The consumer: begin() once, after the metadata that precedes the first event (and before
+ * it); event() for each timed record in time order.  A non-zero return (-errno or a
+ * WC_E* code) stops the replay and is returned by wc_replay_run().
+ */
+struct wc_replay_ops {
+	int (*begin)(void *ctx, const struct wc_replay_meta *meta);
+	int (*event)(void *ctx, const struct wc_rec_header *rec);
+};
+
+struct wc_replay;
+
+/**
+ * wc_replay_open() - open a trace file for replay
+ * @path: the file
+ *
+ * Return: the replay, or NULL with errno set (that of open(2), or ENOMEM).
+ */
+struct wc_replay *wc_replay_open(const char *path);
+
+/**
+ * wc_replay_run() - read the whole file, calling @ops in time order
+ *
+ * A truncated or damaged file is not an error here: everything before the cut is handed
+ * out, and wc_replay_stats() says how the file ended.
+ * Return: 0, -ENOMEM, or the first non-zero return of a callback.
+ */
+int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx);
+
+/**
+ * wc_replay_stack() - a callchain by id, as recorded: leaf first, with perf's context
+ * markers (PERF_CONTEXT_KERNEL, PERF_CONTEXT_USER) in place
+ * @nr: set to the number of ips
+ * Return: the ips, owned by the replay, or NULL for an unknown id or WC_STACK_NONE.
+ */
+const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t *nr);
+
+/**
+ * wc_replay_payload() - a tracepoint payload by id
+ * @size: set to its size in bytes
+ * Return: the bytes, owned by the replay, or NULL for an unknown id.
+ */
+const void *wc_replay_payload(const struct wc_replay *r, uint32_t id, uint16_t *size);
+
+/* wc_replay_payload_count() - one more than the highest payload id seen so far. */
+uint32_t wc_replay_payload_count(const struct wc_replay *r);
+
+/* wc_replay_meta() - the metadata read so far, owned by the replay. */
+const struct wc_replay_meta *wc_replay_meta(const struct wc_replay *r);
+
+/* wc_replay_stats() - counts so far, and after wc_replay_run() how the file ended. */
+const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *r);
+
+/* wc_replay_error() - one line on why the file ended early ("" when it did not). */
+const char *wc_replay_error(const struct wc_replay *r);
+
+/* wc_replay_note() - the value of the first NOTE with @key, or NULL. */
+const char *wc_replay_note(const struct wc_replay *r, const char *key);
+
+void wc_replay_free(struct wc_replay *r);
+
+#endif /* WC_ANALYZER_REPLAY_H */

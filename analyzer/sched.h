@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sched.h - the per-tid scheduler state machine: switch-out to switch-in gives an off-CPU
+ * interval, switch-in to switch-out a run; wakeups split off-CPU intervals into blocked time
+ * and sch delay.  The terms and rules are those of perf sched timehist
+ * (tools/perf/builtin-sched.c, the timeline above timehist_update_runtime_stats) and of BCC
+ * offcputime:
+ *
+ *      switch-out          first wakeup         switch-in        switch-out
+ *   ------+--------------------+--------------------+----------------+------>  time
+ *         |<-- blocked time -->|<---- sch delay --->|<--- run time ->|
+ *         |<-------------- off-CPU interval ------->|
+ *
+ * A task switched out runnable (state R or R+, preempted) has no blocked time: its whole
+ * off-CPU interval is sch delay.  A task woken while still on its CPU (the waker ran on
+ * another CPU while the task was on its way into schedule()) gets that wakeup as provisional:
+ * it counts only if no wakeup comes after the switch-out, and then the whole interval is sch
+ * delay.
+ *
+ * Edge cases are counted, never silently dropped (struct wc_sched_counts).
+ */
+#ifndef WC_ANALYZER_SCHED_H
+#define WC_ANALYZER_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzer/tasks.h"
+#include "analyzer/tpdecode.h"
+
+/* One closed off-CPU interval of a thread (times in ns on the recording clock). */
+struct wc_off_interval {
+	uint64_t start_ns;  /* switch-out */
+	uint64_t wake_ns;   /* end of the blocked part: the first wakeup; start_ns when the
+			     * thread was preempted or woken before it was off its CPU */
+	uint64_t end_ns;    /* switch-in */
+	char state;         /* switch-out state letter: S, D, R, I, ... */
+	bool preempted;     /* switched out runnable: the whole interval is sch delay */
+	bool inferred;      /* the switch-in was not traced, inferred at the wakeup */
+	bool no_wakeup;     /* no wakeup seen: the whole interval is counted as blocked */
+	int32_t cpu;        /* CPU of the switch-in */
+	uint32_t stack_id;  /* the switch-out callchain */
+	uint32_t waker_tid, waker_stack_id; /* of the wakeup that ended the blocked part */
+};
+
+/* Edge cases, as ../shared/DESIGN.md lists them. */
+struct wc_sched_counts {
+	uint64_t switches, wakeups;
+	uint64_t start_unknown;      /* first event of a tid is a switch-in: interval not counted */
+	uint64_t run_start_unknown;  /* first event of a tid is a switch-out: run not counted */
+	uint64_t double_switch_out;  /* two switch-outs with no switch-in between */
+	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred at the wakeup */
+	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
+	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
+	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
+	uint64_t wakeup_runnable;    /* a wakeup of a preempted tid: ignored */
+	uint64_t wakeup_repeated;    /* a second wakeup while off-CPU: ignored */
+	uint64_t wakeup_unknown;     /* a wakeup of a tid never seen switching out */
+	uint64_t no_wakeup;          /* an S/D interval with no wakeup seen */
+	uint64_t open_off_at_end;    /* off-CPU when the recording ended: not counted */
+	uint64_t open_run_at_end;    /* on-CPU when the recording ended: not counted */
+	uint64_t bad_cpu;            /* events with a CPU number beyond the recorded count */
+};
+
+struct wc_sched_sink {
+	/* a run of @t on @cpu from @start_ns to @end_ns */
+	int (*run)(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start_ns,
+		   uint64_t end_ns);
+	/* a closed off-CPU interval of @t */
+	int (*off)(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv);
+};
+
+struct wc_sched {
+	struct wc_tasks *tasks;
+	uint32_t *cpu_curr;   /* tid on each CPU as last traced; 0 idle */
+	uint32_t ncpus;
+	struct wc_sched_counts counts;
+	const struct wc_sched_sink *sink;
+	void *ctx;
+};
+
+/**
+ * wc_sched_init() - a state machine over @tasks for CPUs 0..@ncpus-1, reporting to @sink
+ * Return: 0 or -ENOMEM.
+ */
+int wc_sched_init(struct wc_sched *s, struct wc_tasks *tasks, uint32_t ncpus,
+		  const struct wc_sched_sink *sink, void *ctx);
+void wc_sched_fini(struct wc_sched *s);
+
+/**
+ * wc_sched_switch() - a sched_switch at @time_ns on @cpu
+ * @sw: decoded payload
+ * @stack_id: the event's callchain, which is prev's (the event fires in prev's context)
+ * @ctx_pid: the process of the task in whose context the event fired (prev), 0 if unknown
+ * Return: 0, -ENOMEM, or a sink's error.
+ */
+int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
+		    const struct wc_switch *sw, uint32_t stack_id, uint32_t ctx_pid);
+
+/**
+ * wc_sched_wakeup() - a sched_waking or sched_wakeup of @wk->tid at @time_ns, or with
+ * @is_new a sched_wakeup_new (the new task's wait for its first run is sch delay)
+ * @waker_tid, @waker_stack_id: the task in whose context it fired, and its callchain
+ * Return: 0 or -ENOMEM.
+ */
+int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
+		    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id);
+
+/* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
+void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);
+
+#endif /* WC_ANALYZER_SCHED_H */

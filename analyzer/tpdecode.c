@@ -1,0 +1,855 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * tpdecode.c - sched tracepoint payloads through libtraceevent: the fields of each bound event
+ * id looked up once, read with bounds checks; prev_state rendered by the format's own print
+ * fmt, once per distinct value, into a small open-addressing cache.
+ */
+#include "tpdecode.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "common/wct.h"
+#include "tplint.h"
+
+#define ERR_BYTES 256
+#define FIELD_END_MAX (1u << 20) /* bytes; a field ending beyond this is refused */
+#define CACHE_MIN_SLOTS 16u      /* a power of two */
+#define CACHE_MAX_USED 4096u     /* distinct prev_state values cached per event id */
+#define MAX_FIELDS 7
+#define STATE_KEY "prev_state="
+
+enum field_kind { F_NUM, F_STR };
+
+/* What a role reads, in the order of the F_* indexes below. */
+struct want {
+	const char *name;
+	const char *alt; /* older name of the same field, or NULL */
+	enum field_kind kind;
+	bool optional;
+};
+
+enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID,
+       SW_NEXT_PRIO, SW_COUNT };
+enum { WK_COMM, WK_PID, WK_PRIO, WK_SUCCESS, WK_TARGET_CPU, WK_COUNT };
+enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU, MG_COUNT };
+
+static const struct want switch_wants[SW_COUNT] = {
+	[SW_PREV_COMM] = { "prev_comm", NULL, F_STR, false },
+	[SW_PREV_PID] = { "prev_pid", NULL, F_NUM, false },
+	[SW_PREV_PRIO] = { "prev_prio", NULL, F_NUM, false },
+	[SW_PREV_STATE] = { "prev_state", NULL, F_NUM, false },
+	[SW_NEXT_COMM] = { "next_comm", NULL, F_STR, false },
+	[SW_NEXT_PID] = { "next_pid", NULL, F_NUM, false },
+	[SW_NEXT_PRIO] = { "next_prio", NULL, F_NUM, false },
+};
+
+static const struct want wakeup_wants[WK_COUNT] = {
+	[WK_COMM] = { "comm", NULL, F_STR, false },
+	[WK_PID] = { "pid", NULL, F_NUM, false },
+	[WK_PRIO] = { "prio", NULL, F_NUM, false },
+	[WK_SUCCESS] = { "success", NULL, F_NUM, true },
+	[WK_TARGET_CPU] = { "target_cpu", "cpu", F_NUM, true }, /* "cpu" before 2.6.32 */
+};
+
+static const struct want migrate_wants[MG_COUNT] = {
+	[MG_COMM] = { "comm", NULL, F_STR, false },
+	[MG_PID] = { "pid", NULL, F_NUM, false },
+	[MG_PRIO] = { "prio", NULL, F_NUM, false },
+	[MG_ORIG_CPU] = { "orig_cpu", NULL, F_NUM, false },
+	[MG_DEST_CPU] = { "dest_cpu", NULL, F_NUM, false },
+};
+
+static const struct {
+	const char *name;
+	const struct want *wants;
+	size_t count;
+} roles[] = {
+	[WC_TP_SWITCH] = { "switch", switch_wants, SW_COUNT },
+	[WC_TP_WAKEUP] = { "wakeup", wakeup_wants, WK_COUNT },
+	[WC_TP_MIGRATE] = { "migrate", migrate_wants, MG_COUNT },
+};
+
+/* A field as the decoder reads it; all positions in bytes from the payload start. */
+struct fref {
+	const char *name; /* libtraceevent's string, valid as long as the handle */
+	uint32_t offset, size;
+	bool present;
+	bool is_signed;
+	bool dynamic;  /* __data_loc: a u32 (length << 16 | offset) pointing at the string */
+	bool relative; /* __rel_loc: that offset counts from the end of the u32 */
+};
+
+/* One cached rendering of a prev_state value. */
+struct state_slot {
+	uint64_t raw;
+	bool used;
+	bool preempted;
+	char state;
+	char text[WC_TP_STATE_BYTES];
+};
+
+struct binding {
+	enum wc_tp_role role;
+	struct tep_event *event;
+	struct fref f[MAX_FIELDS];
+	size_t nfields;
+	uint32_t need_bytes; /* payload bytes the fixed parts of the fields span */
+	/* WC_TP_SWITCH only: */
+	bool can_render;        /* print fmt parsed, common_type known */
+	struct fref type;       /* common_type, written into the synthetic payload */
+	uint8_t *scratch;       /* synthetic payload, scratch_bytes: the whole record layout */
+	uint32_t scratch_bytes;
+	struct state_slot *slots; /* nslots (a power of two) or NULL */
+	uint32_t nslots, nused;
+};
+
+struct wc_tpdecode {
+	struct tep_handle *tep; /* holds only formats add_format() accepted */
+	struct trace_seq seq;   /* rendering buffer */
+	struct binding **by_id; /* indexed by event id, nids entries, NULL when unbound */
+	uint32_t nids;
+	char err[ERR_BYTES];
+};
+
+__attribute__((format(printf, 2, 3))) static void set_err(struct wc_tpdecode *d,
+							   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->err, sizeof(d->err), fmt, ap);
+	va_end(ap);
+}
+
+static void free_binding(struct binding *b)
+{
+	if (!b)
+		return;
+	free(b->scratch);
+	free(b->slots);
+	free(b);
+}
+
+struct wc_tpdecode *wc_tpdecode_new(void)
+{
+	struct wc_tpdecode *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		goto out_nomem;
+	d->tep = tep_alloc();
+	if (!d->tep)
+		goto out_free;
+	trace_seq_init(&d->seq);
+	if (d->seq.state != TRACE_SEQ__GOOD)
+		goto out_free_tep;
+	return d;
+
+out_free_tep:
+	tep_free(d->tep);
+out_free:
+	free(d);
+out_nomem:
+	errno = ENOMEM;
+	return NULL;
+}
+
+void wc_tpdecode_free(struct wc_tpdecode *d)
+{
+	if (!d)
+		return;
+	for (uint32_t i = 0; i < d->nids; i++)
+		free_binding(d->by_id[i]);
+	free(d->by_id);
+	trace_seq_destroy(&d->seq);
+	tep_free(d->tep);
+	free(d);
+}
+
+const char *wc_tpdecode_error(const struct wc_tpdecode *d)
+{
+	return d->err;
+}
+
+int wc_tpdecode_role_of_kind(uint32_t kind)
+{
+	switch (kind) {
+	case WC_EVENT_SWITCH:
+		return WC_TP_SWITCH;
+	case WC_EVENT_WAKEUP:
+	case WC_EVENT_WAKING:
+	case WC_EVENT_WAKEUP_NEW:
+		return WC_TP_WAKEUP;
+	case WC_EVENT_MIGRATE:
+		return WC_TP_MIGRATE;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Parse @text into @tep.  libtraceevent keeps an event whose fields or print fmt failed to
+ * parse (flagged TEP_EVENT_FL_FAILED, return 0), and on a failed insertion returns an error
+ * with *event pointing at freed memory; sort the cases out here.
+ */
+static int parse_into(struct tep_handle *tep, const char *system, const char *text,
+		      struct tep_event **event)
+{
+	enum tep_errno ret;
+
+	*event = NULL;
+	ret = tep_parse_format(tep, event, text, strlen(text), system);
+	if (ret != 0) {
+		if (*event) {
+			*event = NULL;
+			return -ENOMEM; /* parsed, then not inserted */
+		}
+		return -EINVAL;
+	}
+	return *event ? 0 : -EINVAL;
+}
+
+/* The print fmt is usable: it was parsed (the fields were, since they come first). */
+static bool print_ok(const struct tep_event *ev)
+{
+	return !(ev->flags & TEP_EVENT_FL_FAILED);
+}
+
+/*
+ * libtraceevent 1.7 follows a NULL field when __print_flags() reads a field it did not find:
+ * parse the fields alone first (an empty print fmt), then look each REC->NAME up in them.
+ * Return: 0, -EINVAL or -ENOMEM.
+ */
+static int check_refs(struct wc_tpdecode *d, const char *system, const char *text)
+{
+	static const char empty[] = "\nprint fmt: \"\"\n";
+	const char *pf = strstr(text, "\nprint fmt:"), *cursor = NULL, *name;
+	struct tep_handle *probe = tep_alloc();
+	size_t head = pf ? (size_t)(pf - text) : strlen(text), len;
+	char *fields = malloc(head + sizeof(empty)), ref[64];
+	struct tep_event *ev = NULL;
+	int ret = -ENOMEM;
+
+	if (!probe || !fields) {
+		set_err(d, "%s: out of memory", system);
+		goto out;
+	}
+	memcpy(fields, text, head);
+	memcpy(fields + head, empty, sizeof(empty));
+	ret = parse_into(probe, system, fields, &ev);
+	if (!ret && !print_ok(ev))
+		ret = -EINVAL;
+	if (ret) {
+		set_err(d, "%s: libtraceevent cannot parse the fields of this format", system);
+		goto out;
+	}
+	while ((name = wc_tplint_next_ref(text, &cursor, &len))) {
+		if (len < sizeof(ref)) {
+			memcpy(ref, name, len);
+			ref[len] = '\0';
+			if (tep_find_any_field(ev, ref))
+				continue;
+		}
+		set_err(d, "%s:%s: the print fmt reads REC->%.*s, which is not a field", system,
+			ev->name, (int)len, name);
+		ret = -EINVAL;
+		break;
+	}
+out:
+	tep_free(probe);
+	free(fields);
+	return ret;
+}
+
+/* May @ev, parsed in a throw-away handle, join d->tep? Return: 0, -EINVAL or -EEXIST. */
+static int admit(struct wc_tpdecode *d, const char *system, const struct tep_event *ev)
+{
+	const struct tep_event *other;
+
+	if (!print_ok(ev) && !ev->print_fmt.format) {
+		set_err(d, "%s:%s: libtraceevent cannot parse the fields of this format", system,
+			ev->name);
+		return -EINVAL;
+	}
+	if (tep_find_event_by_name(d->tep, system, ev->name)) {
+		set_err(d, "%s:%s: format added twice", system, ev->name);
+		return -EEXIST;
+	}
+	other = tep_find_event(d->tep, ev->id);
+	if (other) {
+		set_err(d, "%s:%s: ID %d is already the ID of %s:%s", system, ev->name, ev->id,
+			other->system, other->name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+int wc_tpdecode_add_format(struct wc_tpdecode *d, const char *system, const char *text)
+{
+	struct tep_handle *probe;
+	struct tep_event *ev;
+	const char *why;
+	int ret;
+
+	if (!system || !*system || !text) {
+		set_err(d, "add_format: no system name or no format text");
+		return -EINVAL;
+	}
+	why = wc_tplint_format(text);
+	if (why) {
+		set_err(d, "%s: not a format text: %s", system, why);
+		return -EINVAL;
+	}
+	ret = check_refs(d, system, text);
+	if (ret)
+		return ret;
+	/*
+	 * Parse into a throw-away handle first: libtraceevent cannot remove an event, and a
+	 * refused one must not sit in d->tep, where the print machinery finds events by ID.
+	 */
+	probe = tep_alloc();
+	if (!probe) {
+		set_err(d, "%s: out of memory", system);
+		return -ENOMEM;
+	}
+	ret = parse_into(probe, system, text, &ev);
+	if (ret == -EINVAL)
+		set_err(d, "%s: libtraceevent cannot parse this format text", system);
+	else if (ret)
+		set_err(d, "%s: out of memory", system);
+	else
+		ret = admit(d, system, ev);
+	tep_free(probe);
+	if (ret)
+		return ret;
+
+	ret = parse_into(d->tep, system, text, &ev);
+	if (ret)
+		set_err(d, "%s: libtraceevent failed on a second parse (%s)", system,
+			ret == -ENOMEM ? "out of memory" : "cannot parse");
+	return ret;
+}
+
+/* libtraceevent reports no sign for formats older than 2.6.33 (no "signed:"): guess it. */
+static bool type_is_signed(const char *type)
+{
+	if (!type || strstr(type, "unsigned") || !strcmp(type, "bool") || !strcmp(type, "_Bool"))
+		return false;
+	if (!strncmp(type, "__u", 3) || (type[0] == 'u' && type[1] >= '0' && type[1] <= '9'))
+		return false;
+	return true;
+}
+
+static bool event_has_sign_info(struct tep_event *ev)
+{
+	for (struct tep_format_field *f = ev->format.common_fields; f; f = f->next)
+		if (f->flags & TEP_FIELD_IS_SIGNED)
+			return true;
+	for (struct tep_format_field *f = ev->format.fields; f; f = f->next)
+		if (f->flags & TEP_FIELD_IS_SIGNED)
+			return true;
+	return false;
+}
+
+/* Check a field's shape against what the decoder reads. Return: NULL, or why not. */
+static const char *take_field(struct tep_format_field *tf, enum field_kind kind, bool sign_info,
+			      struct fref *out)
+{
+	if (tf->offset < 0 || tf->size <= 0 ||
+	    (uint64_t)tf->offset + (uint64_t)tf->size > FIELD_END_MAX)
+		return "has an impossible offset or size";
+	out->name = tf->name;
+	out->offset = (uint32_t)tf->offset;
+	out->size = (uint32_t)tf->size;
+	out->present = true;
+	if (kind == F_NUM) {
+		if (tf->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC))
+			return "is not a number";
+		if (tf->size != 1 && tf->size != 2 && tf->size != 4 && tf->size != 8)
+			return "is a number of an unsupported size";
+		out->is_signed = sign_info ? (tf->flags & TEP_FIELD_IS_SIGNED) != 0
+					   : type_is_signed(tf->type);
+		return NULL;
+	}
+	if (tf->flags & TEP_FIELD_IS_DYNAMIC) {
+		if (tf->size != 4)
+			return "is a __data_loc string whose locator is not 4 bytes";
+		out->dynamic = true;
+		out->relative = (tf->flags & TEP_FIELD_IS_RELATIVE) != 0;
+		return NULL;
+	}
+	if (!(tf->flags & TEP_FIELD_IS_ARRAY))
+		return "is not a string";
+	return NULL;
+}
+
+/* Get the synthetic payload ready: the whole record layout, zeroed, common_type set later. */
+static int prepare_render(struct binding *b)
+{
+	struct tep_event *ev = b->event;
+	struct tep_format_field *type = tep_find_common_field(ev, "common_type");
+	uint64_t end = 0;
+
+	if (!print_ok(ev) || !type || type->offset < 0 ||
+	    (type->size != 1 && type->size != 2 && type->size != 4 && type->size != 8))
+		return 0; /* can_render stays false: states decode as '?' */
+	for (int pass = 0; pass < 2; pass++) {
+		struct tep_format_field *f = pass ? ev->format.fields : ev->format.common_fields;
+
+		for (; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0)
+				return 0;
+			if ((uint64_t)f->offset + (uint64_t)f->size > end)
+				end = (uint64_t)f->offset + (uint64_t)f->size;
+		}
+	}
+	if (end > FIELD_END_MAX)
+		return 0;
+	b->scratch_bytes = (uint32_t)end;
+	b->scratch = calloc(1, end ? end : 1);
+	if (!b->scratch)
+		return -ENOMEM;
+	b->type.offset = (uint32_t)type->offset;
+	b->type.size = (uint32_t)type->size;
+	b->can_render = true;
+	return 0;
+}
+
+static int grow_ids(struct wc_tpdecode *d, uint16_t event_id)
+{
+	uint32_t n = (uint32_t)event_id + 1;
+	struct binding **by_id;
+
+	if (n <= d->nids)
+		return 0;
+	if (n < 2 * d->nids)
+		n = 2 * d->nids < 65536u ? 2 * d->nids : 65536u;
+	by_id = realloc(d->by_id, n * sizeof(*by_id));
+	if (!by_id)
+		return -ENOMEM;
+	memset(by_id + d->nids, 0, (n - d->nids) * sizeof(*by_id));
+	d->by_id = by_id;
+	d->nids = n;
+	return 0;
+}
+
+int wc_tpdecode_bind(struct wc_tpdecode *d, uint16_t event_id, const char *event_name,
+		     enum wc_tp_role role)
+{
+	const char *colon = event_name ? strchr(event_name, ':') : NULL;
+	struct binding *b = NULL;
+	struct tep_event *ev;
+	char *system = NULL;
+	bool sign_info;
+	int ret;
+
+	if (!colon || colon == event_name || !colon[1]) {
+		set_err(d, "event id %u: \"%s\" is not system:name", event_id,
+			event_name ? event_name : "(null)");
+		return -EINVAL;
+	}
+	if ((int)role < WC_TP_SWITCH || (int)role > WC_TP_MIGRATE) {
+		set_err(d, "%s: unknown role %d", event_name, (int)role);
+		return -EINVAL;
+	}
+	if (event_id < d->nids && d->by_id[event_id]) {
+		set_err(d, "%s: event id %u is bound already, to %s:%s", event_name, event_id,
+			d->by_id[event_id]->event->system, d->by_id[event_id]->event->name);
+		return -EEXIST;
+	}
+	system = strndup(event_name, (size_t)(colon - event_name));
+	if (!system)
+		goto out_nomem;
+	ev = tep_find_event_by_name(d->tep, system, colon + 1);
+	if (!ev) {
+		set_err(d, "%s: no format", event_name);
+		ret = -ENOENT;
+		goto out_free;
+	}
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		goto out_nomem;
+	b->role = role;
+	b->event = ev;
+	b->nfields = roles[role].count;
+	sign_info = event_has_sign_info(ev);
+	for (size_t i = 0; i < b->nfields; i++) {
+		const struct want *w = &roles[role].wants[i];
+		struct tep_format_field *tf = tep_find_field(ev, w->name);
+		const char *why;
+		uint32_t end;
+
+		if (!tf && w->alt)
+			tf = tep_find_field(ev, w->alt);
+		if (!tf) {
+			if (w->optional)
+				continue;
+			set_err(d, "%s: no field %s", event_name, w->name);
+			ret = -EINVAL;
+			goto out_free;
+		}
+		why = take_field(tf, w->kind, sign_info, &b->f[i]);
+		if (why) {
+			set_err(d, "%s: field %s %s", event_name, tf->name, why);
+			ret = -EINVAL;
+			goto out_free;
+		}
+		end = b->f[i].offset + b->f[i].size;
+		if (end > b->need_bytes)
+			b->need_bytes = end;
+	}
+	if (role == WC_TP_SWITCH && prepare_render(b))
+		goto out_nomem;
+	if (grow_ids(d, event_id))
+		goto out_nomem;
+	d->by_id[event_id] = b;
+	free(system);
+	return 0;
+
+out_nomem:
+	set_err(d, "%s: out of memory", event_name);
+	ret = -ENOMEM;
+out_free:
+	free_binding(b);
+	free(system);
+	return ret;
+}
+
+/* ---- decoding ---- */
+
+static uint64_t get_u(const uint8_t *p, uint32_t size)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return p[0];
+	case 2:
+		memcpy(&v16, p, 2);
+		return v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return v32;
+	default:
+		memcpy(&v64, p, 8);
+		return v64;
+	}
+}
+
+static void put_u(uint8_t *p, uint32_t size, uint64_t v)
+{
+	uint16_t v16 = (uint16_t)v;
+	uint32_t v32 = (uint32_t)v;
+
+	switch (size) {
+	case 1:
+		p[0] = (uint8_t)v;
+		break;
+	case 2:
+		memcpy(p, &v16, 2);
+		break;
+	case 4:
+		memcpy(p, &v32, 4);
+		break;
+	default:
+		memcpy(p, &v, 8);
+		break;
+	}
+}
+
+/* A numeric field, sign-extended when the format says it is signed. */
+static int64_t get_num(const struct fref *f, const uint8_t *data)
+{
+	uint64_t v = get_u(data + f->offset, f->size);
+
+	if (f->is_signed && f->size < 8) {
+		uint64_t sign = 1ull << (8 * f->size - 1);
+
+		v = (v ^ sign) - sign;
+	}
+	return (int64_t)v;
+}
+
+static int32_t get_i32(const struct fref *f, const uint8_t *data, int32_t absent)
+{
+	return f->present ? (int32_t)get_num(f, data) : absent;
+}
+
+/* A comm, at most 16 characters, NUL-terminated; the payload holds size bytes. */
+static int get_comm(const struct fref *f, const uint8_t *data, size_t size,
+		    char out[WC_TP_COMM_BYTES])
+{
+	size_t off = f->offset, len = f->size, n;
+
+	if (f->dynamic) {
+		uint32_t loc = (uint32_t)get_u(data + f->offset, 4);
+
+		off = loc & 0xffffu;
+		len = loc >> 16;
+		if (f->relative)
+			off += (size_t)f->offset + f->size;
+		if (off > size || len > size - off)
+			return -EINVAL;
+	}
+	n = strnlen((const char *)data + off, len < WC_TP_COMM_BYTES - 1 ? len
+								   : WC_TP_COMM_BYTES - 1);
+	memcpy(out, data + off, n);
+	out[n] = '\0';
+	return 0;
+}
+
+static const char *event_str(const struct binding *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s:%s", b->event->system, b->event->name);
+	return buf;
+}
+
+/* Name the first field the payload does not hold. Return: -EINVAL. */
+static int short_payload(struct wc_tpdecode *d, const struct binding *b, size_t size)
+{
+	char ev[128];
+
+	for (size_t i = 0; i < b->nfields; i++) {
+		const struct fref *f = &b->f[i];
+
+		if (f->present && (size_t)f->offset + f->size > size) {
+			set_err(d, "%s: payload of %zu bytes ends before field %s (bytes %u to %u)",
+				event_str(b, ev, sizeof(ev)), size, f->name, f->offset,
+				f->offset + f->size);
+			return -EINVAL;
+		}
+	}
+	set_err(d, "%s: payload of %zu bytes is too short", event_str(b, ev, sizeof(ev)), size);
+	return -EINVAL;
+}
+
+static int bad_string(struct wc_tpdecode *d, const struct binding *b, const struct fref *f,
+		      size_t size)
+{
+	char ev[128];
+
+	set_err(d, "%s: string of field %s lies outside the payload of %zu bytes",
+		event_str(b, ev, sizeof(ev)), f->name, size);
+	return -EINVAL;
+}
+
+/* The binding of @event_id for @role, its payload checked for size. */
+static int lookup(struct wc_tpdecode *d, uint16_t event_id, enum wc_tp_role role,
+		  const void *data, size_t size, struct binding **bp)
+{
+	struct binding *b = event_id < d->nids ? d->by_id[event_id] : NULL;
+	char ev[128];
+
+	if (!b) {
+		set_err(d, "event id %u is not bound", event_id);
+		return -ENOENT;
+	}
+	if (b->role != role) {
+		set_err(d, "%s: event id %u is bound as a %s event, not %s",
+			event_str(b, ev, sizeof(ev)), event_id, roles[b->role].name,
+			roles[role].name);
+		return -EINVAL;
+	}
+	if (!data)
+		size = 0;
+	if (size < b->need_bytes)
+		return short_payload(d, b, size);
+	*bp = b;
+	return 0;
+}
+
+static bool is_letter(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+}
+
+/* Fill @s from what the print fmt printed (NULL: it could not print). */
+static void parse_state(const char *printed, struct state_slot *s)
+{
+	const char *p = printed ? strstr(printed, STATE_KEY) : NULL;
+	size_t n = 0;
+
+	if (p) {
+		p += strlen(STATE_KEY);
+		n = strcspn(p, " \t\n");
+	}
+	if (!n) {
+		strcpy(s->text, "?");
+		s->state = '?';
+		s->preempted = false;
+		return;
+	}
+	s->preempted = p[0] == 'R' || memchr(p, '+', n) != NULL;
+	s->state = is_letter(p[0]) ? p[0] : '?';
+	if (n > WC_TP_STATE_BYTES - 1)
+		n = WC_TP_STATE_BYTES - 1;
+	memcpy(s->text, p, n);
+	s->text[n] = '\0';
+}
+
+/*
+ * Render @raw with the event's print fmt: a payload that is all zero (empty comms, pid 0)
+ * but for common_type and prev_state.  Return: true when the result may be cached.
+ */
+static bool render_state(struct wc_tpdecode *d, struct binding *b, uint64_t raw,
+			 struct state_slot *s)
+{
+	const struct fref *st = &b->f[SW_PREV_STATE];
+	struct tep_record rec;
+
+	s->raw = raw;
+	if (!b->can_render) {
+		parse_state(NULL, s);
+		return true;
+	}
+	memset(b->scratch, 0, b->scratch_bytes);
+	put_u(b->scratch + b->type.offset, b->type.size, (uint64_t)b->event->id);
+	put_u(b->scratch + st->offset, st->size, raw);
+	memset(&rec, 0, sizeof(rec));
+	rec.data = b->scratch;
+	rec.size = (int)b->scratch_bytes;
+	rec.record_size = rec.size;
+	rec.ref_count = 1;
+	/* The print machinery finds the event by common_type: make sure it finds this one. */
+	if (tep_find_event_by_record(d->tep, &rec) != b->event) {
+		parse_state(NULL, s);
+		return true;
+	}
+	trace_seq_reset(&d->seq);
+	tep_print_event(d->tep, &d->seq, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&d->seq);
+	if (d->seq.state != TRACE_SEQ__GOOD) {
+		parse_state(NULL, s);
+		trace_seq_destroy(&d->seq); /* try a fresh buffer next time */
+		trace_seq_init(&d->seq);
+		return false;
+	}
+	parse_state(d->seq.buffer, s);
+	return true;
+}
+
+static uint32_t slot_hash(uint64_t raw)
+{
+	return (uint32_t)((raw * 0x9e3779b97f4a7c15ull) >> 32);
+}
+
+/* Move the cache to nslots slots. Return: 0 or -ENOMEM (the cache stays as it was). */
+static int rehash(struct binding *b, uint32_t nslots)
+{
+	struct state_slot *slots = calloc(nslots, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < b->nslots; i++) {
+		uint32_t j;
+
+		if (!b->slots[i].used)
+			continue;
+		for (j = slot_hash(b->slots[i].raw) & (nslots - 1); slots[j].used;
+		     j = (j + 1) & (nslots - 1))
+			;
+		slots[j] = b->slots[i];
+	}
+	free(b->slots);
+	b->slots = slots;
+	b->nslots = nslots;
+	return 0;
+}
+
+/* The rendering of @raw: from the cache, or made now (in *tmp when it cannot be kept). */
+static const struct state_slot *state_of(struct wc_tpdecode *d, struct binding *b, uint64_t raw,
+					 struct state_slot *tmp)
+{
+	uint32_t i = 0;
+
+	if (b->nslots) {
+		for (i = slot_hash(raw) & (b->nslots - 1); b->slots[i].used;
+		     i = (i + 1) & (b->nslots - 1))
+			if (b->slots[i].raw == raw)
+				return &b->slots[i];
+	}
+	if (!render_state(d, b, raw, tmp) || b->nused >= CACHE_MAX_USED)
+		return tmp;
+	if (4 * (b->nused + 1) > 3 * b->nslots) {
+		if (rehash(b, b->nslots ? 2 * b->nslots : CACHE_MIN_SLOTS))
+			return tmp;
+		for (i = slot_hash(raw) & (b->nslots - 1); b->slots[i].used;
+		     i = (i + 1) & (b->nslots - 1))
+			;
+	}
+	b->slots[i] = *tmp;
+	b->slots[i].used = true;
+	b->nused++;
+	return &b->slots[i];
+}
+
+int wc_tpdecode_decode_switch(struct wc_tpdecode *d, uint16_t event_id, const void *data,
+			      size_t size, struct wc_switch *out)
+{
+	const struct state_slot *st;
+	struct state_slot tmp;
+	struct binding *b;
+	const uint8_t *p = data;
+	int ret = lookup(d, event_id, WC_TP_SWITCH, data, size, &b);
+
+	if (ret)
+		return ret;
+	if (get_comm(&b->f[SW_PREV_COMM], p, size, out->prev_comm))
+		return bad_string(d, b, &b->f[SW_PREV_COMM], size);
+	if (get_comm(&b->f[SW_NEXT_COMM], p, size, out->next_comm))
+		return bad_string(d, b, &b->f[SW_NEXT_COMM], size);
+	out->prev_tid = get_i32(&b->f[SW_PREV_PID], p, -1);
+	out->next_tid = get_i32(&b->f[SW_NEXT_PID], p, -1);
+	out->prev_prio = get_i32(&b->f[SW_PREV_PRIO], p, -1);
+	out->next_prio = get_i32(&b->f[SW_NEXT_PRIO], p, -1);
+	out->prev_state_raw = get_u(p + b->f[SW_PREV_STATE].offset, b->f[SW_PREV_STATE].size);
+	st = state_of(d, b, out->prev_state_raw, &tmp);
+	out->state = st->state;
+	out->preempted = st->preempted;
+	memcpy(out->state_text, st->text, sizeof(out->state_text));
+	return 0;
+}
+
+int wc_tpdecode_decode_wakeup(struct wc_tpdecode *d, uint16_t event_id, const void *data,
+			      size_t size, struct wc_wakeup *out)
+{
+	struct binding *b;
+	const uint8_t *p = data;
+	int ret = lookup(d, event_id, WC_TP_WAKEUP, data, size, &b);
+
+	if (ret)
+		return ret;
+	if (get_comm(&b->f[WK_COMM], p, size, out->comm))
+		return bad_string(d, b, &b->f[WK_COMM], size);
+	out->tid = get_i32(&b->f[WK_PID], p, -1);
+	out->prio = get_i32(&b->f[WK_PRIO], p, -1);
+	out->success = get_i32(&b->f[WK_SUCCESS], p, 1);
+	out->target_cpu = get_i32(&b->f[WK_TARGET_CPU], p, -1);
+	return 0;
+}
+
+int wc_tpdecode_decode_migrate(struct wc_tpdecode *d, uint16_t event_id, const void *data,
+			       size_t size, struct wc_migrate *out)
+{
+	struct binding *b;
+	const uint8_t *p = data;
+	int ret = lookup(d, event_id, WC_TP_MIGRATE, data, size, &b);
+
+	if (ret)
+		return ret;
+	if (get_comm(&b->f[MG_COMM], p, size, out->comm))
+		return bad_string(d, b, &b->f[MG_COMM], size);
+	out->tid = get_i32(&b->f[MG_PID], p, -1);
+	out->prio = get_i32(&b->f[MG_PRIO], p, -1);
+	out->orig_cpu = get_i32(&b->f[MG_ORIG_CPU], p, -1);
+	out->dest_cpu = get_i32(&b->f[MG_DEST_CPU], p, -1);
+	return 0;
+}
