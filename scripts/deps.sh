@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
-      linux-perf"
+      linux-perf bpftrace"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * wall-workload - threads whose wall-clock profile is known, for tests/analyze-live.sh:
+ *   wl-alternate   5 ms spinning in wl_spin(), then 10 ms sleeping in wl_sleep(), repeated
+ *   wl-reader      blocked in wl_read() on a pipe that wl-writer fills every 20 ms; works
+ *                  1 ms in wl_consume() on each byte
+ *   wl-writer      sleeps 20 ms, works 1 ms in wl_produce(), writes a byte in wl_write()
+ *   wl-mutex-a/b   contend on one mutex: lock in wl_lock(), hold it 2 ms spinning in
+ *                  wl_hold(), unlock
+ * When done, each thread prints its own measurements, which the test compares with the
+ * trace: "thread TID COMM LIFETIME_NS CPU_NS" (CLOCK_MONOTONIC from its first to its last
+ * instruction, CLOCK_THREAD_CPUTIME_ID).
+ * usage: wall-workload [SECONDS]   (default 1.5)
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Named functions stay themselves: no inlining, cloning or merging of identical bodies. */
+#if defined(__GNUC__) && !defined(__clang__)
+#define NAMED __attribute__((noinline, noipa))
+#else
+#define NAMED __attribute__((noinline))
+#endif
+
+static double seconds = 1.5;
+static int pipe_fd[2];
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint64_t now_ns(clockid_t c)
+{
+	struct timespec ts;
+
+	clock_gettime(c, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Shims between the named functions and libc: see demo/wcdemo.c on frame pointers. */
+__attribute__((noinline)) static int via_nanosleep(const struct timespec *ts)
+{
+	return nanosleep(ts, NULL);
+}
+
+__attribute__((noinline)) static ssize_t via_read(int fd, void *buf, size_t n)
+{
+	return read(fd, buf, n);
+}
+
+__attribute__((noinline)) static ssize_t via_write(int fd, const void *buf, size_t n)
+{
+	return write(fd, buf, n);
+}
+
+__attribute__((noinline)) static int via_lock(pthread_mutex_t *m)
+{
+	return pthread_mutex_lock(m);
+}
+
+__attribute__((noinline)) static uint64_t via_cpu_ns(void)
+{
+	return now_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static volatile uint64_t sink;
+
+/* Spin until this thread has used @ns of CPU. */
+NAMED static void wl_spin(uint64_t ns)
+{
+	uint64_t end = via_cpu_ns() + ns, x = sink;
+
+	while (via_cpu_ns() < end)
+		for (int i = 0; i < 20000; i++)
+			x = x * 6364136223846793005ull + 1;
+	sink = x;
+}
+
+NAMED static void wl_hold(uint64_t ns)
+{
+	uint64_t end = via_cpu_ns() + ns, x = sink;
+
+	while (via_cpu_ns() < end)
+		for (int i = 0; i < 20000; i++)
+			x = x * 6364136223846793005ull + 1;
+	sink = x;
+}
+
+NAMED static void wl_consume(uint64_t ns)
+{
+	wl_hold(ns);
+}
+
+NAMED static void wl_produce(uint64_t ns)
+{
+	wl_hold(ns);
+}
+
+NAMED static void wl_sleep(long ns)
+{
+	struct timespec ts = { 0, ns };
+
+	via_nanosleep(&ts);
+}
+
+NAMED static int wl_read(void)
+{
+	char c;
+
+	return via_read(pipe_fd[0], &c, 1) == 1 && c != 'q';
+}
+
+NAMED static void wl_write(char c)
+{
+	if (via_write(pipe_fd[1], &c, 1) != 1)
+		perror("wall-workload: write");
+}
+
+NAMED static void wl_lock(void)
+{
+	via_lock(&lock);
+}
+
+struct role {
+	const char *comm;
+	void (*body)(uint64_t end_ns);
+};
+
+static void alternate(uint64_t end)
+{
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		wl_spin(5000000);
+		wl_sleep(10000000);
+	}
+}
+
+static void reader(uint64_t end)
+{
+	(void)end;
+	while (wl_read())
+		wl_consume(1000000);
+}
+
+static void writer(uint64_t end)
+{
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		wl_sleep(20000000);
+		wl_produce(1000000);
+		wl_write('x');
+	}
+	wl_write('q');
+}
+
+static void contender(uint64_t end)
+{
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		wl_lock();
+		wl_hold(2000000);
+		pthread_mutex_unlock(&lock);
+	}
+}
+
+static void *run(void *arg)
+{
+	const struct role *r = arg;
+	uint64_t start = now_ns(CLOCK_MONOTONIC);
+
+	prctl(PR_SET_NAME, r->comm);
+	r->body(start + (uint64_t)(seconds * 1e9));
+	uint64_t cpu = now_ns(CLOCK_THREAD_CPUTIME_ID), end = now_ns(CLOCK_MONOTONIC);
+
+	pthread_mutex_lock(&print_lock);
+	printf("thread %ld %s %llu %llu\n", (long)syscall(SYS_gettid), r->comm,
+	       (unsigned long long)(end - start), (unsigned long long)cpu);
+	fflush(stdout);
+	pthread_mutex_unlock(&print_lock);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct role roles[] = {
+		{ "wl-alternate", alternate }, { "wl-reader", reader },
+		{ "wl-writer", writer },       { "wl-mutex-a", contender },
+		{ "wl-mutex-b", contender },
+	};
+	pthread_t t[5];
+
+	if (argc > 1)
+		seconds = atof(argv[1]);
+	if (pipe(pipe_fd)) {
+		perror("wall-workload: pipe");
+		return 1;
+	}
+	for (int i = 0; i < 5; i++)
+		if (pthread_create(&t[i], NULL, run, (void *)&roles[i])) {
+			fprintf(stderr, "wall-workload: cannot start a thread\n");
+			return 1;
+		}
+	for (int i = 0; i < 5; i++)
+		pthread_join(t[i], NULL);
+	return 0;
+}
