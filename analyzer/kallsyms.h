@@ -32,7 +32,7 @@ struct wc_kallsyms;
  * @len:  bytes of @text
  *
  * Lines that do not parse are skipped, as are ARM mapping symbols ("$x", "$d").  About 5 MB
- * and 120k lines take some 10 ms.
+ * and 120k lines take some 15 ms.
  *
  * Return: the symbols, to free with wc_kallsyms_free(); or NULL with errno set: ENOMEM, or
  * EFBIG when @len is 4 GiB or more.

@@ -201,11 +201,15 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * CPU time of this thread, ms: the figures and their bounds do not depend on how busy the
+ * machine is (a shared CI machine can make wall-clock time many times longer).
+ */
 static double now_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -228,8 +232,8 @@ Test(kallsyms, this_machine)
 		zero = zero && strtoull(line, NULL, 16) == 0;
 		nlines++;
 	}
-	fprintf(stderr, "kallsyms: %zu bytes, %zu lines, %zu functions, parsed in %.1f ms\n", len,
-		nlines, wc_kallsyms_count(k), t1 - t0);
+	fprintf(stderr, "kallsyms: %zu bytes, %zu lines, %zu functions, parsed in %.1f ms of CPU\n",
+		len, nlines, wc_kallsyms_count(k), t1 - t0);
 	cr_expect_lt(t1 - t0, 1000.0, "%.1f ms", t1 - t0);
 	cr_assert_eq(wc_kallsyms_restricted(k), zero);
 	if (zero) {
@@ -250,7 +254,7 @@ Test(kallsyms, this_machine)
 
 	/* every function's address finds a function starting there, in the same module */
 	for (line = real_text; line < real_text + len; line = strchr(line, '\n') + 1) {
-		char *end, type, *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+		char *end, type, *nl = strchr(line, '\n'), *tab = memchr(line, '\t', nl - line);
 		const char *want_mod = "";
 		size_t want_len = 0;
 
@@ -258,13 +262,13 @@ Test(kallsyms, this_machine)
 		type = end[1];
 		if (!strchr("tTwW", type) || end[3] == '$')
 			continue;
-		if (tab && tab < nl) {
+		if (tab) {
 			want_mod = tab + 2;
 			want_len = (size_t)(strchr(want_mod, ']') - want_mod);
 		}
 		nfunc++;
-		cr_assert_not_null(wc_kallsyms_lookup(k, addr, &off, &mod), "%.*s", (int)(nl - line),
-				   line);
+		cr_assert_not_null(wc_kallsyms_lookup(k, addr, &off, &mod), "%.*s",
+				   (int)(nl - line), line);
 		cr_assert_eq(off, 0, "%.*s", (int)(nl - line), line);
 		cr_assert(strlen(mod) == want_len && !strncmp(mod, want_mod, want_len), "%.*s: %s",
 			  (int)(nl - line), line, mod);
