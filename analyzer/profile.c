@@ -28,6 +28,7 @@ struct wc_profile {
 	struct wc_map64 samples;   /* seg << 32 | stack id -> samples */
 	uint64_t t0, t1;           /* the window, absolute ns */
 	bool window_set;
+	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
 };
 
 uint64_t wc_unit_ns(enum wc_unit u)
@@ -252,8 +253,10 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p)
 /* Share each segment's run time among its sampled stacks (see profile.h). */
 static int calibrate(struct wc_profile *p)
 {
-	if (p->o.mode == WC_MODE_OFF || p->o.no_calibrate || !p->a || !p->a->have_switch)
+	if (p->calibrated || p->o.mode == WC_MODE_OFF || p->o.no_calibrate || !p->a ||
+	    !p->a->have_switch)
 		return 0;
+	p->calibrated = true;
 	for (size_t i = 0; i <= p->samples.mask; i++) {
 		uint64_t key = p->samples.keys[i];
 

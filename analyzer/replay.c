@@ -32,8 +32,8 @@ struct wc_replay {
 	uint8_t *bytes;
 	size_t nbytes, bytes_cap;
 	/* the reorder queue */
-	struct qent *q;
-	size_t nq, q_cap;
+	struct qent *q, *qtmp;
+	size_t nq, q_cap, qtmp_cap;
 	uint8_t *arena, *arena2;
 	size_t arena_used, arena_cap, arena2_cap;
 	uint64_t seq, max_time, round_limit, last_out;
@@ -228,13 +228,43 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 	return 0;
 }
 
-static int cmp_qent(const void *a, const void *b)
+static inline bool qless(const struct qent *x, const struct qent *y)
 {
-	const struct qent *x = a, *y = b;
+	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
+}
 
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sort q[0..n) by (time, seq) with a natural merge sort: the queue is a few runs already in
+ * order (each CPU's ring is in time order, and a pass appends one run per CPU), so merging
+ * runs costs about n per level and there are few levels.  @tmp holds n entries.
+ */
+static void sort_queue(struct qent *q, struct qent *tmp, size_t n)
+{
+	while (n > 1) {
+		size_t i = 0, out = 0, runs = 0;
+
+		while (i < n) {
+			size_t a = i, b, e;
+
+			for (b = a + 1; b < n && !qless(&q[b], &q[b - 1]); b++)
+				;
+			for (e = b; e < n && (e == b || !qless(&q[e], &q[e - 1])); e++)
+				;
+			size_t x = a, y = b;
+
+			while (x < b && y < e)
+				tmp[out++] = qless(&q[y], &q[x]) ? q[y++] : q[x++];
+			while (x < b)
+				tmp[out++] = q[x++];
+			while (y < e)
+				tmp[out++] = q[y++];
+			i = e;
+			runs++;
+		}
+		memcpy(q, tmp, n * sizeof(*q));
+		if (runs == 1)
+			break;
+	}
 }
 
 static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx,
@@ -264,7 +294,9 @@ static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx
 
 	if (!r->nq)
 		return 0;
-	qsort(r->q, r->nq, sizeof(*r->q), cmp_qent);
+	if (grow((void **)&r->qtmp, &r->qtmp_cap, r->nq, sizeof(*r->qtmp)))
+		return -ENOMEM;
+	sort_queue(r->q, r->qtmp, r->nq);
 	for (i = 0; i < r->nq && r->q[i].time <= limit; i++) {
 		err = deliver(r, ops, ctx, (const void *)(r->arena + r->q[i].off), r->q[i].time);
 		if (err)
@@ -470,6 +502,7 @@ void wc_replay_free(struct wc_replay *r)
 	free(r->ips);
 	free(r->bytes);
 	free(r->q);
+	free(r->qtmp);
 	free(r->arena);
 	free(r->arena2);
 	free(r);

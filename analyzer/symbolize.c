@@ -170,7 +170,7 @@ size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *
 		if (!s->used[i] || !s->elf[i])
 			continue;
 		st = wc_elfsym_status(s->elf[i]);
-		if (st == WC_ELFSYM_OK || (st == WC_ELFSYM_MISSING && s->tasks->dsos[i].path[0] != '/'))
+		if (st != WC_ELFSYM_MISMATCH && st != WC_ELFSYM_BAD)
 			continue;
 		fprintf(out, "%s: %s: %s: its frames are shown as %s+0xOFFSET\n", prog,
 			s->tasks->dsos[i].path, wc_elfsym_status_text(st),

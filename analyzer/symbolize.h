@@ -42,7 +42,8 @@ const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip);
 
 /**
  * wc_symbolizer_warn() - one line on @out per file whose symbols could not be used and that
- * frames were resolved against (build-id mismatch, missing, no symbols, damaged), naming it.
+ * frames were resolved against because it is not the recorded build or is damaged (a missing
+ * or stripped file is common and left quiet, as perf does).
  * Return: the number of such files.
  */
 size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *prog);

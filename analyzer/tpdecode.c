@@ -128,6 +128,16 @@ __attribute__((format(printf, 2, 3))) static void set_err(struct wc_tpdecode *d,
 	va_end(ap);
 }
 
+/* trace_seq_destroy() leaves the buffer alone once a realloc failed: free it either way. */
+static void seq_release(struct trace_seq *s)
+{
+	if (s->state == TRACE_SEQ__GOOD)
+		trace_seq_destroy(s);
+	else
+		free(s->buffer);
+	s->buffer = NULL;
+}
+
 static void free_binding(struct binding *b)
 {
 	if (!b)
@@ -167,7 +177,7 @@ void wc_tpdecode_free(struct wc_tpdecode *d)
 	for (uint32_t i = 0; i < d->nids; i++)
 		free_binding(d->by_id[i]);
 	free(d->by_id);
-	trace_seq_destroy(&d->seq);
+	seq_release(&d->seq);
 	tep_free(d->tep);
 	free(d);
 }
@@ -281,7 +291,7 @@ static int admit(struct wc_tpdecode *d, const char *system, const struct tep_eve
 		set_err(d, "%s:%s: format added twice", system, ev->name);
 		return -EEXIST;
 	}
-	other = tep_find_event(d->tep, ev->id);
+	other = tep_get_events_count(d->tep) ? tep_find_event(d->tep, ev->id) : NULL;
 	if (other) {
 		set_err(d, "%s:%s: ID %d is already the ID of %s:%s", system, ev->name, ev->id,
 			other->system, other->name);
@@ -728,7 +738,7 @@ static bool render_state(struct wc_tpdecode *d, struct binding *b, uint64_t raw,
 	trace_seq_terminate(&d->seq);
 	if (d->seq.state != TRACE_SEQ__GOOD) {
 		parse_state(NULL, s);
-		trace_seq_destroy(&d->seq); /* try a fresh buffer next time */
+		seq_release(&d->seq); /* try a fresh buffer next time */
 		trace_seq_init(&d->seq);
 		return false;
 	}

@@ -29,6 +29,8 @@
 #              BENCH_CPU=1 (the CPU the benchmark is pinned to; 0 on a 1-CPU machine),
 #              PERF=perf (the perf binary)
 # example: sudo RUNS=9 tests/bench-record.sh build
+# Commands, and results like "median min max", are split into words on purpose:
+# shellcheck disable=SC2046,SC2086
 set -u
 
 die() {
@@ -38,7 +40,7 @@ die() {
 
 case ${1:-} in
 -h | --help)
-	sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'
+	sed -n '2,/^# example/p' "$0" | sed 's/^# \{0,1\}//'
 	exit 0
 	;;
 esac
@@ -72,12 +74,16 @@ taskset -c "$BENCH_CPU" true 2>/dev/null || die "cannot pin to CPU $BENCH_CPU (B
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench-record.XXXXXX") || die "cannot make a temporary directory"
 trap 'rm -rf "$tmp"' EXIT
+case $tmp$builddir$PERF in *[[:space:]]*) die "no spaces, please, in \$TMPDIR, the build directory or \$PERF" ;; esac
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
 bench="taskset -c $BENCH_CPU $PERF bench sched pipe -l $LOOPS"
-# perf: -N only keeps perf from filling ~/.debug with build-ids; it does not change the file.
-perf_rec="$PERF record -N -a -o $tmp/perf.data"
+# perf: -B skips the pass over the data after the workload that collects build-ids (perf 6.1
+# on newer kernels can die in it: "assertion failed at util/build-id.c", stack smashing, and
+# no usable file); it comes after the workload, so it changes no usecs/op, only leaves the
+# build-id table (a few hundred bytes) out of the file.  -N: no build-ids into ~/.debug.
+perf_rec="$PERF record -B -N -a -o $tmp/perf.data"
 perf_g="-e sched:sched_switch -e sched:sched_waking -g"
 perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
@@ -137,7 +143,7 @@ summary() {
 
 # calc EXPR: awk arithmetic, printed with 3 decimals ("n/a" when it divides by zero)
 calc() {
-	awk "BEGIN { b = 0; x = $1; printf \"%.3f\n\", x }" 2>/dev/null || echo n/a
+	awk "BEGIN { printf \"%.3f\\n\", $1 }" 2>/dev/null || echo n/a
 }
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 == 0) print "n/a"; else printf "%.3f\n", a / b }'
@@ -155,14 +161,15 @@ commit=$(git -C "${src:-.}" describe --always --dirty 2>/dev/null || echo unknow
 echo "# bench-record: recording overhead, file size and loss, wcrec against perf record"
 echo "machine:  $(uname -srm), $ncpu CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1))$(
 	v=$(systemd-detect-virt 2>/dev/null) && [ "$v" != none ] && echo ", virtualized: $v")"
-echo "versions: $("$PERF" --version), wcrec ${version:-?} (source $commit, $builddir),"\
-"libzstd $(pkg-config --modversion libzstd 2>/dev/null || echo '?')"
+zstd=$(pkg-config --modversion libzstd 2>/dev/null || echo '?')
+echo "versions: $("$PERF" --version), wcrec ${version:-?} (source $commit, $builddir), libzstd $zstd"
 echo "workload: $bench; $RUNS runs per configuration, interleaved"
+echo "load:     $(cut -d' ' -f1-3 /proc/loadavg) at the start (1, 5, 15 min)"
 echo
 echo "configurations (all system-wide, -a):"
 echo "  bare      nothing recorded"
 echo "  perf      sched_switch + sched_waking, callchains (fp, kernel+user) on both:"
-echo "            perf record -g (perf's defaults otherwise)"
+echo "            perf record -g (perf's defaults otherwise; -B: see below)"
 echo "  wcrec     sched_switch + sched_waking + sched_wakeup_new, callchains on all three:"
 echo "            wcrec --no-samples --waker-stacks          (same records as perf)"
 echo "  perf-sw   sched_switch + sched_waking, callchains on sched_switch only:"
@@ -170,6 +177,8 @@ echo "            perf record -e sched:sched_switch/call-graph=fp/ -e sched:sche
 echo "  wcrec-sw  sched_switch + sched_waking + sched_wakeup_new, callchains on sched_switch"
 echo "            only: wcrec --no-samples (wcrec's default callchains; same records as perf-sw)"
 echo "  (sched_wakeup_new: wcrec always records it; it fires on fork only, a few per run.)"
+echo "  (perf runs with -B -N: no build-id pass after the workload, which perf 6.1 can crash in"
+echo "  on newer kernels; it comes after the workload, so no usecs/op changes.)"
 echo
 
 # Overhead: RUNS rounds of every configuration, after one warm-up of the benchmark.
@@ -183,7 +192,6 @@ while [ "$i" -le "$RUNS" ]; do
 	printf 'run %d/%d:' "$i" "$RUNS" >&2
 	for c in $configs; do
 		rm -f "$tmp/perf.data" "$tmp/wcrec.wct"
-		# shellcheck disable=SC2046 # the command is words on purpose
 		run "$tmp/$c.log" $(cmd_of "$c")
 		us=$(usecs "$tmp/$c.log") || exit 1
 		echo "$us" >>"$tmp/$c.us"
@@ -191,7 +199,7 @@ while [ "$i" -le "$RUNS" ]; do
 		perf*) perf_facts "$tmp/perf.data" >>"$tmp/$c.facts" ;;
 		wcrec*)
 			wcrec_facts "$tmp/wcrec.wct" >>"$tmp/$c.facts"
-			cp "$tmp/wcrec.wct" "$tmp/$c.wct" # the last run's file, for the sizes
+			cp "$tmp/wcrec.wct" "$tmp/last-$c.wct" # the last run's file, for the sizes
 			;;
 		esac
 		printf ' %s %s' "$c" "$us" >&2
@@ -205,7 +213,13 @@ echo "overhead: usecs/op of perf bench sched pipe (median, min-max of $RUNS)"
 printf '  %-9s %9s %9s %9s %10s %12s %8s\n' config median min max "added" "events/run" "lost"
 for c in $configs; do
 	set -- $(summary "$tmp/$c.us")
-	eval "med_$(echo "$c" | tr - _)=$1"
+	case $c in
+	bare) med_bare=$1 ;;
+	perf) med_perf=$1 ;;
+	wcrec) med_wcrec=$1 ;;
+	perf-sw) med_perf_sw=$1 ;;
+	wcrec-sw) med_wcrec_sw=$1 ;;
+	esac
 	added=-
 	[ "$c" = bare ] || added=$(calc "$1 - $med_bare")
 	ev=- lost=-
@@ -215,17 +229,26 @@ for c in $configs; do
 	fi
 	printf '  %-9s %9s %9s %9s %10s %12s %8s\n' "$c" "$1" "$2" "$3" "$added" "$ev" "$lost"
 done
-# shellcheck disable=SC2154 # set by the eval above
-{
-	a_perf=$(calc "$med_perf - $med_bare")
-	a_wcrec=$(calc "$med_wcrec - $med_bare")
-	a_perf_sw=$(calc "$med_perf_sw - $med_bare")
-	a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
-}
+a_perf=$(calc "$med_perf - $med_bare")
+a_wcrec=$(calc "$med_wcrec - $med_bare")
+a_perf_sw=$(calc "$med_perf_sw - $med_bare")
+a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
 r_same_sw=$(ratio "$a_wcrec_sw" "$a_perf_sw")
 r_defaults=$(ratio "$a_wcrec_sw" "$a_perf")
 echo "  (events/run: scheduler events in the file, mean per run; lost: summed over the runs)"
+# A quiet machine gives runs within a few percent of each other; say so when it was not.
+noisy=
+for c in $configs; do
+	set -- $(summary "$tmp/$c.us")
+	if awk -v lo="$2" -v hi="$3" 'BEGIN { exit !(hi > 1.2 * lo) }'; then
+		noisy="$noisy $c"
+	fi
+done
+if [ -n "$noisy" ]; then
+	echo "  WARNING: the slowest run is over 1.2 times the fastest in:$noisy; the machine was"
+	echo "  not quiet (load now: $(cut -d' ' -f1-3 /proc/loadavg)): the figures below are not reliable"
+fi
 echo "  added cost, wcrec / perf, same records, callchains on both:      $a_wcrec / $a_perf = $r_same  (goal <= 0.5: $(goal "$r_same"))"
 echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcrec_sw / $a_perf_sw = $r_same_sw  (goal <= 0.5: $(goal "$r_same_sw"))"
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
@@ -236,11 +259,11 @@ echo
 # formats; perf: header, synthesized tasks and mmaps, build-ids).
 echo "size: bytes per scheduler event (perf -z: zstd level 1, perf's default; wcrec: level 3)"
 rm -f "$tmp/perf.data"
-run "$tmp/z.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_g -- $bench
+run "$tmp/z.log" $perf_rec -z $perf_g -- $bench
 mv "$tmp/perf.data" "$tmp/perf-z.data"
-run "$tmp/zsw.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_sw -- $bench
+run "$tmp/zsw.log" $perf_rec -z $perf_sw -- $bench
 mv "$tmp/perf.data" "$tmp/perf-sw-z.data"
-run "$tmp/z0.log" $PERF record -N -z -a -o "$tmp/perf.data" $perf_g -- true
+run "$tmp/z0.log" $perf_rec -z $perf_g -- true
 mv "$tmp/perf.data" "$tmp/perf-0.data"
 run "$tmp/w0.log" $wc_rec --no-samples --waker-stacks -- true
 mv "$tmp/wcrec.wct" "$tmp/wcrec-0.wct"
@@ -259,14 +282,14 @@ line() {
 set -- $(perf_facts "$tmp/perf-z.data")
 line "perf -z" "$tmp/perf-z.data" "$1" "$2" "$p0_size" "$p0_ev"
 p_per=$per p_net=$net
-set -- $(wcrec_facts "$tmp/wcrec.wct")
-line "wcrec" "$tmp/wcrec.wct" "$1" "$2" "$w0_size" "$w0_ev"
+set -- $(wcrec_facts "$tmp/last-wcrec.wct")
+line "wcrec" "$tmp/last-wcrec.wct" "$1" "$2" "$w0_size" "$w0_ev"
 w_per=$per w_net=$net
 set -- $(perf_facts "$tmp/perf-sw-z.data")
 line "perf-sw -z" "$tmp/perf-sw-z.data" "$1" "$2" "$p0_size" "$p0_ev"
 psw_per=$per psw_net=$net
-set -- $(wcrec_facts "$tmp/wcrec-sw.wct")
-line "wcrec-sw" "$tmp/wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
+set -- $(wcrec_facts "$tmp/last-wcrec-sw.wct")
+line "wcrec-sw" "$tmp/last-wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
 wsw_per=$per wsw_net=$net
 echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes"
 echo "  (net bytes/event: (bytes - fixed part) / (events - events of the recording of true))"
@@ -295,3 +318,4 @@ echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); p
 echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
 echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both)   goal <= 0.5"
 echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost"
+[ -z "$noisy" ] || echo "  (noisy runs:$noisy; load at the end: $(cut -d' ' -f1-3 /proc/loadavg))"

@@ -35,7 +35,7 @@ thread_field() { # thread_field COMM FIELD
 }
 
 # 1. the demo: every thread kind shows up, nothing lost, clean ending
-"$WCREC" -q -o "$tmp/demo.wct" -- "$DEMO" 1 >/dev/null 2>"$tmp/err"
+"$WCREC" -q -o "$tmp/demo.wct" -- "$DEMO" 2 >/dev/null 2>"$tmp/err"
 rc=$?
 expect "wcrec -- wcdemo exits 0 (got $rc: $(cat "$tmp/err"))" "$rc" -eq 0
 "$STAT" "$tmp/demo.wct" >"$tmp/stat"
@@ -50,7 +50,7 @@ expect "demo trace has maps" "$(stat_of records.mmap)" -gt 1
 expect "nothing lost" "$(stat_of lost)" -eq 0
 expect "demo-sleeper switches and wakes" "$(thread_field demo-sleeper tracepoints)" -gt 50
 expect "demo-ping switches and wakes" "$(thread_field demo-ping tracepoints)" -gt 100
-expect "demo-spinner is sampled" "$(thread_field demo-spinner samples)" -gt 20
+expect "demo-spinner is sampled ($(thread_field demo-spinner samples) samples)" "$(thread_field demo-spinner samples)" -gt 10
 
 # 1b. callchains: the named functions' addresses, inside wcdemo's mapping, in events of the
 # right threads; checked against nm and readelf, not against anything of ours

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * sched-trace.h - hand-built scheduler traces for the analyzer tests: the metadata a 6.x
+ * recording has (HOST with 2 CPUs, CLOCK, EVENT_ATTRs, the real linux-6.18 TP_FORMAT texts
+ * from $srcdir/testdata/formats), then sched_switch / sched_waking / sched_wakeup_new
+ * TRACEPOINTs with payloads laid out at that format's offsets, SAMPLEs, task records and
+ * ROUNDs, written with the common/ writer.  Times are ns.
+ */
+#ifndef WC_TESTS_SCHED_TRACE_H
+#define WC_TESTS_SCHED_TRACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/stack_table.h"
+#include "common/writer.h"
+
+/* event ids of the EVENT_ATTRs st_begin() writes */
+#define ST_EV_SWITCH 1     /* sched:sched_switch */
+#define ST_EV_WAKING 2     /* sched:sched_waking */
+#define ST_EV_WAKEUP_NEW 3 /* sched:sched_wakeup_new */
+#define ST_EV_CLOCK 4      /* cpu-clock */
+
+/* prev_state values of the 6.18 layout (TASK_REPORT_MAX = 0x100 marks preemption) */
+#define ST_S 0x1ull
+#define ST_D 0x2ull
+#define ST_RPLUS 0x100ull
+
+struct st_trace {
+	char path[64];
+	int fd;
+	struct wc_writer *w;
+	struct wc_stack_table *stacks, *payloads;
+	uint32_t pid_of[16][2]; /* tid -> pid where they differ (else pid = tid) */
+	int err;                /* the first error */
+};
+
+/* st_begin() - a new temporary file with the metadata written.  Return: 0 or -errno. */
+int st_begin(struct st_trace *t);
+
+/* st_set_pid() - events in the context of @tid carry @pid from now on */
+void st_set_pid(struct st_trace *t, uint32_t tid, uint32_t pid);
+
+/* st_stack() - the id of a callchain (a STACK record is written when it is new) */
+uint32_t st_stack(struct st_trace *t, const uint64_t *ips, uint32_t nr);
+
+/* st_kstack() - the id of a kernel-only callchain of @depth frames, its marker first */
+uint32_t st_kstack(struct st_trace *t, uint32_t depth);
+
+/* st_switch() - a sched_switch on @cpu: @prev (0 idle) out in @prev_state, @next in */
+void st_switch(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t prev,
+	       const char *prev_comm, uint64_t prev_state, uint32_t next, const char *next_comm,
+	       uint32_t stack_id);
+
+/* st_wake() - a sched_waking of @tid fired on @cpu in @waker's context */
+void st_wake(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker, uint32_t tid,
+	     const char *comm, int32_t target_cpu, uint32_t stack_id);
+
+/* st_wake_new() - a sched_wakeup_new of @tid, as st_wake() */
+void st_wake_new(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker,
+		 uint32_t tid, const char *comm, int32_t target_cpu);
+
+/* st_sample() - a cpu-clock sample of @tid with @period_ns */
+void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
+	       uint32_t stack_id, uint64_t period_ns);
+
+/* st_comm() - a COMM record (no exec) */
+void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm);
+
+/* st_task() - a FORK or EXIT record */
+void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,
+	     uint32_t tid, uint32_t ptid);
+
+/* st_round() - a ROUND record */
+void st_round(struct st_trace *t);
+
+/* st_flush() - end the frame.  Return: bytes written to the file so far. */
+uint64_t st_flush(struct st_trace *t);
+
+/*
+ * st_end() - with @trailer, close the writer with a trailer at @end_ns, else only flush;
+ * then close the file.  Return: 0 or the first error of any call.
+ */
+int st_end(struct st_trace *t, bool trailer, uint64_t end_ns);
+
+/* st_remove() - unlink the file (if any) and free what is left */
+void st_remove(struct st_trace *t);
+
+#endif /* WC_TESTS_SCHED_TRACE_H */

@@ -1,0 +1,946 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-sched.c - the replay pipeline (analysis.h) and the per-tid scheduler state machine
+ * (sched.h) over hand-built traces, one test per edge case; the replay's reordering by
+ * ROUND; the folded wall-clock profile (profile.h).
+ *
+ * Every expected value is worked out by hand from the trace the test writes: the comment
+ * above each assertion block says how.  Times are ns.  Tids: A = 100, B = 200, the waker
+ * W = 300 (never switched: it only gives context to wakeups), 0 is idle.  CPUs 0 and 1.
+ */
+#include <criterion/criterion.h>
+#include <sys/stat.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/profile.h"
+#include "analyzer/replay.h"
+#include "analyzer/symbolize.h"
+#include "sched-trace.h"
+#include "trace-util.h"
+
+#define A 100
+#define B 200
+#define W 300
+
+struct run {
+	uint32_t tid;
+	int32_t cpu;
+	uint64_t start, end;
+};
+
+struct off {
+	uint32_t tid;
+	struct wc_off_interval iv;
+};
+
+static struct st_trace tr;
+static struct wc_analysis a;
+static bool opened;
+static struct run runs[64];
+static struct off offs[64];
+static size_t nruns, noffs;
+
+static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, uint64_t end)
+{
+	(void)ctx;
+	cr_assert_lt(nruns, 64);
+	runs[nruns++] = (struct run){ t->tid, cpu, start, end };
+	return 0;
+}
+
+static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv)
+{
+	(void)ctx;
+	cr_assert_lt(noffs, 64);
+	offs[noffs++] = (struct off){ t->tid, *iv };
+	return 0;
+}
+
+static const struct wc_analysis_consumer recorder = {
+	.sink = { .run = on_run, .off = on_off },
+};
+
+static void init(void)
+{
+	nruns = noffs = 0;
+	opened = false;
+	if (st_begin(&tr)) {
+		st_remove(&tr); /* .fini does not run after a failed .init */
+		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
+			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+	}
+}
+
+static void fini(void)
+{
+	if (opened)
+		wc_analysis_close(&a);
+	opened = false;
+	st_remove(&tr);
+}
+
+TestSuite(sched, .init = init, .fini = fini);
+TestSuite(replay, .init = init, .fini = fini);
+TestSuite(folded, .init = init, .fini = fini);
+
+/* Run the pipeline over @path into runs[] / offs[]; @late events are expected dropped. */
+static void analyse_file(const char *path, uint64_t late)
+{
+	cr_assert_eq(wc_analysis_open(&a, path), 0, "%s", a.error);
+	opened = true;
+	cr_assert_eq(wc_analysis_run(&a, &recorder), 0, "%s", a.error);
+	cr_assert_eq(a.decode_errors, 0);
+	cr_assert_eq(wc_replay_stats(a.replay)->late, late);
+}
+
+/* Close the trace with a trailer at @end_ns and analyse it. */
+static void analyse(uint64_t end_ns)
+{
+	cr_assert_eq(st_end(&tr, true, end_ns), 0);
+	analyse_file(tr.path, 0);
+}
+
+static void expect_run(size_t i, uint32_t tid, int32_t cpu, uint64_t start, uint64_t end)
+{
+	cr_assert_lt(i, nruns, "run %zu missing (%zu runs)", i, nruns);
+	cr_expect_eq(runs[i].tid, tid, "run %zu tid", i);
+	cr_expect_eq(runs[i].cpu, cpu, "run %zu cpu", i);
+	cr_expect_eq(runs[i].start, start, "run %zu start %lu", i, (unsigned long)runs[i].start);
+	cr_expect_eq(runs[i].end, end, "run %zu end %lu", i, (unsigned long)runs[i].end);
+}
+
+/* the off-CPU interval i: its times, state and flags */
+static const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start,
+						uint64_t wake, uint64_t end, char state,
+						bool preempted)
+{
+	const struct wc_off_interval *iv;
+
+	cr_assert_lt(i, noffs, "interval %zu missing (%zu intervals)", i, noffs);
+	iv = &offs[i].iv;
+	cr_expect_eq(offs[i].tid, tid, "interval %zu tid", i);
+	cr_expect_eq(iv->start_ns, start, "interval %zu start %lu", i, (unsigned long)iv->start_ns);
+	cr_expect_eq(iv->wake_ns, wake, "interval %zu wake %lu", i, (unsigned long)iv->wake_ns);
+	cr_expect_eq(iv->end_ns, end, "interval %zu end %lu", i, (unsigned long)iv->end_ns);
+	cr_expect_eq(iv->state, state, "interval %zu state %c", i, iv->state);
+	cr_expect_eq(iv->preempted, preempted, "interval %zu preempted", i);
+	return iv;
+}
+
+/*
+ * The counts, all of them: every edge-case counter not named here must be 0.  Order: switches,
+ * wakeups, start_unknown, run_start_unknown, double_switch_out, inferred_switch_in,
+ * unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable, wakeup_repeated,
+ * wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu.
+ */
+static void expect_counts(struct wc_sched_counts want)
+{
+	const struct wc_sched_counts *c = &a.sched.counts;
+
+#define C(f) cr_expect_eq(c->f, want.f, #f " is %lu, not %lu", (unsigned long)c->f, \
+			  (unsigned long)want.f)
+	C(switches);
+	C(wakeups);
+	C(start_unknown);
+	C(run_start_unknown);
+	C(double_switch_out);
+	C(inferred_switch_in);
+	C(unknown_dropped);
+	C(switch_in_running);
+	C(wakeup_running);
+	C(wakeup_runnable);
+	C(wakeup_repeated);
+	C(wakeup_unknown);
+	C(no_wakeup);
+	C(open_off_at_end);
+	C(open_run_at_end);
+	C(bad_cpu);
+#undef C
+}
+
+/*
+ * 1. A simple sleep.  CPU 0: idle -> A at 100 (A's first event: start unknown), A out in S at
+ * 1000 with stack K, W wakes A at 1500 on CPU 1 with stack WK, idle -> A at 1700, A out in S
+ * at 2500, W wakes A at 2600 and nothing more: A is off-CPU at the end.
+ *   runs: A [100, 1000] and [1700, 2500] on CPU 0;
+ *   interval: out 1000, blocked until the wakeup at 1500, sch delay to the switch-in at 1700;
+ *   state S, not preempted, not inferred, a wakeup was seen; waker W with stack WK; CPU 0.
+ */
+Test(sched, simple_sleep)
+{
+	uint32_t k = st_kstack(&tr, 2), wk = st_kstack(&tr, 3);
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", k);
+	st_wake(&tr, 1500, 1, W, A, "a", 0, wk);
+	st_switch(&tr, 1700, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 2500, 0, A, "a", ST_S, 0, "swapper/0", k);
+	st_wake(&tr, 2600, 1, W, A, "a", 0, wk);
+	analyse(3000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 0, 1700, 2500);
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1700, 'S', false);
+
+	cr_expect_not(iv->inferred);
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_eq(iv->cpu, 0);
+	cr_expect_eq(iv->stack_id, k);
+	cr_expect_eq(iv->waker_tid, W);
+	cr_expect_eq(iv->waker_stack_id, wk);
+	/* 4 switches, 2 wakeups; the first switch-in is A's first event; A ends off-CPU */
+	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 2, .start_unknown = 1,
+						.open_off_at_end = 1 });
+	/* the thread got its comm from the payloads and its pid from the switch-out context */
+	struct wc_thread *t = wc_tasks_find(&a.tasks, A);
+
+	cr_assert_not_null(t);
+	cr_expect_str_eq(t->comm, "a");
+	cr_expect_eq(t->pid, A);
+	cr_expect_eq(t->switches_voluntary, 2);
+	cr_expect_eq(t->switches_involuntary, 0);
+}
+
+/*
+ * 2. Preempted.  idle -> A at 100, A out R+ (prev_state 0x100) at 1000 with B coming in, B out
+ * S at 1400 and A back in at 1400 on CPU 0.
+ *   A's interval [1000, 1400]: state R, preempted, all sch delay: wake_ns == start_ns;
+ *   no waker; not counted as no_wakeup (that is for sleeps).
+ *   runs: A [100, 1000], B [1000, 1400].  A ends on-CPU, B off-CPU.
+ */
+Test(sched, preempted)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, B, "b", 0);
+	st_switch(&tr, 1400, 0, B, "b", ST_S, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, B, 0, 1000, 1400);
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1000, 1400, 'R', true);
+
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_not(iv->inferred);
+	cr_expect_eq(iv->waker_tid, 0);
+	/* A's and B's first events are switch-ins */
+	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
+						.open_off_at_end = 1, .open_run_at_end = 1 });
+	cr_expect_eq(wc_tasks_find(&a.tasks, A)->switches_involuntary, 1);
+}
+
+/*
+ * 3. D state.  idle -> A at 100, A out D (0x2) at 1000, W wakes A at 1200 (CPU 1), idle -> A
+ * at 1300 on CPU 1 and A stays there.
+ *   interval [1000, 1200, 1300], state D, not preempted, CPU 1; run A [100, 1000] on CPU 0.
+ */
+Test(sched, d_state)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_D, 0, "swapper/0", 0);
+	st_wake(&tr, 1200, 1, W, A, "a", 1, 0);
+	st_switch(&tr, 1300, 1, 0, "swapper/1", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 100, 1000);
+	cr_assert_eq(noffs, 1);
+	cr_expect_eq(expect_off(0, A, 1000, 1200, 1300, 'D', false)->cpu, 1);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
+						.open_run_at_end = 1 });
+}
+
+/*
+ * 4. A's first event is a switch-in (at 500): when it went off-CPU is unknown, so no interval;
+ * the run from there to its switch-out at 900 is known.  It then sleeps to the end.
+ */
+Test(sched, first_event_switch_in)
+{
+	st_switch(&tr, 500, 1, 0, "swapper/1", 0, A, "a", 0);
+	st_switch(&tr, 900, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(2000);
+
+	cr_expect_eq(noffs, 0);
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 1, 500, 900);
+	expect_counts((struct wc_sched_counts){ .switches = 2, .start_unknown = 1,
+						.open_off_at_end = 1 });
+}
+
+/*
+ * 5. A's first event is a switch-out (S at 1000): the run before it has no start, so no run;
+ * the interval after it is whole: woken at 1100, in at 1400 -> [1000, 1100, 1400].  A runs
+ * on to the end (not counted).
+ */
+Test(sched, first_event_switch_out)
+{
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1100, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1400, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_expect_eq(nruns, 0);
+	cr_assert_eq(noffs, 1);
+	expect_off(0, A, 1000, 1100, 1400, 'S', false);
+	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1,
+						.run_start_unknown = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * 6. Double switch-out, woken onto an idle CPU.  CPU 1 goes idle first (B out S at 200, B's
+ * first event).  A: in on CPU 0 at 100, out S at 1000; W wakes A at 1500 with target CPU 1,
+ * idle then; A's switch-in on CPU 1 is not traced; A out S on CPU 1 at 2000.
+ *   The switch-in is inferred at the wakeup: interval [1000, 1500, 1500], inferred, CPU 1
+ *   (the wakeup's target), no sch delay; then a run [1500, 2000] on CPU 1.
+ *   runs: A [100, 1000] CPU 0, A [1500, 2000] CPU 1.
+ */
+Test(sched, double_switch_out_inferred)
+{
+	uint32_t k1 = st_kstack(&tr, 1);
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 200, 1, B, "b", ST_S, 0, "swapper/1", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", k1);
+	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
+	st_switch(&tr, 2000, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(3000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 1, 1500, 2000);
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1500, 'S', false);
+
+	cr_expect(iv->inferred);
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_eq(iv->cpu, 1);
+	cr_expect_eq(iv->stack_id, k1);
+	cr_expect_eq(iv->waker_tid, W);
+	/* B: first event a switch-out, off at the end; A: off at the end */
+	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 1, .start_unknown = 1,
+						.run_start_unknown = 1, .double_switch_out = 1,
+						.inferred_switch_in = 1, .open_off_at_end = 2 });
+}
+
+/*
+ * 7. Double switch-out, the wakeup targeting a busy CPU: CPU 1 runs B from 200 (B's first
+ * event) to the end.  A in on CPU 0 at 100, out S at 1000, woken at 1500 onto CPU 1 (B is
+ * there), out S again at 2000 on CPU 1.  Then a second round with no wakeup at all: A out
+ * S again at 3000 on CPU 0.
+ *   Both second switch-outs drop the interval and the run: one run only, A [100, 1000].
+ */
+Test(sched, double_switch_out_dropped)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 200, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
+	st_switch(&tr, 2000, 1, A, "a", ST_S, B, "b", 0);
+	st_switch(&tr, 3000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(4000);
+
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 100, 1000);
+	cr_expect_eq(noffs, 0);
+	/* the switch at 2000 brings B in while B was already on CPU 1: switch_in_running */
+	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
+						.double_switch_out = 2, .unknown_dropped = 2,
+						.switch_in_running = 1, .open_off_at_end = 1,
+						.open_run_at_end = 1 });
+}
+
+/*
+ * 8a. Woken while still on its CPU: A runs on CPU 0 from 100; W (on CPU 1) wakes A at 990;
+ * A out S at 1000; no later wakeup; in at 1400.  The wakeup is provisional and is used: the
+ * whole interval is sch delay, [1000, 1000, 1400], waker W; not a no_wakeup.
+ */
+Test(sched, wakeup_running_provisional)
+{
+	uint32_t wk = st_kstack(&tr, 2);
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_wake(&tr, 990, 1, W, A, "a", 0, wk);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_switch(&tr, 1400, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1000, 1400, 'S', false);
+
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_eq(iv->waker_tid, W);
+	cr_expect_eq(iv->waker_stack_id, wk);
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 100, 1000);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
+						.wakeup_running = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * 8b. As 8a, but another wakeup comes at 1200, after the switch-out, from tid 301: that one
+ * ends the blocked part: [1000, 1200, 1400], waker 301.  It is not a repeated wakeup.
+ */
+Test(sched, wakeup_running_then_later_wakeup)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_wake(&tr, 990, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1200, 1, 301, A, "a", 0, 0);
+	st_switch(&tr, 1400, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(noffs, 1);
+	cr_expect_eq(expect_off(0, A, 1000, 1200, 1400, 'S', false)->waker_tid, 301);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 2, .start_unknown = 1,
+						.wakeup_running = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * 9. Repeated wakeups while off-CPU: A out S at 1000, woken at 1200 by W and at 1300 by 301,
+ * in at 1500.  The first is kept: [1000, 1200, 1500], waker W; one repeated wakeup.
+ */
+Test(sched, wakeup_repeated)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1200, 1, W, A, "a", 0, 0);
+	st_wake(&tr, 1300, 1, 301, A, "a", 0, 0);
+	st_switch(&tr, 1500, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(noffs, 1);
+	cr_expect_eq(expect_off(0, A, 1000, 1200, 1500, 'S', false)->waker_tid, W);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 2, .start_unknown = 1,
+						.wakeup_repeated = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * 10. A wakeup of a preempted task: A out R+ at 1000, W wakes it at 1200, in at 1500.  The
+ * wakeup is ignored: [1000, 1000, 1500], R, preempted, no waker.
+ */
+Test(sched, wakeup_runnable)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, 0, "swapper/0", 0);
+	st_wake(&tr, 1200, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1500, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(noffs, 1);
+	cr_expect_eq(expect_off(0, A, 1000, 1000, 1500, 'R', true)->waker_tid, 0);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
+						.wakeup_runnable = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * 11. A wakeup before A was ever seen: W wakes A at 500 (A's first event).  It changes
+ * nothing: A's switch-in at 600 is still a start unknown; run [600, 1000]; no interval.
+ */
+Test(sched, wakeup_unknown)
+{
+	st_wake(&tr, 500, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 600, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(2000);
+
+	cr_expect_eq(noffs, 0);
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 600, 1000);
+	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1, .wakeup_unknown = 1,
+						.start_unknown = 1, .open_off_at_end = 1 });
+}
+
+/*
+ * 12. A sleep with no wakeup seen: A out S at 1000, in at 1600.  The whole interval is
+ * blocked: [1000, 1600, 1600], no_wakeup set and counted.
+ */
+Test(sched, no_wakeup)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_switch(&tr, 1600, 0, 0, "swapper/0", 0, A, "a", 0);
+	analyse(2000);
+
+	cr_assert_eq(noffs, 1);
+	cr_expect(expect_off(0, A, 1000, 1600, 1600, 'S', false)->no_wakeup);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 1, .no_wakeup = 1,
+						.open_run_at_end = 1 });
+}
+
+/*
+ * 13. The recording ends while A is off-CPU: out S at 1000, woken at 1200, never back in
+ * before the trailer at 5000.  No interval; open_off_at_end.  B exits while off-CPU (out S
+ * at 300, EXIT at 400): an exited thread is not open at the end.
+ */
+Test(sched, open_off_at_end)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 200, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch(&tr, 300, 1, B, "b", ST_S, 0, "swapper/1", 0);
+	st_task(&tr, WC_REC_EXIT, 400, B, B, B, B);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1200, 1, W, A, "a", 0, 0);
+	analyse(5000);
+
+	cr_expect_eq(noffs, 0);
+	cr_assert_eq(nruns, 2);
+	expect_run(0, B, 1, 200, 300);
+	expect_run(1, A, 0, 100, 1000);
+	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 1, .start_unknown = 2,
+						.open_off_at_end = 1 });
+	cr_expect_eq(wc_analysis_end_ns(&a), 5000);
+}
+
+/*
+ * 14. sched_wakeup_new: W forks C (tid 400) at 990 and wakes it new at 1000 onto CPU 1; C's
+ * first switch-in is at 1250 on CPU 1, its switch-out S at 2000.
+ *   C's first wait is all sch delay: [1000, 1000, 1250], state R, not preempted (so the
+ *   profile puts it on the run queue), not a no_wakeup, waker W, no stack; then run
+ *   [1250, 2000] on CPU 1.  No start_unknown: C was seen being born.
+ */
+Test(sched, wakeup_new)
+{
+	st_task(&tr, WC_REC_FORK, 990, 400, W, 400, W);
+	st_wake_new(&tr, 1000, 0, W, 400, "c", 1);
+	st_switch(&tr, 1250, 1, 0, "swapper/1", 0, 400, "c", 0);
+	st_switch(&tr, 2000, 1, 400, "c", ST_S, 0, "swapper/1", 0);
+	analyse(3000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, 400, 1000, 1000, 1250, 'R', false);
+
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_not(iv->inferred);
+	cr_expect_eq(iv->waker_tid, W);
+	cr_expect_eq(iv->stack_id, 0);
+	cr_expect_eq(iv->cpu, 1);
+	cr_assert_eq(nruns, 1);
+	expect_run(0, 400, 1, 1250, 2000);
+	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1,
+						.open_off_at_end = 1 });
+}
+
+/*
+ * 15. Idle is never a task: switches between idle and idle on both CPUs, idle in and out
+ * around A, a sample of tid 0, a wakeup of tid 0.  Only A's run [100, 1000] comes out, and
+ * tasks has no tid 0.
+ */
+Test(sched, idle_not_a_task)
+{
+	st_switch(&tr, 50, 1, 0, "swapper/1", 0, 0, "swapper/1", 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_sample(&tr, 500, 1, 0, 0, 1000000);
+	st_wake(&tr, 600, 1, W, 0, "swapper/1", 1, 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(2000);
+
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 100, 1000);
+	cr_expect_eq(noffs, 0);
+	cr_expect_null(wc_tasks_find(&a.tasks, 0));
+	cr_expect_eq(a.tasks.nthreads, 2); /* slot 0 unused, then A */
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
+						.open_off_at_end = 1 });
+}
+
+/* A switch on a CPU beyond HOST's ncpus_configured (2) is counted and ignored. */
+Test(sched, bad_cpu)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 500, 5, A, "a", ST_S, 0, "swapper/5", 0);
+	analyse(2000);
+
+	cr_expect_eq(nruns, 0);
+	expect_counts((struct wc_sched_counts){ .switches = 2, .start_unknown = 1, .bad_cpu = 1,
+						.open_run_at_end = 1 });
+}
+
+
+/* ---- the replay: reordering by ROUND, late events, a cut file ---- */
+
+struct order {
+	uint32_t tid[32];
+	uint64_t time[32];
+	size_t n;
+};
+
+static int order_event(void *ctx, const struct wc_rec_header *h)
+{
+	struct order *o = ctx;
+	const struct wc_rec_sample *s = (const void *)h;
+
+	cr_assert_eq(h->type, WC_REC_SAMPLE);
+	cr_assert_lt(o->n, 32);
+	o->tid[o->n] = s->tid;
+	o->time[o->n++] = s->time_ns;
+	return 0;
+}
+
+/*
+ * SAMPLEs (tid = a label) written out of order around three ROUNDs:
+ *   t1@300 t2@100 ROUND  t3@250 t4@400 t5@150 ROUND  t6@290 t7@350 t8@320 ROUND  t10@500 t9@500
+ * ROUND 1 hands out what is <= the newest time at the ROUND before (none: 0): nothing; the
+ * limit becomes 300.  ROUND 2 hands out <= 300, sorted: t2@100 t5@150 t3@250 t1@300; the
+ * limit becomes 400.  t6@290 is older than t1@300, already handed out: late, dropped.
+ * ROUND 3 hands out <= 400: t8@320 t7@350 t4@400.  The end hands out the rest, the tie in
+ * file order: t10 then t9.
+ */
+Test(replay, reorder_by_round)
+{
+	static const uint32_t want_tid[] = { 2, 5, 3, 1, 8, 7, 4, 10, 9 };
+	static const uint64_t want_time[] = { 100, 150, 250, 300, 320, 350, 400, 500, 500 };
+	struct wc_replay_ops ops = { .event = order_event };
+	struct order o = { .n = 0 };
+	struct wc_replay *r;
+
+	st_sample(&tr, 300, 0, 1, 0, 1);
+	st_sample(&tr, 100, 1, 2, 0, 1);
+	st_round(&tr);
+	st_sample(&tr, 250, 0, 3, 0, 1);
+	st_sample(&tr, 400, 0, 4, 0, 1);
+	st_sample(&tr, 150, 1, 5, 0, 1);
+	st_round(&tr);
+	st_sample(&tr, 290, 1, 6, 0, 1);
+	st_sample(&tr, 350, 0, 7, 0, 1);
+	st_sample(&tr, 320, 1, 8, 0, 1);
+	st_round(&tr);
+	st_sample(&tr, 500, 0, 10, 0, 1);
+	st_sample(&tr, 500, 1, 9, 0, 1);
+	cr_assert_eq(st_end(&tr, true, 600), 0);
+
+	r = wc_replay_open(tr.path);
+	cr_assert_not_null(r);
+	cr_assert_eq(wc_replay_run(r, &ops, &o), 0);
+	cr_expect_eq(o.n, 9);
+	for (size_t i = 0; i < o.n && i < 9; i++) {
+		cr_expect_eq(o.tid[i], want_tid[i], "event %zu is t%u@%lu, not t%u", i, o.tid[i],
+			     (unsigned long)o.time[i], want_tid[i]);
+		cr_expect_eq(o.time[i], want_time[i]);
+	}
+	const struct wc_replay_stats *st = wc_replay_stats(r);
+
+	cr_expect_eq(st->late, 1);
+	cr_expect_eq(st->records[WC_REC_SAMPLE], 10);
+	cr_expect_eq(st->records[WC_REC_ROUND], 3);
+	cr_expect_eq(st->first_ns, 100);
+	cr_expect_eq(st->last_ns, 500);
+	cr_expect_eq(st->end_ns, 600);
+	cr_expect_eq(st->state, WC_READER_CLEAN);
+	wc_replay_free(r);
+}
+
+/*
+ * The same through the scheduler: each CPU's events are written as the recorder drains its
+ * ring, CPU 1 before CPU 0 in each pass:
+ *   pass 1: CPU 1: idle -> B @150;  CPU 0: idle -> A @100;                       ROUND
+ *   pass 2: CPU 1: W wakes A @1500; CPU 0: A out S @1000, idle -> A @1700;      ROUND
+ *   pass 3: (nothing);                                                          ROUND
+ *   pass 4: CPU 1: B out S @1600 (older than 1700, handed out at ROUND 3);
+ *           CPU 0: A out S @2500
+ * ROUND 1 hands out nothing (limit 0), ROUND 2 up to 150 (B in, A in, sorted: A @100 first),
+ * ROUND 3 up to 1700: A out @1000, the wakeup @1500, A in @1700 - in time order, so the
+ * wakeup comes after the switch-out and splits the interval: [1000, 1500, 1700].  Written
+ * order would have made it a wakeup of a running A.  B out @1600 is late: dropped, so B
+ * never leaves its CPU (open run at the end) and has no run.  A out @2500: run [1700, 2500].
+ */
+Test(replay, reorder_into_sched)
+{
+	st_switch(&tr, 150, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_round(&tr);
+	st_wake(&tr, 1500, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_switch(&tr, 1700, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_round(&tr);
+	st_round(&tr);
+	st_switch(&tr, 1600, 1, B, "b", ST_S, 0, "swapper/1", 0);
+	st_switch(&tr, 2500, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, 3000), 0);
+	analyse_file(tr.path, 1);
+
+	cr_assert_eq(noffs, 1);
+	expect_off(0, A, 1000, 1500, 1700, 'S', false);
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 0, 1700, 2500);
+	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
+						.open_off_at_end = 1, .open_run_at_end = 1 });
+}
+
+/*
+ * A file cut in the middle of its second frame.  Frame 1: idle -> A @100, A out S @1000,
+ * woken @1500, A in @1700.  Frame 2: A out S @2500, woken @3000, A in @3200, trailer @4000.
+ * Cut half-way into frame 2: frame 1 is analysed whole - run [100, 1000], interval
+ * [1000, 1500, 1700], A on its CPU at the end - and the replay says TRUNCATED; with no
+ * trailer, the end is the last event handed out, 1700.
+ */
+Test(replay, truncated_file)
+{
+	char cut[64] = "";
+	uint64_t frame1_end, size;
+	struct stat sb;
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1500, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1700, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_round(&tr);
+	frame1_end = st_flush(&tr);
+	st_switch(&tr, 2500, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 3000, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 3200, 0, 0, "swapper/0", 0, A, "a", 0);
+	cr_assert_eq(st_end(&tr, true, 4000), 0);
+	cr_assert_eq(stat(tr.path, &sb), 0);
+	size = (uint64_t)sb.st_size;
+	cr_assert_gt(size, frame1_end + 16);
+	cr_assert_eq(tu_copy_prefix(tr.path, frame1_end + (size - frame1_end) / 2, cut), 0);
+	analyse_file(cut, 0);
+	unlink(cut);
+
+	const struct wc_replay_stats *st = wc_replay_stats(a.replay);
+
+	cr_expect_eq(st->state, WC_READER_TRUNCATED);
+	cr_expect_eq(st->end_ns, 0);
+	cr_expect_eq(wc_analysis_end_ns(&a), 1700);
+	cr_assert_eq(nruns, 1);
+	expect_run(0, A, 0, 100, 1000);
+	cr_assert_eq(noffs, 1);
+	expect_off(0, A, 1000, 1500, 1700, 'S', false);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
+						.open_run_at_end = 1 });
+}
+
+/* ---- the folded wall-clock profile ---- */
+
+/*
+ * Thread "worker" 100 and its sibling "worker" 101 (process 100), on a trace that starts at
+ * 1 ms.  Stacks are kernel-only, without kallsyms, so each frame prints as [unknown] and a
+ * stack of depth N reads ";[unknown]" N times: K1..K3 (depth 1..3) are switch-out stacks,
+ * S1 (depth 4) and S2 (depth 5) sample stacks.
+ *
+ *   worker 100, CPU 0:
+ *     1.0 ms  in (first event: start unknown)   samples S1 @1.5, S1 @2.0, S2 @2.5
+ *     3.0 ms  out S, K1          run 1.0-3.0 = 2000 us
+ *     3.4 ms  W wakes it         blocked 3.0-3.4 = 400 us   [off-cpu S]
+ *     3.5 ms  in                 sch delay 3.4-3.5 = 100 us [runqueue]
+ *                                 sample S1 @4.0
+ *     5.3 ms  out R+, K2         run 3.5-5.3 = 1800 us
+ *     5.6 ms  in                 preempted 5.3-5.6 = 300 us [off-cpu R]
+ *     5.8 ms  out D, K3          run 5.6-5.8 = 200 us
+ *     6.0 ms  W wakes it         blocked 5.8-6.0 = 200 us   [off-cpu D]
+ *     6.1 ms  in, runs to the end (open run, not counted); sch delay 6.0-6.1 = 100 us
+ *   run time 2000 + 1800 + 200 = 4000 us over 4 samples: S1 (3) 3000 us, S2 (1) 1000 us;
+ *   off-CPU 500 + 300 + 300 = 1100 us; on + off = 5100 us = 6.1 ms - 1.0 ms.
+ *   worker 101, CPU 1: in at 2.0 ms, out S (no stack) at 2.7 ms and never back: 700 us of
+ *   run time and no sample -> "[on-cpu unsampled] 700"; its interval is open at the end.
+ */
+static void write_profile_trace(void)
+{
+	uint32_t k1 = st_kstack(&tr, 1), k2 = st_kstack(&tr, 2), k3 = st_kstack(&tr, 3);
+	uint32_t s1 = st_kstack(&tr, 4), s2 = st_kstack(&tr, 5);
+
+	st_set_pid(&tr, 101, 100);
+	st_comm(&tr, 1000000, 100, 100, "worker");
+	st_comm(&tr, 1000000, 100, 101, "worker");
+	st_switch(&tr, 1000000, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_sample(&tr, 1500000, 0, 100, s1, 500000);
+	st_sample(&tr, 2000000, 0, 100, s1, 500000);
+	st_switch(&tr, 2000000, 1, 0, "swapper/1", 0, 101, "worker", 0);
+	st_sample(&tr, 2500000, 0, 100, s2, 500000);
+	st_switch(&tr, 2700000, 1, 101, "worker", ST_S, 0, "swapper/1", 0);
+	st_switch(&tr, 3000000, 0, 100, "worker", ST_S, 0, "swapper/0", k1);
+	st_wake(&tr, 3400000, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 3500000, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_sample(&tr, 4000000, 0, 100, s1, 500000);
+	st_switch(&tr, 5300000, 0, 100, "worker", ST_RPLUS, 0, "swapper/0", k2);
+	st_switch(&tr, 5600000, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tr, 5800000, 0, 100, "worker", ST_D, 0, "swapper/0", k3);
+	st_wake(&tr, 6000000, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 6100000, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_round(&tr);
+	cr_assert_eq(st_end(&tr, true, 7000000), 0);
+}
+
+/* The folded profile of the trace with @o, as text (to free). */
+static char *folded(const struct wc_profile_opts *o)
+{
+	struct wc_analysis an;
+	struct wc_profile *p = wc_profile_new(o);
+	struct wc_symbolizer *sym;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
+	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
+	cr_assert_eq(an.start_ns, 1000000);
+	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL);
+	cr_assert_not_null(sym);
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
+	fclose(f);
+	wc_symbolizer_free(sym);
+	wc_profile_free(p);
+	wc_analysis_close(&an);
+	return text;
+}
+
+static void expect_folded(const struct wc_profile_opts *o, const char *want)
+{
+	char *got = folded(o);
+
+	cr_expect_str_eq(got, want, "got:\n%s\nwanted:\n%s", got, want);
+	free(got);
+}
+
+#define U ";[unknown]"
+
+/*
+ * --mode wall: lines sorted as strings ("[o" < "[r" < "[u"; a line sorts before its
+ * extensions), values in us; the numbers are those worked out above write_profile_trace().
+ */
+Test(folded, wall)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_WALL };
+
+	write_profile_trace();
+	expect_folded(&o, "worker;[on-cpu unsampled] 700\n"
+			  "worker" U ";[off-cpu S] 400\n"
+			  "worker" U ";[runqueue] 100\n"
+			  "worker" U U ";[off-cpu R] 300\n"
+			  "worker" U U U ";[off-cpu D] 200\n"
+			  "worker" U U U ";[runqueue] 100\n"
+			  "worker" U U U U " 3000\n"
+			  "worker" U U U U U " 1000\n");
+}
+
+/*
+ * --per-thread: keys "worker-100" and "worker-101"; each thread's lines sum to its on + off
+ * time: 4000 + 1100 = 5100 us for 100, 700 us (on-CPU only) for 101.
+ */
+Test(folded, per_thread_sums)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_WALL, .per_thread = true };
+	uint64_t sum100 = 0, sum101 = 0;
+	char *text, *line, *save = NULL;
+
+	write_profile_trace();
+	text = folded(&o);
+	cr_expect_str_eq(text, "worker-100" U ";[off-cpu S] 400\n"
+			       "worker-100" U ";[runqueue] 100\n"
+			       "worker-100" U U ";[off-cpu R] 300\n"
+			       "worker-100" U U U ";[off-cpu D] 200\n"
+			       "worker-100" U U U ";[runqueue] 100\n"
+			       "worker-100" U U U U " 3000\n"
+			       "worker-100" U U U U U " 1000\n"
+			       "worker-101;[on-cpu unsampled] 700\n", "got:\n%s", text);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		uint64_t v = strtoull(strrchr(line, ' ') + 1, NULL, 10);
+
+		if (strncmp(line, "worker-100;", 11) == 0)
+			sum100 += v;
+		else if (strncmp(line, "worker-101;", 11) == 0)
+			sum101 += v;
+		else
+			cr_expect_fail("unexpected key in %s", line);
+	}
+	cr_expect_eq(sum100, 5100);
+	cr_expect_eq(sum101, 700);
+	free(text);
+}
+
+/* --mode off: no synthetic leaf, each whole interval under its switch-out stack. */
+Test(folded, off)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_OFF };
+
+	write_profile_trace();
+	expect_folded(&o, "worker" U " 500\n"
+			  "worker" U U " 300\n"
+			  "worker" U U U " 300\n");
+}
+
+/*
+ * --state: off mode with "S" keeps the S interval only (500); wall mode with "D" keeps the D
+ * interval's two parts (200 + 100) and all the on-CPU lines.
+ */
+Test(folded, state_filter)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_OFF, .filter.states = "S" };
+
+	write_profile_trace();
+	expect_folded(&o, "worker" U " 500\n");
+	o = (struct wc_profile_opts){ .mode = WC_MODE_WALL, .filter.states = "D" };
+	expect_folded(&o, "worker;[on-cpu unsampled] 700\n"
+			  "worker" U U U ";[off-cpu D] 200\n"
+			  "worker" U U U ";[runqueue] 100\n"
+			  "worker" U U U U " 3000\n"
+			  "worker" U U U U U " 1000\n");
+}
+
+/*
+ * -m / -M on interval lengths S 500 us, R 300 us, D 300 us: -m 400 us keeps S; -M 300 us
+ * keeps R and D (the bound is inclusive); -m 301 us -M 499 us keeps nothing.
+ */
+Test(folded, min_max_block)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_OFF, .filter.min_block_ns = 400000 };
+
+	write_profile_trace();
+	expect_folded(&o, "worker" U " 500\n");
+	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .filter.max_block_ns = 300000 };
+	expect_folded(&o, "worker" U U " 300\n"
+			  "worker" U U U " 300\n");
+	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .filter.min_block_ns = 301000,
+				      .filter.max_block_ns = 499000 };
+	expect_folded(&o, "");
+}
+
+/*
+ * --time 0.0025,0.00505: the window [3.5 ms, 6.05 ms] (from the first event at 1 ms).
+ *   runs clipped: 1.0-3.0 -> 0; 3.5-5.3 -> 1800; 5.6-5.8 -> 200: 2000 us.  101's run
+ *   (2.0-2.7) is outside: no unsampled line.
+ *   samples in the window: S1 @4.0 only, so S1 gets all 2000 us.
+ *   S interval 3.0-3.5: outside.  R 5.3-5.6: 300.  D 5.8-6.1 woken at 6.0: blocked 200,
+ *   sch delay clipped to 6.0-6.05 = 50.
+ *   Total 2000 + 300 + 250 = 2550 us = the window's length: worker 100 fills it.
+ */
+Test(folded, time_window)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_WALL,
+				     .filter = { .have_time = true, .start_s = 0.0025,
+						 .end_s = 0.00505 } };
+
+	write_profile_trace();
+	expect_folded(&o, "worker" U U ";[off-cpu R] 300\n"
+			  "worker" U U U ";[off-cpu D] 200\n"
+			  "worker" U U U ";[runqueue] 50\n"
+			  "worker" U U U U " 2000\n");
+}
+
+/* A wakeup_new's wait in the wall profile is run-queue time only: no "[off-cpu R]" line. */
+Test(folded, wakeup_new_is_runqueue)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_WALL };
+
+	/* C (400): forked @1 ms, woken new @1 ms, in @1.25 ms, out S @2 ms and never back:
+	 * 250 us of run queue (no stack: "[unknown]"), 750 us unsampled run */
+	st_task(&tr, WC_REC_FORK, 1000000, 400, W, 400, W);
+	st_comm(&tr, 1000000, 400, 400, "c");
+	st_wake_new(&tr, 1000000, 0, W, 400, "c", 1);
+	st_switch(&tr, 1250000, 1, 0, "swapper/1", 0, 400, "c", 0);
+	st_switch(&tr, 2000000, 1, 400, "c", ST_S, 0, "swapper/1", 0);
+	cr_assert_eq(st_end(&tr, true, 3000000), 0);
+	expect_folded(&o, "c;[on-cpu unsampled] 750\n"
+			  "c" U ";[runqueue] 250\n");
+}
