@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/grow.h"
 #include "analyzer/replay.h"
 
 struct ref {
@@ -40,23 +41,6 @@ struct wc_replay {
 	bool delivered_any;
 };
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 struct wc_replay *wc_replay_open(const char *path)
 {
 	struct wc_replay *r = calloc(1, sizeof(*r));
@@ -80,7 +64,7 @@ static int keep_ref(struct ref **refs, size_t *n, uint32_t id, uint64_t off, uin
 	if (id >= *n) {
 		size_t cap = *n, old = *n;
 
-		if (grow((void **)refs, &cap, (size_t)id + 1, sizeof(**refs)))
+		if (wc_grow((void **)refs, &cap, (size_t)id + 1, sizeof(**refs)))
 			return -ENOMEM;
 		memset(*refs + old, 0, (cap - old) * sizeof(**refs));
 		*n = cap;
@@ -93,7 +77,7 @@ static int keep_stack(struct wc_replay *r, const struct wc_rec_stack *s)
 {
 	if (s->id == WC_STACK_NONE)
 		return 0;
-	if (grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
+	if (wc_grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
 		return -ENOMEM;
 	memcpy(r->ips + r->nips, s->ips, (size_t)s->nr * sizeof(uint64_t));
 	if (keep_ref(&r->stacks, &r->nstacks, s->id, r->nips, s->nr))
@@ -106,7 +90,7 @@ static int keep_payload(struct wc_replay *r, const struct wc_rec_payload *p)
 {
 	if (p->id == WC_PAYLOAD_NONE)
 		return 0;
-	if (grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
+	if (wc_grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
 		return -ENOMEM;
 	memcpy(r->bytes + r->nbytes, p->data, p->size);
 	if (keep_ref(&r->payloads, &r->npayloads, p->id, r->nbytes, p->size))
@@ -187,7 +171,7 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 		struct wc_replay_tp_format *x;
 		size_t cap = m->nformats;
 
-		if (grow((void **)&m->formats, &cap, m->nformats + 1, sizeof(*m->formats)))
+		if (wc_grow((void **)&m->formats, &cap, m->nformats + 1, sizeof(*m->formats)))
 			return -ENOMEM;
 		x = &m->formats[m->nformats];
 		x->system = dup_n(f->data, f->system_len);
@@ -215,7 +199,7 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 		const struct wc_rec_note *n = (const void *)h;
 		size_t cap = m->nnotes;
 
-		if (grow((void **)&m->notes, &cap, m->nnotes + 1, sizeof(*m->notes)))
+		if (wc_grow((void **)&m->notes, &cap, m->nnotes + 1, sizeof(*m->notes)))
 			return -ENOMEM;
 		m->notes[m->nnotes].key = dup_n(n->data, n->key_len);
 		m->notes[m->nnotes].value = dup_n(n->data + n->key_len, n->value_len);
@@ -294,7 +278,7 @@ static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx
 
 	if (!r->nq)
 		return 0;
-	if (grow((void **)&r->qtmp, &r->qtmp_cap, r->nq, sizeof(*r->qtmp)))
+	if (wc_grow((void **)&r->qtmp, &r->qtmp_cap, r->nq, sizeof(*r->qtmp)))
 		return -ENOMEM;
 	sort_queue(r->q, r->qtmp, r->nq);
 	for (i = 0; i < r->nq && r->q[i].time <= limit; i++) {
@@ -308,7 +292,7 @@ static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx
 		return 0;
 	}
 	/* move what stays to the second arena, then swap */
-	if (grow((void **)&r->arena2, &r->arena2_cap, r->arena_used, 1))
+	if (wc_grow((void **)&r->arena2, &r->arena2_cap, r->arena_used, 1))
 		return -ENOMEM;
 	for (; i < r->nq; i++) {
 		const struct wc_rec_header *h = (const void *)(r->arena + r->q[i].off);
@@ -339,8 +323,8 @@ static int enqueue(struct wc_replay *r, const struct wc_rec_header *h)
 		r->stats.late++;
 		return 0;
 	}
-	if (grow((void **)&r->q, &r->q_cap, r->nq + 1, sizeof(*r->q)) ||
-	    grow((void **)&r->arena, &r->arena_cap, r->arena_used + h->size, 1))
+	if (wc_grow((void **)&r->q, &r->q_cap, r->nq + 1, sizeof(*r->q)) ||
+	    wc_grow((void **)&r->arena, &r->arena_cap, r->arena_used + h->size, 1))
 		return -ENOMEM;
 	memcpy(r->arena + r->arena_used, h, h->size);
 	r->q[r->nq++] = (struct qent){ time, r->seq++, r->arena_used };

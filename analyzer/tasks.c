@@ -4,30 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/grow.h"
 #include "analyzer/tasks.h"
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 16;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
 
 static int new_aspace(struct wc_tasks *t, uint32_t pid, const struct wc_aspace *copy)
 {
 	struct wc_aspace *a;
 
-	if (grow((void **)&t->aspaces, &t->aspaces_cap, t->naspaces + 1, sizeof(*t->aspaces)))
+	if (wc_grow((void **)&t->aspaces, &t->aspaces_cap, t->naspaces + 1, sizeof(*t->aspaces)))
 		return -ENOMEM;
 	a = &t->aspaces[t->naspaces];
 	memset(a, 0, sizeof(*a));
@@ -47,7 +31,7 @@ int wc_tasks_init(struct wc_tasks *t)
 	memset(t, 0, sizeof(*t));
 	if (wc_map64_init(&t->by_tid) || wc_map64_init(&t->by_pid) ||
 	    wc_map64_init(&t->dso_by_hash) || new_aspace(t, 0, NULL) < 0 ||
-	    grow((void **)&t->threads, &t->threads_cap, 1, sizeof(*t->threads))) {
+	    wc_grow((void **)&t->threads, &t->threads_cap, 1, sizeof(*t->threads))) {
 		wc_tasks_fini(t);
 		return -ENOMEM;
 	}
@@ -86,7 +70,7 @@ int wc_tasks_add_target(struct wc_tasks *t, uint32_t pid)
 
 	if (is_target_pid(t, pid))
 		return 0;
-	if (grow((void **)&t->target_pids, &cap, t->ntarget_pids + 1, sizeof(uint32_t)))
+	if (wc_grow((void **)&t->target_pids, &cap, t->ntarget_pids + 1, sizeof(uint32_t)))
 		return -ENOMEM;
 	t->target_pids[t->ntarget_pids++] = pid;
 	return 0;
@@ -115,7 +99,7 @@ static struct wc_thread *new_thread(struct wc_tasks *t, uint32_t tid, uint32_t p
 	struct wc_thread *th;
 	uint64_t *slot;
 
-	if (grow((void **)&t->threads, &t->threads_cap, t->nthreads + 1, sizeof(*t->threads)))
+	if (wc_grow((void **)&t->threads, &t->threads_cap, t->nthreads + 1, sizeof(*t->threads)))
 		return NULL;
 	slot = wc_map64_put(&t->by_tid, tid, 0, NULL);
 	if (!slot)
@@ -178,7 +162,7 @@ static uint32_t dso_of(struct wc_tasks *t, const struct wc_rec_mmap *m, const ch
 		    memcmp(d->build_id, m->build_id, d->build_id_len) == 0)
 			return (uint32_t)(*v - 1);
 	}
-	if (grow((void **)&t->dsos, &t->dsos_cap, t->ndsos + 1, sizeof(*t->dsos)))
+	if (wc_grow((void **)&t->dsos, &t->dsos_cap, t->ndsos + 1, sizeof(*t->dsos)))
 		return UINT32_MAX;
 	struct wc_dso *d = &t->dsos[t->ndsos];
 

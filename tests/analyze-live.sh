@@ -16,25 +16,7 @@ B=${builddir:-.}
 WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 WL="$B/tests/wall-workload"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-skip() {
-	if [ "${WC_REQUIRE_RECORDING:-0}" = 1 ]; then
-		echo "FAIL: cannot record here ($1) and WC_REQUIRE_RECORDING=1"
-		exit 1
-	fi
-	echo "SKIP: $1"
-	exit 77
-}
-[ "$(id -u)" = 0 ] || skip "recording needs root here (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))"
-
-expect() { # expect DESCRIPTION TEST-EXPRESSION
-	desc=$1
-	shift
-	if [ "$@" ]; then echo "ok   $desc"; else echo "FAIL $desc"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/testlib.sh"
 within() { # within A B PERCENT: |A - B| <= PERCENT% of B
 	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
 }

@@ -9,26 +9,7 @@ B=${builddir:-.}
 WCREC="$B/wcrec"
 STAT="$B/tests/wct-stat"
 DEMO="$B/demo/wcdemo"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-skip() {
-	if [ "${WC_REQUIRE_RECORDING:-0}" = 1 ]; then
-		echo "FAIL: cannot record here ($1) and WC_REQUIRE_RECORDING=1"
-		exit 1
-	fi
-	echo "SKIP: $1"
-	exit 77
-}
-[ "$(id -u)" = 0 ] || skip "recording needs root here (perf_event_paranoid $(cat /proc/sys/kernel/perf_event_paranoid))"
-[ -e /proc/sys/kernel/perf_event_paranoid ] || skip "this kernel has no perf_event_open"
-
-expect() { # expect DESCRIPTION TEST-EXPRESSION
-	desc=$1
-	shift
-	if [ "$@" ]; then echo "ok   $desc"; else echo "FAIL $desc"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/testlib.sh"
 stat_of() { sed -n "s/^$1 //p" "$tmp/stat" | head -1; }
 thread_field() { # thread_field COMM FIELD
 	awk -v c="$1" -v f="$2" '$1 == "thread" && $3 == c { for (i = 4; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$tmp/stat"
