@@ -7,21 +7,23 @@
 #include "analyzer/grow.h"
 #include "analyzer/tasks.h"
 
-static int new_aspace(struct wc_tasks *t, uint32_t pid, const struct wc_aspace *copy)
+/* A new address space of @pid, a copy of address space @copy (0: empty).  Return: index. */
+static int new_aspace(struct wc_tasks *t, uint32_t pid, size_t copy)
 {
-	struct wc_aspace *a;
+	struct wc_aspace *a, *from;
 
 	if (wc_grow((void **)&t->aspaces, &t->aspaces_cap, t->naspaces + 1, sizeof(*t->aspaces)))
 		return -ENOMEM;
 	a = &t->aspaces[t->naspaces];
+	from = &t->aspaces[copy]; /* after the growth: the array may have moved */
 	memset(a, 0, sizeof(*a));
 	a->pid = pid;
-	if (copy && copy->nmaps) {
-		a->maps = malloc(copy->nmaps * sizeof(*a->maps));
+	if (copy && from->nmaps) {
+		a->maps = malloc(from->nmaps * sizeof(*a->maps));
 		if (!a->maps)
 			return -ENOMEM;
-		memcpy(a->maps, copy->maps, copy->nmaps * sizeof(*a->maps));
-		a->nmaps = a->cap = copy->nmaps;
+		memcpy(a->maps, from->maps, from->nmaps * sizeof(*a->maps));
+		a->nmaps = a->cap = from->nmaps;
 	}
 	return (int)t->naspaces++;
 }
@@ -30,7 +32,7 @@ int wc_tasks_init(struct wc_tasks *t)
 {
 	memset(t, 0, sizeof(*t));
 	if (wc_map64_init(&t->by_tid) || wc_map64_init(&t->by_pid) ||
-	    wc_map64_init(&t->dso_by_hash) || new_aspace(t, 0, NULL) < 0 ||
+	    wc_map64_init(&t->dso_by_hash) || new_aspace(t, 0, 0) < 0 ||
 	    wc_grow((void **)&t->threads, &t->threads_cap, 1, sizeof(*t->threads))) {
 		wc_tasks_fini(t);
 		return -ENOMEM;
@@ -87,7 +89,7 @@ static uint32_t aspace_of(struct wc_tasks *t, uint32_t pid)
 	v = wc_map64_get(&t->by_pid, pid);
 	if (v)
 		return (uint32_t)*v;
-	idx = new_aspace(t, pid, NULL);
+	idx = new_aspace(t, pid, 0);
 	if (idx < 0 || !wc_map64_put(&t->by_pid, pid, (uint64_t)idx, NULL))
 		return 0;
 	return (uint32_t)idx;
@@ -236,7 +238,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		if (!th)
 			return -ENOMEM;
 		if (c->flags & WC_COMM_EXEC) {
-			int idx = new_aspace(t, c->pid, NULL);
+			int idx = new_aspace(t, c->pid, 0);
 
 			if (idx < 0 || !wc_map64_put(&t->by_pid, c->pid, 0, NULL))
 				return -ENOMEM;
@@ -260,7 +262,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		t->forks++;
 		if (f->pid == f->tid) { /* a new process: its own copy of the parent's maps */
 			uint64_t *pa = wc_map64_get(&t->by_pid, f->ppid);
-			int idx = new_aspace(t, f->pid, pa ? &t->aspaces[*pa] : NULL);
+			int idx = new_aspace(t, f->pid, pa ? (size_t)*pa : 0);
 
 			if (idx < 0 || !wc_map64_put(&t->by_pid, f->pid, 0, NULL))
 				return -ENOMEM;

@@ -33,15 +33,19 @@ tracepoint:sched:sched_switch
 		delete(@out[args->next_pid]);
 	}
 }
+tracepoint:sched:sched_wakeup_new
+{
+	@out[args->pid] = nsecs; /* a new thread waits for its first run: off-CPU, as ours */
+}
 END { clear(@out); }
 BT
-	bpftrace -q "$tmp/off.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	bpftrace "$tmp/off.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
 	bt=$!
-	for _ in $(seq 100); do # wait until it is attached
-		grep -q . "$tmp/bt.err" 2>/dev/null && break
-		[ -n "$(bpftrace -l 2>/dev/null | head -1)" ] && sleep 0.1
-		pgrep -f "$tmp/off.bt" >/dev/null && [ -e "/proc/$bt" ] && sleep 2 && break
+	for _ in $(seq 300); do # until its probes are attached ("Attaching 2 probes...")
+		grep -q '^Attaching' "$tmp/bt.out" 2>/dev/null && break
+		sleep 0.1
 	done
+	sleep 1
 	have_bpftrace=1
 fi
 "$WCREC" -q -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
