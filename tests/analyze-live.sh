@@ -33,10 +33,6 @@ tracepoint:sched:sched_switch
 		delete(@out[args->next_pid]);
 	}
 }
-tracepoint:sched:sched_wakeup_new
-{
-	@out[args->pid] = nsecs; /* a new thread waits for its first run: off-CPU, as ours */
-}
 END { clear(@out); }
 BT
 	bpftrace "$tmp/off.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
@@ -57,14 +53,16 @@ fi
 
 "$WCA" folded --per-thread --unit ns "$tmp/wl.wct" >"$tmp/folded" 2>"$tmp/err"
 expect "folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
-# per tid: on-CPU and off-CPU ns from the folded lines
-awk '{ n = split($1, f, ";"); k = f[1]; sub(/.*-/, "", k)
+# per comm-tid key: on-CPU and off-CPU ns from the folded lines.  A thread's own comm starts at
+# its prctl(PR_SET_NAME), where it starts measuring; its wait for the first run is under the
+# workload's comm, as it is outside bpftrace's switch-out to switch-in pairs.
+awk '{ n = split($1, f, ";"); k = f[1]
 	if ($1 ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF; else on[k] += $NF }
 	END { for (k in on) print k, on[k] + 0, off[k] + 0; for (k in off) if (!(k in on)) print k, 0, off[k] }' \
 	"$tmp/folded" >"$tmp/sums"
 while read -r _ tid comm life cpu; do
-	on=$(awk -v t="$tid" '$1 == t { print $2 }' "$tmp/sums")
-	off=$(awk -v t="$tid" '$1 == t { print $3 }' "$tmp/sums")
+	on=$(awk -v t="$comm-$tid" '$1 == t { print $2 }' "$tmp/sums")
+	off=$(awk -v t="$comm-$tid" '$1 == t { print $3 }' "$tmp/sums")
 	on=${on:-0}
 	off=${off:-0}
 	within "$on" "$cpu" 1

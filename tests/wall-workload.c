@@ -8,8 +8,8 @@
  *   wl-mutex-a/b   contend on one mutex: lock in wl_lock(), hold it 2 ms spinning in
  *                  wl_hold(), unlock
  * When done, each thread prints its own measurements, which the test compares with the
- * trace: "thread TID COMM LIFETIME_NS CPU_NS" (CLOCK_MONOTONIC from just before its
- * pthread_create() to its last instruction, so that the wait for its first run counts;
+ * trace: "thread TID COMM LIFETIME_NS CPU_NS" (CLOCK_MONOTONIC from its naming, the
+ * prctl(PR_SET_NAME) that starts its comm in the trace, to its last instruction;
  * CLOCK_THREAD_CPUTIME_ID).
  * usage: wall-workload [SECONDS]   (default 1.5)
  */
@@ -129,7 +129,6 @@ NAMED static void wl_lock(void)
 struct role {
 	const char *comm;
 	void (*body)(uint64_t end_ns);
-	uint64_t created_ns; /* just before pthread_create() */
 };
 
 static void alternate(uint64_t end)
@@ -169,9 +168,10 @@ static void contender(uint64_t end)
 static void *run(void *arg)
 {
 	const struct role *r = arg;
-	uint64_t start = r->created_ns;
+	uint64_t start;
 
 	prctl(PR_SET_NAME, r->comm);
+	start = now_ns(CLOCK_MONOTONIC);
 	r->body(now_ns(CLOCK_MONOTONIC) + (uint64_t)(seconds * 1e9));
 	uint64_t cpu = now_ns(CLOCK_THREAD_CPUTIME_ID), end = now_ns(CLOCK_MONOTONIC);
 
@@ -199,8 +199,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < 5; i++)
-		if ((roles[i].created_ns = now_ns(CLOCK_MONOTONIC)) == 0 ||
-		    pthread_create(&t[i], NULL, run, &roles[i])) {
+		if (pthread_create(&t[i], NULL, run, &roles[i])) {
 			fprintf(stderr, "wall-workload: cannot start a thread\n");
 			return 1;
 		}
