@@ -399,6 +399,50 @@ static const char *take_field(struct tep_format_field *tf, enum field_kind kind,
 	return NULL;
 }
 
+/*
+ * Print fmt arguments the decoder lets libtraceevent render: fields it found, literals,
+ * casts, operators, __print_flags(), __print_symbolic(), __get_str() - what sched_switch has
+ * used since 2.6.32.  Hex dumps, arrays, bitmasks and cpumasks are left out: libtraceevent
+ * 1.7 reads them for lengths the format gives without checking them against the record, and
+ * follows a NULL field in __get_cpumask().
+ */
+static bool safe_args(const struct tep_print_arg *a, int depth)
+{
+	if (depth > 64)
+		return false;
+	for (; a; a = a->next) {
+		switch (a->type) {
+		case TEP_PRINT_NULL:
+		case TEP_PRINT_ATOM:
+		case TEP_PRINT_STRING: /* __get_str(): libtraceevent bounds-checks the locator */
+			break;
+		case TEP_PRINT_FIELD:
+			if (!a->field.field)
+				return false;
+			break;
+		case TEP_PRINT_TYPE:
+			if (!safe_args(a->typecast.item, depth + 1))
+				return false;
+			break;
+		case TEP_PRINT_FLAGS:
+			if (!a->flags.field || !safe_args(a->flags.field, depth + 1))
+				return false;
+			break;
+		case TEP_PRINT_SYMBOL:
+			if (!a->symbol.field || !safe_args(a->symbol.field, depth + 1))
+				return false;
+			break;
+		case TEP_PRINT_OP:
+			if (!safe_args(a->op.left, depth + 1) || !safe_args(a->op.right, depth + 1))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
 /* Get the synthetic payload ready: the whole record layout, zeroed, common_type set later. */
 static int prepare_render(struct binding *b)
 {
@@ -406,7 +450,7 @@ static int prepare_render(struct binding *b)
 	struct tep_format_field *type = tep_find_common_field(ev, "common_type");
 	uint64_t end = 0;
 
-	if (!print_ok(ev) || !type || type->offset < 0 ||
+	if (!print_ok(ev) || !safe_args(ev->print_fmt.args, 0) || !type || type->offset < 0 ||
 	    (type->size != 1 && type->size != 2 && type->size != 4 && type->size != 8))
 		return 0; /* can_render stays false: states decode as '?' */
 	for (int pass = 0; pass < 2; pass++) {
@@ -414,6 +458,10 @@ static int prepare_render(struct binding *b)
 
 		for (; f; f = f->next) {
 			if (f->offset < 0 || f->size < 0)
+				return 0;
+			/* libtraceevent loads 2- and 4-byte numbers (and locators) in place */
+			if ((f->size == 2 || f->size == 4) && f->offset % f->size &&
+			    !(f->flags & TEP_FIELD_IS_ARRAY))
 				return 0;
 			if ((uint64_t)f->offset + (uint64_t)f->size > end)
 				end = (uint64_t)f->offset + (uint64_t)f->size;

@@ -220,6 +220,8 @@ static const char *lint_print(const char *p)
 			return "the print fmt holds a token C does not have, or an unclosed string";
 		if (!may_follow(&prev2, &prev, &t))
 			return "the print fmt arguments are not a C expression list";
+		if (t.type == T_IDENT && t.len == 6 && !strncmp(t.start, "sizeof", 6))
+			return "the print fmt uses sizeof, which libtraceevent 1.7 mis-parses";
 		switch (t.type) {
 		case T_END:
 			if (depth)

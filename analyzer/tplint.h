@@ -5,12 +5,13 @@
  *
  * libtraceevent 1.7 dereferences NULL on some malformed texts: a field line cut short
  * ("field:char prev_comm[" then the end), a string followed by '.', a ';' among the print
- * fmt arguments; and it divides by zero when it evaluates "x / 0" or "x % 0", so '/' and '%'
- * operators are refused.  Format texts come from trace files, which are untrusted, so
- * tpdecode runs every text through this check first (and checks the REC->NAME references
- * itself, against the fields libtraceevent parsed).  The check is syntactic and strict: it
- * accepts the layout tracefs has written since 2.6.32, and print fmt arguments that are C
- * expressions built from the tokens sched print fmts use.
+ * fmt arguments; it frees a token it then reads when parsing sizeof; and it divides by zero
+ * when it evaluates "x / 0" or "x % 0".  Format texts come from trace files, which are
+ * untrusted, so tpdecode runs every text through this check first (and then checks the
+ * REC->NAME references itself, against the fields libtraceevent parsed).  The check is
+ * syntactic and strict: it accepts the layout tracefs has written since 2.6.32, and print fmt
+ * arguments that are C expressions built from the tokens sched print fmts use, without
+ * sizeof, '/' or '%'.
  */
 #ifndef WC_TPLINT_H
 #define WC_TPLINT_H

@@ -25,7 +25,7 @@
 #include "common/wct.h"
 
 static struct wc_tpdecode *d;
-static char *texts[16]; /* format texts read by the current test */
+static char *texts[64]; /* format texts read or made by the current test */
 static size_t ntexts;
 
 static void fini(void)
@@ -38,6 +38,14 @@ static void fini(void)
 }
 
 TestSuite(tpdecode, .fini = fini);
+
+/* Keep @text until fini(). */
+static char *keep(char *text)
+{
+	cr_assert_lt(ntexts, sizeof(texts) / sizeof(texts[0]));
+	texts[ntexts++] = text;
+	return text;
+}
 
 /* ---- format texts and payloads built from them ---- */
 
@@ -68,9 +76,7 @@ static const char *format(const char *dir, const char *event)
 		 dir, event);
 	text = read_file(path);
 	cr_assert_not_null(text, "cannot read %s (set srcdir)", path);
-	cr_assert_lt(ntexts, sizeof(texts) / sizeof(texts[0]));
-	texts[ntexts++] = text;
-	return text;
+	return keep(text);
 }
 
 /* A copy of @text with every @from replaced by @to (at least one), kept until fini(). */
@@ -91,9 +97,7 @@ static const char *edit(const char *text, const char *from, const char *to)
 		o += lt;
 	}
 	strcpy(o, text);
-	cr_assert_lt(ntexts, sizeof(texts) / sizeof(texts[0]));
-	texts[ntexts++] = out;
-	return out;
+	return keep(out);
 }
 
 /* @text with field @from renamed @to, in its declaration and in the print fmt. */
@@ -352,7 +356,7 @@ Test(tpdecode, state_print_fmt_with_plain_number)
 	memcpy(plain, text, (size_t)(pf - text));
 	strcat(plain, "print fmt: \"prev_comm=%s prev_pid=%d prev_state=%ld next_pid=%d\", "
 		      "REC->prev_comm, REC->prev_pid, REC->prev_state, REC->next_pid\n");
-	texts[ntexts++] = plain;
+	keep(plain);
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(plain);
@@ -370,6 +374,84 @@ Test(tpdecode, state_unknown_print_helper_keeps_the_fields)
 	add(text);
 	bind(1, "sched:sched_switch", WC_TP_SWITCH);
 	expect_state(text, 1, "?", '?', false); /* tids, comms and prios checked inside */
+}
+
+/* The 6.18 sched_switch text with one more print fmt argument, @arg, printed with @conv. */
+static const char *with_arg(const char *conv, const char *arg)
+{
+	const char *text = format("linux-6.18", "sched_switch");
+	char *out = calloc(1, strlen(text) + strlen(conv) + strlen(arg) + 16);
+
+	cr_assert_not_null(out);
+	strcpy(out, text);
+	out[strlen(out) - 1] = '\0'; /* the final newline */
+	strcat(out, ", ");
+	strcat(out, arg);
+	strcat(out, "\n");
+	return edit(keep(out), "next_prio=%d\"", conv);
+}
+
+/* Helpers libtraceevent would read past the record for are never rendered. */
+Test(tpdecode, render_only_safe_print_fmts)
+{
+	static const char *const unsafe[] = {
+		"__print_hex(REC->prev_comm, 100000)",
+		"__print_array(REC->prev_comm, 1000, 8)",
+		"__get_cpumask(nope)",
+	};
+
+	for (size_t i = 0; i < sizeof(unsafe) / sizeof(unsafe[0]); i++) {
+		const char *text = with_arg("next_prio=%d x=%s\"", unsafe[i]);
+
+		d = wc_tpdecode_new();
+		cr_assert_not_null(d);
+		add(text);
+		bind(1, "sched:sched_switch", WC_TP_SWITCH);
+		expect_state(text, 1, "?", '?', false);
+		fini();
+	}
+	/* __get_str() is safe (libtraceevent checks the locator): still rendered */
+	{
+		const char *text = with_arg("next_prio=%d x=%s\"", "__get_str(prev_state)");
+
+		d = wc_tpdecode_new();
+		cr_assert_not_null(d);
+		add(text);
+		bind(1, "sched:sched_switch", WC_TP_SWITCH);
+		expect_state(text, 1, "S", 'S', false);
+		expect_state(text, 0xffff0001, "S", 'S', false); /* a locator far outside */
+	}
+}
+
+/* Print fmts libtraceevent 1.7 crashes on, or divides by zero for: refused when added. */
+Test(tpdecode, refuse_dangerous_print_fmts)
+{
+	static const char *const bad[] = {
+		"sizeof(int)",       /* use after free in the parser */
+		"REC->next_pid / 0", /* evaluated when printed */
+		"REC->next_pid % 0",
+		"REC->nope",         /* NULL field in __print_flags() */
+		"\"x\".",            /* a string followed by '.' */
+		"REC->next_pid;",
+	};
+
+	d = wc_tpdecode_new();
+	cr_assert_not_null(d);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *text = with_arg("next_prio=%d x=%d\"", bad[i]);
+
+		cr_assert_eq(wc_tpdecode_add_format(d, "sched", text), -EINVAL, "%s", bad[i]);
+		cr_assert(wc_tpdecode_error(d)[0]);
+	}
+	{
+		const char *text =
+			edit(format("linux-6.18", "sched_switch"), "__print_flags(REC->prev_state",
+			     "__print_flags(REC->nope");
+
+		cr_assert_eq(wc_tpdecode_add_format(d, "sched", text), -EINVAL);
+		cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: the print fmt reads "
+						       "REC->nope, which is not a field");
+	}
 }
 
 Test(tpdecode, many_distinct_states_past_the_cache)
@@ -659,9 +741,19 @@ Test(tpdecode, formats_added_twice)
 Test(tpdecode, garbage_formats)
 {
 	static const char *const junk[] = {
-		"", "hello world", "name: x\nID: abc\n", "name: x\nID: 5\nformat:\n\tfield:int;\n",
-		"name:\n", "\xff\xfe\x00", "name: y\nID: 6\nformat:\n\tfield:int a;\toffset:-8;"
-		"\tsize:99999999;\tsigned:1;\n\nprint fmt: \"%d\", REC->a\n",
+		"",
+		"hello world",
+		"name: x\nID: abc\n",
+		"name: x\nID: 5\nformat:\n\tfield:int;\n",
+		"name:\n",
+		"\xff\xfe",
+		"name: z\nID: 7\nformat:\n\tfield:int a;\toffset:-8;\tsize:4;\n\nprint fmt: \"\"\n",
+		/* valid layout, absurd field: may be added, refused at bind */
+		"name: y\nID: 6\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\n\n"
+		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
+		"\tfield:int pid;\toffset:4294967295;\tsize:99999999;\tsigned:1;\n"
+		"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\nprint fmt: \"%d\", REC->pid\n",
 	};
 
 	d = wc_tpdecode_new();
@@ -674,9 +766,10 @@ Test(tpdecode, garbage_formats)
 		cr_assert(ret == -EINVAL || ret == 0, "junk %zu: %d", i, ret);
 		cr_assert(ret == 0 || wc_tpdecode_error(d)[0], "junk %zu has no error text", i);
 	}
-	/* The last one may parse; its field is refused at bind. */
-	if (wc_tpdecode_bind(d, 1, "sched:y", WC_TP_WAKEUP) != -ENOENT)
-		cr_assert(strstr(wc_tpdecode_error(d), "sched:y"), "%s", wc_tpdecode_error(d));
+	/* The last one parses; its field is refused at bind. */
+	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:y", WC_TP_WAKEUP), -EINVAL);
+	cr_assert_str_eq(wc_tpdecode_error(d),
+			 "sched:y: field pid has an impossible offset or size");
 }
 
 /* Every prefix of a real format: refused or accepted, never a crash or an over-read. */
@@ -783,8 +876,8 @@ Test(tpdecode, live_sched_switch)
 		free(id);
 		cr_skip_test("tracefs is not readable here (mount it, or run as root)");
 	}
-	texts[ntexts++] = text;
-	texts[ntexts++] = id;
+	keep(text);
+	keep(id);
 	attr.type = PERF_TYPE_TRACEPOINT;
 	attr.config = strtoull(id, NULL, 10);
 	attr.sample_period = 1;
