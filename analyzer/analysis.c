@@ -61,9 +61,14 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	int err;
 
 	for (size_t i = 0; i < m->nformats; i++) {
+		/* a format that does not parse only matters for an event bound below, whose
+		 * bind then fails naming it; others are left out with a warning */
 		err = wc_tpdecode_add_format(a->dec, m->formats[i].system, m->formats[i].text);
+		if (err == -ENOMEM)
+			return fail(a, -ENOMEM, "%s", "out of memory");
 		if (err && err != -EEXIST)
-			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
+			fprintf(stderr, "wcanalyze: warning: %s: %s\n", a->path,
+				wc_tpdecode_error(a->dec));
 	}
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present && m->events[id].kind == WC_EVENT_WAKING)

@@ -55,7 +55,7 @@ struct wc_wakeup {
 	int32_t tid;
 	int32_t prio;
 	int32_t target_cpu; /* -1 when the layout has no target_cpu (nor cpu) field */
-	int32_t success;    /* 1 when the layout has no success field (4.x and later) */
+	int32_t success;    /* 1 when the layout has no success field (recent kernels) */
 	char comm[WC_TP_COMM_BYTES];
 };
 
@@ -84,7 +84,8 @@ void wc_tpdecode_free(struct wc_tpdecode *d);
  *
  * The text must have the layout tracefs writes (see tplint.h): libtraceevent 1.7 crashes on
  * some malformed texts, so those never reach it.  A format whose fields parse but whose print
- * fmt libtraceevent cannot use (an unknown helper function, say) is accepted: its fields
+ * fmt libtraceevent cannot use (an unknown helper function, say), or should not render (hex
+ * dumps, arrays, bitmasks: read for lengths it does not check) is accepted: its fields
  * decode, and a sched_switch bound to it reports state '?'.
  *
  * Return: 0; -EINVAL when the text is malformed or libtraceevent cannot parse its name, ID or

@@ -558,6 +558,40 @@ Test(tpdecode, wakeup_without_target_cpu_is_minus_one)
 	cr_expect_str_eq(wk.comm, "");
 }
 
+/* Sign and size as the format gives them, guessed from the type before "signed:" existed. */
+Test(tpdecode, field_sizes_and_signs)
+{
+	const char *old = format("linux-2.6.32", "sched_wakeup");
+	const char *small = edit(format("linux-6.18", "sched_waking"),
+				 "int prio;\toffset:28;\tsize:4;\tsigned:1;",
+				 "short prio;\toffset:28;\tsize:2;\tsigned:1;");
+	struct wc_wakeup wk;
+	size_t size;
+	uint8_t *buf;
+
+	d = wc_tpdecode_new();
+	cr_assert_not_null(d);
+	add(old);
+	bind(1, "sched:sched_wakeup", WC_TP_WAKEUP);
+	buf = payload(old, &size);
+	put(buf, old, "target_cpu", 0xffffffffu); /* int, no "signed:": -1 */
+	put(buf, old, "prio", 120);
+	cr_assert_eq(wc_tpdecode_decode_wakeup(d, 1, buf, size, &wk), 0);
+	free(buf);
+	cr_expect_eq(wk.target_cpu, -1);
+	cr_expect_eq(wk.prio, 120);
+
+	add(small);
+	bind(2, "sched:sched_waking", WC_TP_WAKEUP);
+	buf = payload(small, &size);
+	put(buf, small, "prio", 0xfffd); /* a 2-byte signed field: -3 */
+	put(buf, small, "pid", 0x7fffffff);
+	cr_assert_eq(wc_tpdecode_decode_wakeup(d, 2, buf, size, &wk), 0);
+	free(buf);
+	cr_expect_eq(wk.prio, -3);
+	cr_expect_eq(wk.tid, 0x7fffffff);
+}
+
 Test(tpdecode, migrate_fixed_comm_3_0)
 {
 	const char *text = format("linux-3.0", "sched_migrate_task");
@@ -753,7 +787,8 @@ Test(tpdecode, garbage_formats)
 		"\tfield:int common_pid;\toffset:4;\tsize:4;\n\n"
 		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 		"\tfield:int pid;\toffset:4294967295;\tsize:99999999;\tsigned:1;\n"
-		"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n\nprint fmt: \"%d\", REC->pid\n",
+		"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
+		"\nprint fmt: \"%d\", REC->pid\n",
 	};
 
 	d = wc_tpdecode_new();
