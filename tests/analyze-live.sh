@@ -94,10 +94,12 @@ for check in "wl-alternate wl_spin on" "wl-alternate wl_sleep off" "wl-reader wl
 	expect "a $(echo $check | cut -d' ' -f3)-CPU line of $(echo $check | cut -d' ' -f1) holds $(echo $check | cut -d' ' -f2)" \
 		"$(has_line $check)" -gt 0
 done
-# entering and leaving the sleep is on-CPU time in wl_sleep, but little of it
+# entering and leaving the sleep is on-CPU time in wl_sleep, but little of it: about 1%,
+# seen through 99 Hz samples (one sample of ~35 is 3%); the sleep itself is two thirds of
+# the thread's wall time, so a sleep counted as on-CPU would dominate
 awk '$1 ~ /^wl-alternate-/ && $1 !~ /\[off-cpu|\[runqueue\]/ { all += $NF; if ($1 ~ /;wl_sleep;/) s += $NF }
-	END { exit !(s * 100 <= all) }' "$tmp/folded"
-expect "under 1% of wl-alternate's on-CPU time is in wl_sleep" $? -eq 0
+	END { exit !(s * 10 <= all) }' "$tmp/folded"
+expect "under 10% of wl-alternate's on-CPU time is in wl_sleep" $? -eq 0
 expect "wl_spin is never on an off-CPU line ending [off-cpu S]" \
 	"$(grep "^wl-alternate-[0-9]*;.*;wl_spin;.*\[off-cpu S\]" "$tmp/folded" | grep -vc wl_sleep)" -eq 0
 expect "sleeps end in [off-cpu S]" "$(grep -c ';wl_sleep;.*\[off-cpu S\] ' "$tmp/folded")" -gt 0
