@@ -21,7 +21,7 @@
 #
 # Needs root, perf (Debian: linux-perf), taskset, and a built tree (wcrec, tests/wct-stat:
 # `scripts/build.sh build && make -C build tests/wct-stat`).  A benchmark, not a test: run it
-# by hand on a quiet machine; make check never runs it.  It takes about a minute with the
+# by hand on a quiet machine; make check never runs it.  It takes a minute or two with the
 # defaults; temporary files go to a directory under $TMPDIR (/tmp), removed at the end.
 #
 # usage: tests/bench-record.sh [BUILDDIR]        BUILDDIR: else $builddir, else ./build
@@ -156,7 +156,7 @@ size_of() {
 }
 
 src=$(sed -n 's/^abs_top_srcdir = //p' "$builddir/Makefile" 2>/dev/null)
-version=$(sed -n 's/^#define PACKAGE_VERSION "\(.*\)"/\1/p' "$builddir/config.h" 2>/dev/null)
+version=$(sed -n 's/^PACKAGE_VERSION = //p' "$builddir/Makefile" 2>/dev/null)
 commit=$(git -C "${src:-.}" describe --always --dirty 2>/dev/null || echo unknown)
 echo "# bench-record: recording overhead, file size and loss, wcrec against perf record"
 echo "machine:  $(uname -srm), $ncpu CPUs ($(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1))$(
@@ -254,9 +254,9 @@ echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcre
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
 echo
 
-# Size: perf record -z on the same runs as perf and perf-sw; wcrec's files are the last runs'.
-# The fixed part of a file: what each writes recording `true` (wcrec: host, kallsyms, tasks,
-# formats; perf: header, synthesized tasks and mmaps, build-ids).
+# Size: perf record -z on the same workload as perf and perf-sw; wcrec's files are the last
+# overhead runs'.  The fixed part of a file: what each writes recording `true` (wcrec: host,
+# a copy of /proc/kallsyms, tasks, formats; perf: header, synthesized tasks and mmaps).
 echo "size: bytes per scheduler event (perf -z: zstd level 1, perf's default; wcrec: level 3)"
 rm -f "$tmp/perf.data"
 run "$tmp/z.log" $perf_rec -z $perf_g -- $bench
@@ -291,7 +291,8 @@ psw_per=$per psw_net=$net
 set -- $(wcrec_facts "$tmp/last-wcrec-sw.wct")
 line "wcrec-sw" "$tmp/last-wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
 wsw_per=$per wsw_net=$net
-echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes"
+echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes (with its"
+echo "  copy of /proc/kallsyms)"
 echo "  (net bytes/event: (bytes - fixed part) / (events - events of the recording of true))"
 rs=$(ratio "$w_per" "$p_per")
 rn=$(ratio "$w_net" "$p_net")
@@ -316,6 +317,7 @@ echo
 echo "figures:"
 echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); perf-sw $a_perf_sw, wcrec-sw $a_wcrec_sw"
 echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
-echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both)   goal <= 0.5"
+echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both);"
+echo "                             $rs_sw whole files, $rn_sw net (on switches)   goal <= 0.5"
 echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost"
 [ -z "$noisy" ] || echo "  (noisy runs:$noisy; load at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
