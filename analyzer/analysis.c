@@ -66,9 +66,9 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		err = wc_tpdecode_add_format(a->dec, m->formats[i].system, m->formats[i].text);
 		if (err == -ENOMEM)
 			return fail(a, -ENOMEM, "%s", "out of memory");
-		if (err && err != -EEXIST)
-			fprintf(stderr, "wcanalyze: warning: %s: %s\n", a->path,
-				wc_tpdecode_error(a->dec));
+		if (err && err != -EEXIST && !a->format_errors++)
+			snprintf(a->format_error, sizeof(a->format_error), "%s",
+				 wc_tpdecode_error(a->dec));
 	}
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present && m->events[id].kind == WC_EVENT_WAKING)

@@ -51,6 +51,8 @@ struct wc_analysis {
 	size_t ndecoded;
 	uint64_t samples, tracepoints, decode_errors;
 	uint64_t start_ns;     /* the first event's time */
+	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
+	char format_error[256]; /* why the first of them did not */
 	char error[512];       /* why wc_analysis_run failed */
 };
 

@@ -116,6 +116,7 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
 	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
 	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
+	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
 	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
@@ -138,6 +139,9 @@ void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
 	const struct wc_sched_counts *c = &a->sched.counts;
 
+	if (a->format_errors)
+		fprintf(err, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
+			a->path, a->format_errors, a->format_error);
 	if (!st->lost_records && !st->lost_samples && !st->late && !a->decode_errors &&
 	    !c->unknown_dropped && !st->bad_refs)
 		return;

@@ -15,7 +15,8 @@ int wc_info_write(const struct wc_analysis *a, FILE *out);
 
 /**
  * wc_info_warn_counts() - one line on @err when events were lost, late or undecodable, or
- * off-CPU intervals were dropped; nothing otherwise
+ * off-CPU intervals were dropped, and one when tracepoint formats were left out; nothing
+ * otherwise
  */
 void wc_info_warn_counts(const struct wc_analysis *a, FILE *err);
 
