@@ -37,6 +37,8 @@ void wc_analysis_close(struct wc_analysis *a)
 	free(a->decoded);
 	free(a->switches);
 	free(a->wakeups);
+	free(a->migrates);
+	a->migrates = NULL;
 	a->replay = NULL;
 	a->dec = NULL;
 	a->decoded = NULL;
@@ -110,6 +112,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			a->have_switch = true;
 		else if (role == WC_TP_WAKEUP)
 			a->have_wakeup = true;
+		else if (role == WC_TP_MIGRATE)
+			a->have_migrate = true;
 	}
 	for (size_t i = 0; i < m->nnotes; i++) {
 		if (strcmp(m->notes[i].key, "target_pid") == 0) {
@@ -132,7 +136,7 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	return 0;
 }
 
-/* Decode payload @id once; return 1 switch, 2 wakeup, 3 undecodable, or -ENOMEM. */
+/* Decode payload @id once; return 1 switch, 2 wakeup, 3 undecodable, 4 migrate, or -ENOMEM. */
 static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 {
 	const void *data;
@@ -155,7 +159,11 @@ static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 
 		if (w)
 			a->wakeups = w;
-		if (!d || !s || !w)
+		struct wc_migrate *mg = realloc(a->migrates, n * sizeof(*mg));
+
+		if (mg)
+			a->migrates = mg;
+		if (!d || !s || !w || !mg)
 			return -ENOMEM;
 		memset(a->decoded + a->ndecoded, 0, n - a->ndecoded);
 		a->ndecoded = n;
@@ -167,24 +175,32 @@ static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 		err = data ? wc_tpdecode_decode_switch(a->dec, event_id, data, size,
 						       &a->switches[id])
 			   : -EINVAL;
+	else if (a->role[event_id] == WC_TP_MIGRATE)
+		err = data ? wc_tpdecode_decode_migrate(a->dec, event_id, data, size,
+							&a->migrates[id])
+			   : -EINVAL;
 	else
 		err = data ? wc_tpdecode_decode_wakeup(a->dec, event_id, data, size,
 						       &a->wakeups[id])
 			   : -EINVAL;
 	if (err == -ENOMEM)
 		return err;
-	a->decoded[id] = err ? 3 : a->role[event_id] == WC_TP_SWITCH ? 1 : 2;
+	a->decoded[id] = err ? 3
+			 : a->role[event_id] == WC_TP_SWITCH  ? 1
+			 : a->role[event_id] == WC_TP_MIGRATE ? 4
+							      : 2;
 	return a->decoded[id];
 }
 
 static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *t)
 {
-	int k;
+	struct wc_sched_event ev;
+	int k, err;
 
 	a->tracepoints++;
 	if (t->event_id >= WC_REPLAY_MAX_EVENTS || !a->role[t->event_id] || a->skip[t->event_id])
 		return 0;
-	if (a->role[t->event_id] == WC_TP_MIGRATE)
+	if (a->role[t->event_id] == WC_TP_MIGRATE && !a->consumer->sched_event)
 		return 0;
 	k = decode(a, t->payload_id, t->event_id);
 	if (k < 0)
@@ -194,10 +210,29 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 		return 0;
 	}
 	if (k == 1)
-		return wc_sched_switch(&a->sched, t->time_ns, t->cpu, &a->switches[t->payload_id],
-				       t->stack_id, t->pid);
-	return wc_sched_wakeup(&a->sched, t->time_ns, &a->wakeups[t->payload_id],
-			       a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW, t->tid, t->stack_id);
+		err = wc_sched_switch(&a->sched, t->time_ns, t->cpu, &a->switches[t->payload_id],
+				      t->stack_id, t->pid);
+	else if (k == 2)
+		err = wc_sched_wakeup(&a->sched, t->time_ns, &a->wakeups[t->payload_id],
+				      a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW, t->tid,
+				      t->stack_id);
+	else
+		err = 0;
+	if (err || !a->consumer->sched_event)
+		return err;
+	ev = (struct wc_sched_event){
+		.time_ns = t->time_ns,
+		.cpu = t->cpu,
+		.role = a->role[t->event_id],
+		.wakeup_new = a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW,
+		.sw = k == 1 ? &a->switches[t->payload_id] : NULL,
+		.wk = k == 2 ? &a->wakeups[t->payload_id] : NULL,
+		.mig = k == 4 ? &a->migrates[t->payload_id] : NULL,
+		.stack_id = t->stack_id,
+		.ctx_tid = t->tid,
+		.ctx_pid = t->pid,
+	};
+	return a->consumer->sched_event(a->consumer->ctx, &ev);
 }
 
 static int event(void *ctx, const struct wc_rec_header *h)

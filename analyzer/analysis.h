@@ -17,6 +17,20 @@
 
 struct wc_analysis;
 
+/* A scheduler tracepoint as the replay saw it, decoded (the event log of timehist). */
+struct wc_sched_event {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint8_t role;          /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE */
+	bool wakeup_new;       /* a sched_wakeup_new */
+	const struct wc_switch *sw;   /* WC_TP_SWITCH, else NULL */
+	const struct wc_wakeup *wk;   /* WC_TP_WAKEUP, else NULL */
+	const struct wc_migrate *mig; /* WC_TP_MIGRATE, else NULL */
+	uint32_t stack_id;     /* the event's callchain: the context task's (prev for a switch,
+				* the waker for a wakeup); 0 none */
+	uint32_t ctx_tid, ctx_pid; /* the task in whose context it fired */
+};
+
 /* What a subcommand plugs in; every member may be NULL. */
 struct wc_analysis_consumer {
 	void *ctx;
@@ -28,6 +42,9 @@ struct wc_analysis_consumer {
 	 * task-clock, 1e9 / frequency for cycles) */
 	int (*sample)(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
 		      uint64_t weight_ns);
+	/* each decoded scheduler tracepoint, after the state machine took it (so the sink
+	 * calls for a switch come before its event); pointers valid during the call */
+	int (*sched_event)(void *ctx, const struct wc_sched_event *ev);
 };
 
 struct wc_analysis {
@@ -40,14 +57,16 @@ struct wc_analysis {
 	bool have_switch;      /* sched_switch was recorded */
 	bool have_wakeup;      /* a wakeup event was recorded */
 	bool have_samples;     /* a sampling event was recorded */
+	bool have_migrate;     /* sched_migrate_task was recorded */
 	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
 	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
 	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */
 	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
 	/* decoded payloads by id */
-	uint8_t *decoded;      /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable */
+	uint8_t *decoded;      /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
 	struct wc_switch *switches;
 	struct wc_wakeup *wakeups;
+	struct wc_migrate *migrates;
 	size_t ndecoded;
 	uint64_t samples, tracepoints, decode_errors;
 	uint64_t start_ns;     /* the first event's time */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/callchain.h"
 #include "analyzer/map64.h"
 #include "analyzer/profile.h"
 
@@ -281,104 +282,55 @@ struct line {
 	uint64_t ns;
 };
 
-struct buf {
-	char *s;
-	size_t len, cap;
-	bool oom;
-};
-
-static void put(struct buf *b, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap * 2 : 256;
-		char *q;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		q = realloc(b->s, cap);
-		if (!q) {
-			b->oom = true;
-			return;
-		}
-		b->s = q;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->len, s, n + 1);
-	b->len += n;
-}
-
 /* One line's text, without the value: key;user frames;[-;]kernel frames[;leaf]. */
-static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct buf *b,
+static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
 		      const struct seg *s, unsigned leaf, uint32_t stack_id)
 {
-	uint32_t nr = 0, nuser = 0, nkernel = 0;
+	uint32_t nr = 0;
 	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
-	uint32_t kfirst = 0, ufirst = 0;
-	uint64_t ctx = PERF_CONTEXT_KERNEL;
-	char key[64];
+	struct wc_callchain cc;
 	bool any = false;
 
-	b->len = 0;
+	wc_strbuf_reset(b);
 	if (p->o.per_thread)
-		snprintf(key, sizeof(key), "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
+		wc_strbuf_putf(b, "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
 	else
-		snprintf(key, sizeof(key), "%s", s->comm[0] ? s->comm : "[unknown]");
-	put(b, key);
-	/* the callchain is leaf first: kernel part, then user part, each after its marker */
-	for (uint32_t i = 0; i < nr; i++) {
-		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
-			ctx = ips[i];
-			if (ctx == PERF_CONTEXT_KERNEL && !nkernel)
-				kfirst = i + 1;
-			if (ctx == PERF_CONTEXT_USER && !nuser)
-				ufirst = i + 1;
-			continue;
-		}
-		if (ctx == PERF_CONTEXT_KERNEL)
-			nkernel = i + 1 - kfirst;
-		else if (ctx == PERF_CONTEXT_USER)
-			nuser = i + 1 - ufirst;
-	}
+		wc_strbuf_put(b, s->comm[0] ? s->comm : "[unknown]");
+	wc_callchain_split(ips, nr, &cc);
 	if (!p->o.kernel_only)
-		for (uint32_t i = nuser; i-- > 0;) {
-			const char *n = wc_symbolizer_user(sym, s->aspace, ips[ufirst + i]);
+		for (uint32_t i = cc.nuser; i-- > 0;) {
+			const char *n = wc_symbolizer_user(sym, s->aspace, cc.user[i]);
 
-			put(b, ";");
-			put(b, n ? n : "[unknown]");
+			wc_strbuf_put(b, ";");
+			wc_strbuf_put(b, n ? n : "[unknown]");
 			any = true;
 		}
-	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && nuser && nkernel)
-		put(b, ";-");
+	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
+		wc_strbuf_put(b, ";-");
 	if (!p->o.user_only)
-		for (uint32_t i = nkernel; i-- > 0;) {
-			const char *n = wc_symbolizer_kernel(sym, ips[kfirst + i]);
+		for (uint32_t i = cc.nkernel; i-- > 0;) {
+			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
 
-			put(b, ";");
-			put(b, n ? n : "[unknown]");
+			wc_strbuf_put(b, ";");
+			wc_strbuf_put(b, n ? n : "[unknown]");
 			if (p->o.annotate)
-				put(b, "_[k]");
+				wc_strbuf_put(b, "_[k]");
 			any = true;
 		}
 	if (!any && leaf != LEAF_UNSAMPLED)
-		put(b, ";[unknown]");
+		wc_strbuf_put(b, ";[unknown]");
 	switch (leaf) {
 	case LEAF_ON:
 	case LEAF_OFF:
 		break;
 	case LEAF_UNSAMPLED:
-		put(b, ";[on-cpu unsampled]");
+		wc_strbuf_put(b, ";[on-cpu unsampled]");
 		break;
 	case LEAF_RUNQ:
-		put(b, ";[runqueue]");
+		wc_strbuf_put(b, ";[runqueue]");
 		break;
-	default: {
-		char l[16];
-
-		snprintf(l, sizeof(l), ";[off-cpu %c]", (char)leaf);
-		put(b, l);
-	}
+	default:
+		wc_strbuf_putf(b, ";[off-cpu %c]", (char)leaf);
 	}
 }
 
@@ -387,12 +339,12 @@ static int cmp_line(const void *x, const void *y)
 	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
 }
 
-int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
-			    struct wc_symbolizer *sym, FILE *out)
+int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
+		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx)
 {
 	struct line *lines;
 	size_t n = 0;
-	struct buf b = { 0 };
+	struct wc_strbuf b = { 0 };
 	uint64_t unit = wc_unit_ns(p->o.unit);
 	int err = 0;
 
@@ -415,23 +367,35 @@ int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
 		lines[n++].ns = p->entries.values[i];
 	}
 	qsort(lines, n, sizeof(*lines), cmp_line);
-	for (size_t i = 0; i < n;) {
+	for (size_t i = 0; i < n && !err;) {
 		uint64_t ns = 0;
 		size_t j = i;
 
 		for (; j < n && strcmp(lines[j].text, lines[i].text) == 0; j++)
 			ns += lines[j].ns;
 		if ((ns + unit / 2) / unit)
-			fprintf(out, "%s %llu\n", lines[i].text,
-				(unsigned long long)((ns + unit / 2) / unit));
+			err = line(ctx, lines[i].text, (ns + unit / 2) / unit);
 		i = j;
 	}
-	if (fflush(out) || ferror(out))
-		err = -EIO;
 out:
 	for (size_t i = 0; i < n; i++)
 		free(lines[i].text);
 	free(lines);
-	free(b.s);
+	wc_strbuf_fini(&b);
+	return err;
+}
+
+static int print_line(void *ctx, const char *text, uint64_t value)
+{
+	return fprintf(ctx, "%s %llu\n", text, (unsigned long long)value) < 0 ? -EIO : 0;
+}
+
+int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
+			    struct wc_symbolizer *sym, FILE *out)
+{
+	int err = wc_profile_lines(p, a, sym, print_line, out);
+
+	if (!err && (fflush(out) || ferror(out)))
+		err = -EIO;
 	return err;
 }

@@ -65,6 +65,16 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p);
 int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
 			    struct wc_symbolizer *sym, FILE *out);
 
+/**
+ * wc_profile_lines() - the folded profile's lines, sorted and merged, to @line
+ * @line: called once per distinct line with its text (frames joined by ';', root first,
+ *        no value) and its value in the profile's unit (never 0); the text is borrowed for
+ *        the call; a non-zero return stops the walk and is returned
+ * Return: 0, -ENOMEM, or what @line returned.
+ */
+int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
+		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx);
+
 /* wc_filter_thread() - whether @t passes @f (and the target rule) in analysis @a. */
 bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 		      const struct wc_thread *t);

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* cli.c - see cli.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/cli.h"
+#include "analyzer/info.h"
+
+enum {
+	O_COMM = 256, O_TIME, O_STATE, O_MODE, O_PER_THREAD, O_ANNOTATE, O_UNIT,
+	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS
+};
+
+struct shared_opt {
+	unsigned group;
+	struct option opt;
+	const char *letters; /* its getopt letters, or "" */
+};
+
+static const struct shared_opt shared[] = {
+	{ WC_CLI_FILTER, { "pid", required_argument, NULL, 'p' }, "p:" },
+	{ WC_CLI_FILTER, { "tid", required_argument, NULL, 't' }, "t:" },
+	{ WC_CLI_FILTER, { "comm", required_argument, NULL, O_COMM }, "" },
+	{ WC_CLI_FILTER, { "all-tasks", no_argument, NULL, O_ALL_TASKS }, "" },
+	{ WC_CLI_FILTER, { "time", required_argument, NULL, O_TIME }, "" },
+	{ WC_CLI_OFFCPU, { "state", required_argument, NULL, O_STATE }, "" },
+	{ WC_CLI_OFFCPU, { "min-block", required_argument, NULL, 'm' }, "m:" },
+	{ WC_CLI_OFFCPU, { "max-block", required_argument, NULL, 'M' }, "M:" },
+	{ WC_CLI_STACKS, { "mode", required_argument, NULL, O_MODE }, "" },
+	{ WC_CLI_STACKS, { "user-stacks-only", no_argument, NULL, 'U' }, "U" },
+	{ WC_CLI_STACKS, { "kernel-stacks-only", no_argument, NULL, 'K' }, "K" },
+	{ WC_CLI_STACKS, { "per-thread", no_argument, NULL, O_PER_THREAD }, "" },
+	{ WC_CLI_STACKS, { "delimiter", no_argument, NULL, 'd' }, "d" },
+	{ WC_CLI_STACKS, { "annotate", no_argument, NULL, O_ANNOTATE }, "" },
+	{ WC_CLI_STACKS, { "unit", required_argument, NULL, O_UNIT }, "" },
+	{ WC_CLI_STACKS, { "no-calibrate", no_argument, NULL, O_NO_CALIBRATE }, "" },
+	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
+	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
+};
+
+#define NSHARED (sizeof(shared) / sizeof(shared[0]))
+#define MAX_EXTRA 48
+
+int wc_cli_bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "wcanalyze: %s: %s (see wcanalyze --help)\n", what, arg);
+	return WC_EXIT_USAGE;
+}
+
+int wc_cli_parse_ids(const char *s, uint32_t *ids, int max)
+{
+	int n = 0;
+
+	while (*s) {
+		char *end;
+		unsigned long v;
+
+		if (*s < '0' || *s > '9' || n == max)
+			return -1;
+		v = strtoul(s, &end, 10);
+		if (v > UINT32_MAX || (*end && *end != ','))
+			return -1;
+		ids[n++] = (uint32_t)v;
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n;
+}
+
+static int parse_double(const char *s, double *v)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	return end != s && *end == 0 && *v >= 0 ? 0 : -1;
+}
+
+static int parse_time(struct wc_filter *f, const char *arg)
+{
+	const char *comma = strchr(arg, ',');
+	char start[64] = "", end[64] = "";
+
+	if (!comma || comma - arg >= 64 || strlen(comma + 1) >= 64)
+		return wc_cli_bad("--time wants START,END in seconds", arg);
+	memcpy(start, arg, (size_t)(comma - arg));
+	strcpy(end, comma + 1);
+	f->have_time = true;
+	if ((start[0] && parse_double(start, &f->start_s)) ||
+	    (end[0] && parse_double(end, &f->end_s)) || (end[0] && f->end_s <= f->start_s))
+		return wc_cli_bad("--time wants START,END in seconds, START < END", arg);
+	return 0;
+}
+
+static int parse_states(struct wc_cli *c, const char *arg)
+{
+	int n = 0;
+
+	for (const char *s = arg; *s; s++) {
+		if (*s == ',')
+			continue;
+		if ((s[1] && s[1] != ',') || n == 63 ||
+		    !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+			return wc_cli_bad("--state wants letters such as S,D,R", arg);
+		c->states[n++] = *s;
+	}
+	if (!n)
+		return wc_cli_bad("--state wants letters such as S,D,R", arg);
+	c->states[n] = 0;
+	c->prof.filter.states = c->states;
+	return 0;
+}
+
+/* One shared option; 0 or an exit status. */
+static int shared_option(struct wc_cli *c, int opt, const char *arg)
+{
+	struct wc_profile_opts *o = &c->prof;
+	double v;
+	int n;
+
+	switch (opt) {
+	case 'p':
+	case 't':
+		n = wc_cli_parse_ids(arg, opt == 'p' ? c->pids : c->tids, WC_CLI_MAX_IDS);
+		if (n <= 0)
+			return wc_cli_bad(opt == 'p' ? "bad PID list" : "bad TID list", arg);
+		if (opt == 'p') {
+			o->filter.pids = c->pids;
+			o->filter.npids = (size_t)n;
+		} else {
+			o->filter.tids = c->tids;
+			o->filter.ntids = (size_t)n;
+		}
+		return 0;
+	case O_COMM:
+		o->filter.comm = arg;
+		return 0;
+	case O_ALL_TASKS:
+		o->filter.all_tasks = true;
+		return 0;
+	case O_TIME:
+		return parse_time(&o->filter, arg);
+	case O_STATE:
+		return parse_states(c, arg);
+	case 'm':
+	case 'M':
+		if (parse_double(arg, &v))
+			return wc_cli_bad(opt == 'm' ? "bad --min-block" : "bad --max-block", arg);
+		if (opt == 'm')
+			o->filter.min_block_ns = (uint64_t)(v * 1000);
+		else
+			o->filter.max_block_ns = (uint64_t)(v * 1000);
+		return 0;
+	case O_MODE:
+		if (!strcmp(arg, "wall"))
+			o->mode = WC_MODE_WALL;
+		else if (!strcmp(arg, "off"))
+			o->mode = WC_MODE_OFF;
+		else if (!strcmp(arg, "on"))
+			o->mode = WC_MODE_ON;
+		else
+			return wc_cli_bad("--mode is off, on or wall", arg);
+		return 0;
+	case 'U':
+		o->user_only = true;
+		return 0;
+	case 'K':
+		o->kernel_only = true;
+		return 0;
+	case O_PER_THREAD:
+		o->per_thread = true;
+		return 0;
+	case 'd':
+		o->delimiter = true;
+		return 0;
+	case O_ANNOTATE:
+		o->annotate = true;
+		return 0;
+	case O_UNIT:
+		if (!strcmp(arg, "us"))
+			o->unit = WC_UNIT_US;
+		else if (!strcmp(arg, "ms"))
+			o->unit = WC_UNIT_MS;
+		else if (!strcmp(arg, "ns"))
+			o->unit = WC_UNIT_NS;
+		else
+			return wc_cli_bad("--unit is us, ms or ns", arg);
+		return 0;
+	case O_NO_CALIBRATE:
+		o->no_calibrate = true;
+		return 0;
+	case O_SYMFS:
+		c->paths.symfs = arg;
+		return 0;
+	case O_DEBUG_DIR:
+		if (c->paths.ndebug_dirs == WC_CLI_MAX_DEBUG_DIRS)
+			return wc_cli_bad("too many --debug-dir", arg);
+		c->debug_dirs[c->paths.ndebug_dirs++] = arg;
+		return 0;
+	}
+	return WC_EXIT_USAGE;
+}
+
+static bool extra_has(const struct wc_cli_extra *x, int opt)
+{
+	if (!x)
+		return false;
+	if (opt < 256 && x->shortopts && strchr(x->shortopts, opt) && opt != ':')
+		return true;
+	for (const struct option *o = x->longopts; o && o->name; o++)
+		if (!o->flag && o->val == opt)
+			return true;
+	return false;
+}
+
+int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
+		 const struct wc_cli_extra *x, const char *usage)
+{
+	struct option longopts[NSHARED + MAX_EXTRA + 2];
+	char shortopts[128] = "+h";
+	size_t n = 0;
+	int opt, err;
+
+	memset(c, 0, sizeof(*c));
+	c->paths.debug_dirs = c->debug_dirs;
+	for (const struct option *o = x ? x->longopts : NULL; o && o->name && n < MAX_EXTRA; o++)
+		longopts[n++] = *o;
+	if (x && x->shortopts)
+		strncat(shortopts, x->shortopts, sizeof(shortopts) - strlen(shortopts) - 1);
+	for (size_t i = 0; i < NSHARED; i++) {
+		const struct shared_opt *s = &shared[i];
+
+		if (!(s->group & groups))
+			continue;
+		longopts[n++] = s->opt;
+		if (s->letters[0] && !extra_has(x, s->letters[0]))
+			strncat(shortopts, s->letters, sizeof(shortopts) - strlen(shortopts) - 1);
+	}
+	longopts[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longopts[n] = (struct option){ 0 };
+	optind = 1;
+	opterr = 1;
+	while ((opt = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (opt == 'h') {
+			fputs(usage, stdout);
+			return WC_EXIT_OK;
+		}
+		if (opt == '?' || opt == ':')
+			return WC_EXIT_USAGE;
+		err = extra_has(x, opt) ? x->handle(x->ctx, opt, optarg)
+					: shared_option(c, opt, optarg);
+		if (err)
+			return err;
+	}
+	if (c->prof.user_only && c->prof.kernel_only)
+		return wc_cli_bad("-U and -K exclude each other", "-U -K");
+	if (c->prof.filter.max_block_ns && c->prof.filter.max_block_ns < c->prof.filter.min_block_ns)
+		return wc_cli_bad("--max-block is below --min-block", "");
+	if (argc - optind != 1)
+		return wc_cli_bad(argc - optind > 1 ? "one FILE only, not also" : "no FILE given",
+				  argc - optind > 1 ? argv[optind + 1] : argv[0]);
+	c->file = argv[optind];
+	return -1;
+}
+
+/* The end of an analysis: a warning and exit 3 for a cut file, exit 1 for a damaged one. */
+static int file_status(const struct wc_analysis *a)
+{
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+
+	switch (st->state) {
+	case WC_READER_CLEAN:
+		return WC_EXIT_OK;
+	case WC_READER_TRUNCATED:
+		fprintf(stderr,
+			"wcanalyze: warning: %s: the trace is cut at byte %llu (%s): analysed up to "
+			"there\n",
+			a->path, (unsigned long long)st->error_offset, wc_replay_error(a->replay));
+		return WC_EXIT_TRUNCATED;
+	default:
+		fprintf(stderr, "wcanalyze: %s\n", wc_replay_error(a->replay));
+		return WC_EXIT_BAD_FILE;
+	}
+}
+
+int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
+	       const struct wc_analysis_consumer *consumer)
+{
+	const struct wc_replay_meta *m;
+	enum wc_reader_state st;
+	int err;
+
+	if (wc_analysis_open(&s->a, c->file)) {
+		fprintf(stderr, "wcanalyze: %s\n", s->a.error);
+		return WC_EXIT_BAD_FILE;
+	}
+	s->opened = true;
+	err = wc_analysis_run(&s->a, consumer);
+	if (err) {
+		fprintf(stderr, "wcanalyze: %s\n", s->a.error[0] ? s->a.error : strerror(-err));
+		return WC_EXIT_BAD_FILE;
+	}
+	st = wc_replay_stats(s->a.replay)->state;
+	if (st != WC_READER_CLEAN && st != WC_READER_TRUNCATED)
+		return file_status(&s->a);
+	m = wc_replay_meta(s->a.replay);
+	s->sym = wc_symbolizer_new(&s->a.tasks, m->kallsyms, m->kallsyms_len, &c->paths);
+	if (!s->sym) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		return WC_EXIT_BAD_FILE;
+	}
+	return -1;
+}
+
+int wc_cli_end(struct wc_cli_session *s, int status)
+{
+	if (status < 0 && s->opened) {
+		if (s->sym)
+			wc_symbolizer_warn(s->sym, stderr, "wcanalyze: warning");
+		if (!s->counts_shown)
+			wc_info_warn_counts(&s->a, stderr);
+		status = file_status(&s->a);
+	}
+	wc_symbolizer_free(s->sym);
+	s->sym = NULL;
+	if (s->opened)
+		wc_analysis_close(&s->a);
+	s->opened = false;
+	return status < 0 ? WC_EXIT_OK : status;
+}

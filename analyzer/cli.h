@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli.h - what the wcanalyze subcommands share: the option groups (filters, off-CPU bounds,
+ * stack shaping, symbol paths), parsed the same way everywhere, and one session that opens
+ * a trace, replays it into a consumer and ends with the warnings and exit status every
+ * subcommand gives (see man/wcanalyze.1, EXIT STATUS).
+ *
+ * A subcommand lives in analyzer/cmd-NAME.c as `int wc_cmd_NAME(int argc, char **argv)`,
+ * argv[0] being the subcommand's name; only these functions and main() print to the user
+ * and choose an exit status.
+ */
+#ifndef WC_ANALYZER_CLI_H
+#define WC_ANALYZER_CLI_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/profile.h"
+#include "analyzer/symbolize.h"
+
+/* Exit statuses of wcanalyze (man/wcanalyze.1). */
+enum { WC_EXIT_OK = 0, WC_EXIT_BAD_FILE = 1, WC_EXIT_USAGE = 2, WC_EXIT_TRUNCATED = 3 };
+
+/* Option groups a subcommand accepts; WC_CLI_PROFILE is all of them. */
+enum {
+	WC_CLI_FILTER = 1 << 0,  /* -p -t --comm --all-tasks --time */
+	WC_CLI_OFFCPU = 1 << 1,  /* --state -m/--min-block -M/--max-block */
+	WC_CLI_STACKS = 1 << 2,  /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate */
+	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir */
+	WC_CLI_PROFILE = 0xf,
+};
+
+#define WC_CLI_MAX_IDS 4096
+#define WC_CLI_MAX_DEBUG_DIRS 16
+
+/* The parsed command line; the filter's lists point into the struct itself. */
+struct wc_cli {
+	struct wc_profile_opts prof;  /* .filter holds the filters */
+	struct wc_symbol_paths paths;
+	const char *file;             /* the trace */
+	uint32_t pids[WC_CLI_MAX_IDS], tids[WC_CLI_MAX_IDS];
+	char states[64];
+	const char *debug_dirs[WC_CLI_MAX_DEBUG_DIRS];
+};
+
+/* A subcommand's own options, handled before the shared groups. */
+struct wc_cli_extra {
+	const struct option *longopts; /* NULL-terminated, or NULL */
+	const char *shortopts;         /* getopt letters ("wnVIsSG" or "o:"), or NULL */
+	/* one of them, @arg its argument or NULL: 0, or an exit status (WC_EXIT_USAGE after
+	 * printing a line with wc_cli_bad()) */
+	int (*handle)(void *ctx, int opt, const char *arg);
+	void *ctx;
+};
+
+/**
+ * wc_cli_parse() - parse @argc/@argv (argv[0] the subcommand) into @c
+ * @groups:  WC_CLI_* groups accepted
+ * @x:       the subcommand's own options, or NULL; an option letter of @x wins over a shared
+ *           one (timehist's -M is migrations, not --max-block)
+ * @usage:   printed on stdout for -h/--help
+ * Exactly one FILE must remain.  Errors get one line on stderr naming the option.
+ * Return: -1 to go on, else the exit status to return now (0 after --help).
+ */
+int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
+		 const struct wc_cli_extra *x, const char *usage);
+
+/** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
+int wc_cli_bad(const char *what, const char *arg);
+
+/** wc_cli_parse_ids() - "1,2,3" into @ids (at most @max).  Return: the count, or -1. */
+int wc_cli_parse_ids(const char *s, uint32_t *ids, int max);
+
+/* One analysis from open to exit status. */
+struct wc_cli_session {
+	struct wc_analysis a;
+	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output; NULL before */
+	bool opened;
+	bool counts_shown;         /* the output holds the edge-case counts: no warning line */
+};
+
+/**
+ * wc_cli_run() - open @c->file, replay it into @consumer (NULL: none), and build the
+ * symbolizer over the replayed address spaces and the trace's kallsyms
+ * @s: zeroed by the caller (`struct wc_cli_session s = { 0 };`)
+ * Errors are printed (one line naming the file).
+ * Return: -1 when the output may be written, else the exit status to return (after
+ * wc_cli_end()).
+ */
+int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
+	       const struct wc_analysis_consumer *consumer);
+
+/**
+ * wc_cli_end() - print the closing warnings (symbol files not usable, edge-case and lost
+ * counts, a cut trace) and free @s
+ * @status: -1 after a complete output, else an exit status already chosen (kept)
+ * Return: the exit status: 0, or 3 when the trace was cut (the output covers what is
+ * before the cut), or 1 when it is damaged.
+ */
+int wc_cli_end(struct wc_cli_session *s, int status);
+
+/* The subcommands (analyzer/cmd-*.c). */
+int wc_cmd_info(int argc, char **argv);
+int wc_cmd_folded(int argc, char **argv);
+int wc_cmd_timehist(int argc, char **argv);
+int wc_cmd_hist(int argc, char **argv);
+int wc_cmd_threads(int argc, char **argv);
+int wc_cmd_flamegraph(int argc, char **argv);
+int wc_cmd_export(int argc, char **argv);
+
+#endif /* WC_ANALYZER_CLI_H */
