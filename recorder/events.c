@@ -206,6 +206,12 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			goto out_free;
 		}
 		add_tracepoint(ev, o, WC_EVENT_WAKEUP_NEW, "sched_wakeup_new", ws);
+		if (o->migrations &&
+		    add_tracepoint(ev, o, WC_EVENT_MIGRATE, "sched_migrate_task", false) < 0) {
+			err = ENOENT;
+			*why = "this kernel has no sched:sched_migrate_task";
+			goto out_free;
+		}
 		snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
 			 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
 			 want_wakeup ? "sched_wakeup" : "");

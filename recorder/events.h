@@ -27,6 +27,7 @@ struct wc_events_opts {
 	bool kernel_stacks, user_stacks;
 	bool waker_stacks;        /* callchains on wakeup events too */
 	int wakeup;               /* WC_WAKEUP_* */
+	bool migrations;          /* sched_migrate_task too */
 	unsigned pages;           /* ring buffer data pages per CPU, a power of two */
 	const int *cpus;          /* CPUs to record */
 	int ncpus;

@@ -53,6 +53,7 @@ static const char usage[] =
 	"  --no-kernel-stacks, --no-user-stacks\n"
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
+	"  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
 	"  -C CPUS          record these CPUs only (0,2-3)\n"
 	"  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
 	"  -z LEVEL         zstd level (default 3)\n"
@@ -139,6 +140,7 @@ static int create_output(const char *path)
 }
 
 enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_WAKER_STACKS,
+	OPT_MIGRATIONS,
        OPT_WAKEUP_EVENT };
 
 int main(int argc, char **argv)
@@ -159,6 +161,7 @@ int main(int argc, char **argv)
 		{ "no-kernel-stacks", no_argument, NULL, OPT_NO_KSTACKS },
 		{ "no-user-stacks", no_argument, NULL, OPT_NO_USTACKS },
 		{ "waker-stacks", no_argument, NULL, OPT_WAKER_STACKS },
+		{ "migrations", no_argument, NULL, OPT_MIGRATIONS },
 		{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -265,6 +268,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_WAKER_STACKS:
 			eo.waker_stacks = true;
+			break;
+		case OPT_MIGRATIONS:
+			eo.migrations = true;
 			break;
 		case OPT_WAKEUP_EVENT:
 			if (!strcmp(optarg, "waking"))

@@ -171,5 +171,13 @@ WCREC_FORCE_NO_CYCLES=1 "$WCREC" -q -o "$tmp/f5.wct" -- "$DEMO" 0.5 >/dev/null 2
 "$STAT" "$tmp/f5.wct" >"$tmp/stat"
 expect "no PMU cycles: a fallback NOTE" "$(grep -c '^note.fallback no PMU cycles' "$tmp/stat")" -eq 1
 expect "no PMU cycles: samples on cpu-clock" "$(stat_of events.cpu-clock)" -gt 10
+# a task moved by its affinity between CPU 0 and 1 migrates at least once
+"$WCREC" -q --migrations -o "$tmp/f6.wct" -- \
+	sh -c 'taskset -pc 0 $$ >/dev/null; sleep 0.05; taskset -pc 1 $$ >/dev/null; sleep 0.05' \
+	>/dev/null 2>&1
+"$STAT" "$tmp/f6.wct" >"$tmp/stat"
+expect "--migrations: sched_migrate_task events" \
+	"$(stat_of events.sched:sched_migrate_task)" -ge 1
+expect "--migrations: its format recorded too" "$(stat_of records.tp_format)" -ge 4
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
