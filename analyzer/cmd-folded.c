@@ -22,18 +22,44 @@ static const char usage[] =
 	"  --annotate             kernel frames get the _[k] suffix\n"
 	"  --unit us|ms|ns        value unit (default us)\n"
 	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+	"  --waker                blocked time by target and waker stacks (offwaketime), in\n"
+	"                         FlameGraph's --colors chain layout\n"
 	"  --symfs DIR            look for recorded files under DIR\n"
 	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
 
+enum { O_WAKER = 512 };
+
+static int folded_option(void *ctx, int opt, const char *arg)
+{
+	bool *waker = ctx;
+
+	(void)arg;
+	if (opt == O_WAKER)
+		*waker = true;
+	return 0;
+}
+
 int wc_cmd_folded(int argc, char **argv)
 {
+	static const struct option longopts[] = {
+		{ "waker", no_argument, NULL, O_WAKER },
+		{ 0 },
+	};
+	bool waker = false;
+	struct wc_cli_extra x = { .longopts = longopts, .handle = folded_option, .ctx = &waker };
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, NULL, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &x, usage);
 
 	if (ret >= 0)
 		return ret;
+	if (waker && c.prof.mode == WC_MODE_ON)
+		return wc_cli_bad("--waker shows blocked (off-CPU) time: not with --mode", "on");
+	if (waker) {
+		c.prof.waker = true;
+		c.prof.mode = WC_MODE_OFF;
+	}
 	p = wc_profile_new(&c.prof);
 	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
@@ -42,6 +68,12 @@ int wc_cmd_folded(int argc, char **argv)
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
 		int err = wc_profile_write_folded(p, &s.a, s.sym, stdout);
+
+		if (waker && !wc_profile_waker_stacks(p))
+			fprintf(stderr,
+				"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
+				"--waker-stacks): wakers are named by comm-tid only\n",
+				c.file);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));

@@ -19,6 +19,13 @@ struct seg {
 	uint64_t nsamples;
 };
 
+/* One waker-profile entry: blocked time of a target segment and stack, by waker. */
+struct wk_entry {
+	uint32_t tseg, tstack, wseg, wstack; /* wseg 0: the waker is not known as a thread */
+	uint32_t wtid;
+	uint64_t ns;
+};
+
 struct wc_profile {
 	struct wc_profile_opts o;
 	struct wc_analysis_consumer consumer;
@@ -30,6 +37,10 @@ struct wc_profile {
 	uint64_t t0, t1;           /* the window, absolute ns */
 	bool window_set;
 	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
+	struct wk_entry *wk;       /* the waker profile */
+	size_t nwk, wk_cap;
+	struct wc_map64 wk_index;  /* hash of an entry's key -> index + 1 (probed on clashes) */
+	bool waker_stacks;         /* wakeups carry callchains */
 };
 
 uint64_t wc_unit_ns(enum wc_unit u)
@@ -150,6 +161,60 @@ static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, u
 	return 0;
 }
 
+static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_off_interval *iv)
+{
+	const struct wc_filter *f = &p->o.filter;
+	struct wc_thread *w;
+	struct wk_entry k = { .tstack = iv->stack_id, .wstack = iv->waker_stack_id,
+			      .wtid = iv->waker_tid };
+	uint64_t blocked, h, *v;
+
+	if (iv->waker_stack_id)
+		p->waker_stacks = true;
+	/* offwaketime's value: the time blocked, from switch-out to the wakeup */
+	if (iv->preempted || iv->no_wakeup || iv->wake_ns <= iv->start_ns)
+		return 0;
+	blocked = clip(p, iv->start_ns, iv->wake_ns);
+	if (!blocked || blocked < f->min_block_ns || (f->max_block_ns && blocked > f->max_block_ns))
+		return 0;
+	k.tseg = seg_of(p, t);
+	if (!k.tseg)
+		return -ENOMEM;
+	w = iv->waker_tid ? wc_tasks_find(&p->a->tasks, iv->waker_tid) : NULL;
+	if (w && !(k.wseg = seg_of(p, w)))
+		return -ENOMEM;
+	h = ((uint64_t)k.tseg << 32 | k.tstack) * 0x9e3779b97f4a7c15ull ^
+	    ((uint64_t)k.wseg << 32 | k.wstack) * 0xc2b2ae3d27d4eb4full ^ k.wtid;
+	for (;; h++) {
+		h &= ~(1ull << 63); /* never WC_MAP64_EMPTY */
+		v = wc_map64_put(&p->wk_index, h, 0, NULL);
+		if (!v)
+			return -ENOMEM;
+		if (!*v)
+			break;
+		struct wk_entry *e = &p->wk[*v - 1];
+
+		if (e->tseg == k.tseg && e->tstack == k.tstack && e->wseg == k.wseg &&
+		    e->wstack == k.wstack && e->wtid == k.wtid) {
+			e->ns += blocked;
+			return 0;
+		}
+	}
+	if (p->nwk == p->wk_cap) {
+		size_t cap = p->wk_cap ? p->wk_cap * 2 : 256;
+		struct wk_entry *n = realloc(p->wk, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		p->wk = n;
+		p->wk_cap = cap;
+	}
+	k.ns = blocked;
+	p->wk[p->nwk++] = k;
+	*v = p->nwk;
+	return 0;
+}
+
 static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv)
 {
 	struct wc_profile *p = ctx;
@@ -164,6 +229,8 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 		return 0;
 	if (f->states && !strchr(f->states, iv->state))
 		return 0;
+	if (p->o.waker)
+		return add_waker(p, t, iv);
 	total = clip(p, iv->start_ns, iv->end_ns);
 	if (!total || total < f->min_block_ns || (f->max_block_ns && total > f->max_block_ns))
 		return 0;
@@ -210,9 +277,19 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_profile *p = ctx;
+	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
 
 	p->a = a;
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
+		if (m->events[id].present && a->role[id] == WC_TP_WAKEUP &&
+		    (m->events[id].sample_type & PERF_SAMPLE_CALLCHAIN))
+			p->waker_stacks = true;
 	return 0;
+}
+
+bool wc_profile_waker_stacks(const struct wc_profile *p)
+{
+	return p->waker_stacks;
 }
 
 struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
@@ -228,7 +305,8 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sink = { .run = on_run, .off = on_off },
 		.sample = on_sample,
 	};
-	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples)) {
+	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
+	    wc_map64_init(&p->wk_index)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -242,6 +320,8 @@ void wc_profile_free(struct wc_profile *p)
 		return;
 	wc_map64_fini(&p->entries);
 	wc_map64_fini(&p->samples);
+	wc_map64_fini(&p->wk_index);
+	free(p->wk);
 	free(p->segs);
 	free(p);
 }
@@ -334,6 +414,42 @@ static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc
 	}
 }
 
+/* The waker part of a waker-profile line: ;--;kernel frames;user frames;comm (leaf first). */
+static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
+		       const struct wk_entry *e)
+{
+	const struct seg *w = e->wseg ? &p->segs[e->wseg] : NULL;
+	uint32_t nr = 0;
+	const uint64_t *ips = wc_replay_stack(p->a->replay, e->wstack, &nr);
+	struct wc_callchain cc;
+	const char *comm = w && w->comm[0] ? w->comm : e->wtid ? "[unknown]" : "swapper";
+
+	wc_strbuf_put(b, ";--");
+	if (!p->waker_stacks) {
+		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
+		return;
+	}
+	wc_callchain_split(ips, nr, &cc);
+	if (!p->o.user_only)
+		for (uint32_t i = 0; i < cc.nkernel; i++) {
+			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
+
+			wc_strbuf_putf(b, ";%s%s", n ? n : "[unknown]", p->o.annotate ? "_[k]" : "");
+		}
+	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
+		wc_strbuf_put(b, ";-");
+	if (!p->o.kernel_only && w)
+		for (uint32_t i = 0; i < cc.nuser; i++) {
+			const char *n = wc_symbolizer_user(sym, w->aspace, cc.user[i]);
+
+			wc_strbuf_putf(b, ";%s", n ? n : "[unknown]");
+		}
+	if (p->o.per_thread)
+		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
+	else
+		wc_strbuf_putf(b, ";%s", comm);
+}
+
 static int cmp_line(const void *x, const void *y)
 {
 	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
@@ -351,9 +467,20 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 	p->a = a;
 	if (calibrate(p))
 		return -ENOMEM;
-	lines = calloc(p->entries.count + 1, sizeof(*lines));
+	lines = calloc(p->entries.count + p->nwk + 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;
+	for (size_t i = 0; i < p->nwk; i++) {
+		const struct wk_entry *e = &p->wk[i];
+
+		line_text(p, sym, &b, &p->segs[e->tseg], LEAF_OFF, e->tstack);
+		waker_text(p, sym, &b, e);
+		if (b.oom || !(lines[n].text = strdup(b.s))) {
+			err = -ENOMEM;
+			goto out;
+		}
+		lines[n++].ns = e->ns;
+	}
 	for (size_t i = 0; i <= p->entries.mask; i++) {
 		uint64_t key = p->entries.keys[i];
 

@@ -9,6 +9,13 @@
  * to its run time; a thread that ran but was never sampled gets one "[on-cpu unsampled]"
  * line.  Without scheduler events, or with calibrate off, a sample weighs its period.
  * A thread segment is a thread under one comm and one address space: an exec starts a new one.
+ *
+ * With the waker option the profile is BCC offwaketime's instead: each S or D interval's
+ * blocked time (switch-out to the wakeup that ended it) keyed by the target's off-CPU stack
+ * and the waker's stack at the wakeup, written in FlameGraph's `--colors chain` layout:
+ *   target comm;target user frames;target kernel frames;--;waker kernel frames (leaf to
+ *   root);waker user frames (leaf to root);waker comm VALUE
+ * A trace recorded without wakeup callchains gives the waker's "comm-tid" after "--".
  */
 #ifndef WC_ANALYZER_PROFILE_H
 #define WC_ANALYZER_PROFILE_H
@@ -43,6 +50,7 @@ struct wc_profile_opts {
 	bool user_only, kernel_only;
 	bool delimiter;      /* a "-" frame between user and kernel frames */
 	bool annotate;       /* kernel frames get "_[k]" */
+	bool waker;          /* offwaketime: blocked time by target and waker stacks */
 	enum wc_unit unit;
 };
 
@@ -74,6 +82,12 @@ int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
  */
 int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
 		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx);
+
+/**
+ * wc_profile_waker_stacks() - after the run, whether the trace had callchains on wakeups
+ * (wcrec --waker-stacks); without them the waker profile names wakers by comm and tid only.
+ */
+bool wc_profile_waker_stacks(const struct wc_profile *p);
 
 /* wc_filter_thread() - whether @t passes @f (and the target rule) in analysis @a. */
 bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,

@@ -162,6 +162,7 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 		ev->attr_config = a.config;
 		ev->freq = a.freq;
 		ev->sample_period_or_freq = a.sample_period;
+		ev->sample_type = a.sample_type;
 		take_string(ev->name, sizeof(ev->name), (const char *)e->data + e->attr_size,
 			    e->name_len);
 		break;

@@ -31,6 +31,7 @@ struct wc_replay_event {
 	uint64_t attr_config;   /* perf_event_attr.config */
 	bool freq;              /* sampling by frequency */
 	uint64_t sample_period_or_freq;
+	uint64_t sample_type;   /* perf_event_attr.sample_type: PERF_SAMPLE_CALLCHAIN, ... */
 };
 
 struct wc_replay_note {

@@ -133,4 +133,21 @@ for args in "--mode bogus" "--unit s" "--state 1" "-m x" "--time 5,1" "-U -K" "-
 	expect "wcanalyze folded $args exits 2 (got $rc) with a line on stderr" "$rc$(wc -l <"$tmp/err")" = 21
 done
 
+# 3. folded --waker (offwaketime): demo-ping blocks in read() until demo-pong writes
+"$WCREC" -q --waker-stacks -o "$tmp/wk.wct" -- "$B/demo/wcdemo" 0.5 >/dev/null 2>&1
+"$WCA" folded --waker "$tmp/wk.wct" >"$tmp/wk.folded" 2>"$tmp/err"
+expect "folded --waker exits 0 with no note about missing waker stacks ($(cat "$tmp/err"))" \
+	"$?$(grep -c 'without wakeup callchains' "$tmp/err")" = 00
+expect "folded --waker: demo_ping blocked, woken from demo_pong's write, waker comm last" \
+	"$(grep -c '^demo-ping;.*;demo_ping;.*;--;.*;demo_pong;.*;demo-pong [0-9]*$' "$tmp/wk.folded")" -gt 0
+expect "folded --waker: the waker's kernel frames come leaf first (try_to_wake_up after --)" \
+	"$(grep -c ';--;try_to_wake_up;' "$tmp/wk.folded")" -gt 0
+"$WCA" folded --waker "$tmp/wl.wct" >"$tmp/wk2.folded" 2>"$tmp/err"
+expect "folded --waker without waker stacks: a note saying so" \
+	"$(grep -c 'without wakeup callchains' "$tmp/err")" -eq 1
+expect "folded --waker without waker stacks: wakers as comm-tid" \
+	"$(grep -c ';--;[^;]*-[0-9]* [0-9]*$' "$tmp/wk2.folded")" -gt 0
+"$WCA" folded --waker --mode on "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
+expect "folded --waker --mode on: exit 2" $? -eq 2
+
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
