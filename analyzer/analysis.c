@@ -270,10 +270,18 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	return 0;
 }
 
+static void progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct wc_analysis *a = ctx;
+
+	a->progress(a->progress_ctx, done, total);
+}
+
 int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 {
 	static const struct wc_analysis_consumer none;
-	struct wc_replay_ops ops = { .begin = begin, .event = event };
+	struct wc_replay_ops ops = { .begin = begin, .event = event,
+				     .progress = a->progress ? progress : NULL };
 	int err;
 
 	a->consumer = c ? c : &none;

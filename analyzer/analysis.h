@@ -73,6 +73,10 @@ struct wc_analysis {
 	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
 	char format_error[256]; /* why the first of them did not */
 	char error[512];       /* why wc_analysis_run failed */
+	/* optional, set before wc_analysis_run(): compressed bytes read of @total_bytes, at
+	 * each round of the recording */
+	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
+	void *progress_ctx;
 };
 
 /**

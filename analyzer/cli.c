@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "analyzer/cli.h"
 #include "analyzer/info.h"
@@ -282,11 +284,46 @@ static int file_status(const struct wc_analysis *a)
 	}
 }
 
+/*
+ * Progress on a terminal: after the first second, "bytes read of the total" on one line,
+ * rewritten at most 4 times a second and wiped at the end; silent when stderr is not a tty.
+ */
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct wc_cli_session *s = ctx;
+	uint64_t now = now_ns();
+
+	if (now - s->progress_start_ns < s->progress_delay_ns ||
+	    (s->progress_shown && now - s->progress_last_ns < 250000000ull))
+		return;
+	s->progress_last_ns = now;
+	s->progress_shown = true;
+	fprintf(stderr, "\rwcanalyze: %s: %.1f of %.1f MB read (%.0f%%)\033[K", s->a.path,
+		(double)done / 1e6, (double)total / 1e6, total ? 100.0 * (double)done / (double)total : 0);
+	fflush(stderr);
+}
+
+static void end_progress(struct wc_cli_session *s)
+{
+	if (s->progress_shown)
+		fputs("\r\033[K", stderr);
+	s->progress_shown = false;
+}
+
 int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	       const struct wc_analysis_consumer *consumer)
 {
 	const struct wc_replay_meta *m;
 	enum wc_reader_state st;
+	const char *v;
 	int err;
 
 	if (wc_analysis_open(&s->a, c->file)) {
@@ -294,7 +331,16 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 		return WC_EXIT_BAD_FILE;
 	}
 	s->opened = true;
+	if (isatty(STDERR_FILENO)) {
+		s->a.progress = show_progress;
+		s->a.progress_ctx = s;
+		s->progress_start_ns = now_ns();
+		/* a test hook: WCANALYZE_PROGRESS_DELAY_MS=0 shows it at once */
+		v = getenv("WCANALYZE_PROGRESS_DELAY_MS");
+		s->progress_delay_ns = v ? strtoull(v, NULL, 10) * 1000000ull : 1000000000ull;
+	}
 	err = wc_analysis_run(&s->a, consumer);
+	end_progress(s);
 	if (err) {
 		fprintf(stderr, "wcanalyze: %s\n", s->a.error[0] ? s->a.error : strerror(-err));
 		return WC_EXIT_BAD_FILE;

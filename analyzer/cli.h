@@ -80,11 +80,16 @@ struct wc_cli_session {
 	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output; NULL before */
 	bool opened;
 	bool counts_shown;         /* the output holds the edge-case counts: no warning line */
+	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */
+	uint64_t progress_delay_ns;
+	bool progress_shown;
 };
 
 /**
  * wc_cli_run() - open @c->file, replay it into @consumer (NULL: none), and build the
  * symbolizer over the replayed address spaces and the trace's kallsyms
+ * When stderr is a terminal and the replay takes over a second, its progress (compressed
+ * bytes read of the file's size) is shown on one stderr line, wiped when the replay ends.
  * @s: zeroed by the caller (`struct wc_cli_session s = { 0 };`)
  * Errors are printed (one line naming the file).
  * Return: -1 when the output may be written, else the exit status to return (after

@@ -352,6 +352,9 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 		case WC_REC_ROUND:
 			err = flush(r, ops, ctx, r->round_limit);
 			r->round_limit = r->max_time;
+			if (ops->progress)
+				ops->progress(ctx, wc_reader_offset(r->reader),
+					      wc_reader_file_size(r->reader));
 			break;
 		case WC_REC_TRAILER: {
 			const struct wc_rec_trailer *t = (const void *)h;

@@ -78,6 +78,8 @@ struct wc_replay_stats {
  */
 struct wc_replay_ops {
 	int (*begin)(void *ctx, const struct wc_replay_meta *meta);
+	/* optional: at each ROUND, the compressed bytes read so far of the file's @total */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	int (*event)(void *ctx, const struct wc_rec_header *rec);
 };
 

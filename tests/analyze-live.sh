@@ -150,4 +150,16 @@ expect "folded --waker without waker stacks: wakers as comm-tid" \
 "$WCA" folded --waker --mode on "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
 expect "folded --waker --mode on: exit 2" $? -eq 2
 
+# 4. progress: on a terminal only (script(1) gives one), after WCANALYZE_PROGRESS_DELAY_MS
+if command -v script >/dev/null 2>&1; then
+	WCANALYZE_PROGRESS_DELAY_MS=0 script -qc "'$WCA' folded '$tmp/wk.wct' >/dev/null" /dev/null \
+		>"$tmp/tty" 2>&1
+	expect "progress on a terminal: bytes read of the total" \
+		"$(grep -c 'wk.wct: [0-9.]* of [0-9.]* MB read' "$tmp/tty")" -ge 1
+	expect "progress on a terminal: the line is wiped at the end" \
+		"$(tr '\r\033' 'RE' <"$tmp/tty" | grep -c 'RE\[K')" -ge 1
+fi
+WCANALYZE_PROGRESS_DELAY_MS=0 "$WCA" folded "$tmp/wk.wct" 2>"$tmp/err" >/dev/null
+expect "no progress when stderr is not a terminal" "$(grep -c 'MB read' "$tmp/err")" -eq 0
+
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
