@@ -12,16 +12,19 @@ int wc_sched_init(struct wc_sched *s, struct wc_tasks *tasks, uint32_t ncpus,
 	s->tasks = tasks;
 	s->ncpus = ncpus ? ncpus : 1;
 	s->cpu_curr = calloc(s->ncpus, sizeof(*s->cpu_curr));
+	s->cpu_since_ns = calloc(s->ncpus, sizeof(*s->cpu_since_ns));
 	s->sink = sink;
 	s->ctx = ctx;
 	s->counts = (struct wc_sched_counts){ 0 };
-	return s->cpu_curr ? 0 : -ENOMEM;
+	return s->cpu_curr && s->cpu_since_ns ? 0 : -ENOMEM;
 }
 
 void wc_sched_fini(struct wc_sched *s)
 {
 	free(s->cpu_curr);
+	free(s->cpu_since_ns);
 	s->cpu_curr = NULL;
+	s->cpu_since_ns = NULL;
 }
 
 static int emit_run(struct wc_sched *s, struct wc_thread *t, int32_t cpu, uint64_t start,
@@ -82,21 +85,47 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 	case WC_TS_ON_CPU:
 		err = emit_run(s, t, cpu, t->since_ns, time);
 		break;
-	case WC_TS_OFF_CPU:
-		/* The switch-in was not traced (switches out of idle on CPU 1 of this
-		 * project's VMs).  Woken onto an idle CPU: the switch-in is inferred at
-		 * the wakeup.  Otherwise the interval and the run are unknown. */
+	case WC_TS_OFF_CPU: {
+		/*
+		 * The switch-in was not traced: the task switched to it is one whose
+		 * switch-outs the kernel did not report (the idle task on CPU 1 of this
+		 * project's VMs, and there the threads of PID 1 too).  It came after the
+		 * wakeup (the switch-out itself for a preempted task, or one woken on its way
+		 * out) and after the last traced switch on this CPU, which put that task
+		 * there:
+		 *
+		 *   out        wakeup   last switch on cpu   [in: not traced]      out again
+		 *   -+------------+-----------+--------------------+-------------------+->
+		 *    |<-blocked-->|<- sch delay, counted as 0 ->|<------ run --------->|
+		 *    t0           tw          ti        inferred = max(tw, ti)         time
+		 *
+		 * The switch-in is inferred at the later of the two, exact when the CPU sat
+		 * idle (the switch follows the wakeup within the wake-up latency); the run
+		 * gets what the untraced task ran after that.  A sleeper with no wakeup seen
+		 * (woken from an interrupt in the untraced idle task) has no lower bound:
+		 * the interval and the run are unknown, dropped and counted.
+		 */
+		uint64_t tw, ti = s->cpu_since_ns[cpu];
+		bool bound = t->preempted || (t->woken && t->wake_provisional);
+
 		s->counts.double_switch_out++;
-		if (t->woken && !t->wake_provisional && t->wake_cpu_idle && !t->preempted &&
-		    t->wake_ns >= t->since_ns && t->wake_ns <= time) {
+		if (!bound && t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time)
+			bound = true;
+		tw = t->preempted || t->wake_provisional ? t->since_ns : t->wake_ns;
+		if (bound) {
+			uint64_t in = tw > ti ? tw : ti;
+
+			if (in > time)
+				in = time;
 			s->counts.inferred_switch_in++;
-			err = close_off(s, t, t->wake_ns, t->cpu, true);
+			err = close_off(s, t, in, cpu, true);
 			if (!err)
-				err = emit_run(s, t, cpu, t->wake_ns, time);
+				err = emit_run(s, t, cpu, in, time);
 		} else {
 			s->counts.unknown_dropped++;
 		}
 		break;
+	}
 	default:
 		s->counts.run_start_unknown++;
 		break;
@@ -116,7 +145,6 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 	t->woken = pending; /* woken on its way out: provisional, see sched.h */
 	t->wake_provisional = pending;
 	t->pending_wake = false;
-	t->wake_cpu_idle = false;
 	return err;
 }
 
@@ -171,6 +199,7 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
 			return err;
 	}
 	s->cpu_curr[cpu] = sw->next_tid > 0 ? (uint32_t)sw->next_tid : 0;
+	s->cpu_since_ns[cpu] = time_ns;
 	return 0;
 }
 
@@ -199,8 +228,6 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 			t->waker_tid = waker_tid;
 			t->waker_stack_id = waker_stack_id;
 			t->cpu = wk->target_cpu;
-			t->wake_cpu_idle = wk->target_cpu >= 0 && (uint32_t)wk->target_cpu < s->ncpus &&
-					   s->cpu_curr[wk->target_cpu] == 0;
 		}
 		return 0;
 	}
@@ -228,8 +255,6 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 		t->wake_ns = time_ns;
 		t->waker_tid = waker_tid;
 		t->waker_stack_id = waker_stack_id;
-		t->wake_cpu_idle = wk->target_cpu >= 0 && (uint32_t)wk->target_cpu < s->ncpus &&
-				   s->cpu_curr[wk->target_cpu] == 0;
 		if (wk->target_cpu >= 0)
 			t->cpu = wk->target_cpu;
 		return 0;

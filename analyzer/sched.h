@@ -36,7 +36,8 @@ struct wc_off_interval {
 	uint64_t end_ns;    /* switch-in */
 	char state;         /* switch-out state letter: S, D, R, I, ... */
 	bool preempted;     /* switched out runnable: the whole interval is sch delay */
-	bool inferred;      /* the switch-in was not traced, inferred at the wakeup */
+	bool inferred;      /* the switch-in was not traced: inferred at the later of the
+			     * wakeup and the CPU's last traced switch (sched.c) */
 	bool no_wakeup;     /* no wakeup seen: the whole interval is counted as blocked */
 	int32_t cpu;        /* CPU of the switch-in */
 	uint32_t stack_id;  /* the switch-out callchain */
@@ -49,7 +50,7 @@ struct wc_sched_counts {
 	uint64_t start_unknown;      /* first event of a tid is a switch-in: interval not counted */
 	uint64_t run_start_unknown;  /* first event of a tid is a switch-out: run not counted */
 	uint64_t double_switch_out;  /* two switch-outs with no switch-in between */
-	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred at the wakeup */
+	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred (sched.c) */
 	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
 	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
 	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
@@ -73,6 +74,7 @@ struct wc_sched_sink {
 struct wc_sched {
 	struct wc_tasks *tasks;
 	uint32_t *cpu_curr;   /* tid on each CPU as last traced; 0 idle */
+	uint64_t *cpu_since_ns; /* time of each CPU's last traced switch */
 	uint32_t ncpus;
 	struct wc_sched_counts counts;
 	const struct wc_sched_sink *sink;

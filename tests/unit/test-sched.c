@@ -297,8 +297,9 @@ Test(sched, first_event_switch_out)
  * 6. Double switch-out, woken onto an idle CPU.  CPU 1 goes idle first (B out S at 200, B's
  * first event).  A: in on CPU 0 at 100, out S at 1000; W wakes A at 1500 with target CPU 1,
  * idle then; A's switch-in on CPU 1 is not traced; A out S on CPU 1 at 2000.
- *   The switch-in is inferred at the wakeup: interval [1000, 1500, 1500], inferred, CPU 1
- *   (the wakeup's target), no sch delay; then a run [1500, 2000] on CPU 1.
+ *   The switch-in is inferred at the later of the wakeup (1500) and CPU 1's last traced
+ *   switch (200): interval [1000, 1500, 1500], inferred, CPU 1 (where it switched out), no
+ *   sch delay; then a run [1500, 2000] on CPU 1.
  *   runs: A [100, 1000] CPU 0, A [1500, 2000] CPU 1.
  */
 Test(sched, double_switch_out_inferred)
@@ -330,30 +331,68 @@ Test(sched, double_switch_out_inferred)
 }
 
 /*
- * 7. Double switch-out, the wakeup targeting a busy CPU: CPU 1 runs B from 200 (B's first
- * event) to the end.  A in on CPU 0 at 100, out S at 1000, woken at 1500 onto CPU 1 (B is
- * there), out S again at 2000 on CPU 1.  Then a second round with no wakeup at all: A out
- * S again at 3000 on CPU 0.
- *   Both second switch-outs drop the interval and the run: one run only, A [100, 1000].
+ * 7. Double switch-out on a busy CPU, then one with no wakeup.  CPU 1 runs B from 200 (B's
+ * first event).  A: in on CPU 0 at 100, out S at 1000; W wakes A at 1500; at 1700 B is
+ * preempted on CPU 1 by C (400, first event); A is next seen switching out S on CPU 1 at
+ * 2000, to B: C's switch to A was not traced.  A's switch-in came after its wakeup (1500)
+ * and after CPU 1's last traced switch (1700): it is inferred at 1700, so A's interval is
+ * [1000, 1500, 1700] (blocked 500, sch delay 200), inferred, CPU 1, and its run [1700, 2000].
+ * B's preemption closes at 2000: [1700, 1700, 2000] R.  Then A out S again at 3000 on CPU 0
+ * with no wakeup at all: no lower bound, the interval and the run are dropped.
+ *   runs: A [100, 1000] CPU 0, B [200, 1700] CPU 1, A [1700, 2000] CPU 1.
  */
-Test(sched, double_switch_out_dropped)
+Test(sched, double_switch_out_busy_cpu_and_dropped)
 {
+	const uint32_t C = 400;
+
 	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
 	st_switch(&tr, 200, 1, 0, "swapper/1", 0, B, "b", 0);
 	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
-	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
+	st_wake(&tr, 1500, 0, W, A, "a", 0, 0);
+	st_switch(&tr, 1700, 1, B, "b", ST_RPLUS, C, "c", 0);
 	st_switch(&tr, 2000, 1, A, "a", ST_S, B, "b", 0);
 	st_switch(&tr, 3000, 0, A, "a", ST_S, 0, "swapper/0", 0);
 	analyse(4000);
 
-	cr_assert_eq(nruns, 1);
+	cr_assert_eq(nruns, 3);
 	expect_run(0, A, 0, 100, 1000);
-	cr_expect_eq(noffs, 0);
-	/* the switch at 2000 brings B in while B was already on CPU 1: switch_in_running */
-	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
-						.double_switch_out = 2, .unknown_dropped = 2,
-						.switch_in_running = 1, .open_off_at_end = 1,
-						.open_run_at_end = 1 });
+	expect_run(1, B, 1, 200, 1700);
+	expect_run(2, A, 1, 1700, 2000);
+	cr_assert_eq(noffs, 2);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1700, 'S', false);
+
+	cr_expect(iv->inferred);
+	cr_expect_eq(iv->cpu, 1);
+	cr_expect_eq(iv->waker_tid, W);
+	cr_expect_not(expect_off(1, B, 1700, 1700, 2000, 'R', true)->inferred);
+	/* A, B and C start with a switch-in; C and B run at the end, A is off */
+	expect_counts((struct wc_sched_counts){ .switches = 6, .wakeups = 1, .start_unknown = 3,
+						.double_switch_out = 2, .inferred_switch_in = 1,
+						.unknown_dropped = 1, .open_off_at_end = 1,
+						.open_run_at_end = 2 });
+}
+
+/*
+ * 7b. Double switch-out of a preempted task: A (CPU 0) is preempted by C at 1000 (C's first
+ * event); C's switch back to A is not traced; A is next seen going out S at 1600.  A was
+ * runnable from 1000 and CPU 0's last traced switch is at 1000: the switch-in is inferred at
+ * 1000, a zero-length R interval, and A's run is [1000, 1600] (C's run after 1000 is what
+ * this estimate gets wrong; the whole of [1000, 1600] stays accounted for).
+ */
+Test(sched, double_switch_out_preempted)
+{
+	const uint32_t C = 400;
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, C, "c", 0);
+	st_switch(&tr, 1600, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(2000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 0, 1000, 1600);
+	cr_assert_eq(noffs, 1);
+	cr_expect(expect_off(0, A, 1000, 1000, 1000, 'R', true)->inferred);
 }
 
 /*
