@@ -1,0 +1,210 @@
+#!/bin/sh
+# threads-live.sh - `wcanalyze threads` on a live recording of tests/wall-workload, whose
+# threads measure themselves (lifetime on CLOCK_MONOTONIC from their naming, CPU time on
+# CLOCK_THREAD_CPUTIME_ID):
+#  - per thread, ON-CPU within 1% of its CPU time and OFF-CPU within 1% of its lifetime minus
+#    its CPU time; coverage 99-101% and not flagged; the off-CPU columns summing to OFF-CPU;
+#    the named functions in its top stacks; SAMPLED, over all of them, within 10% of their
+#    CPU time (999 Hz cpu-clock samples);
+#  - per tid, the voluntary and involuntary switch counts equal to those of a bpftrace
+#    script counting switch-outs by prev_state on the same run, and OFF-CPU within 0.5% of
+#    its sum of switch-out to switch-in (skipped with the reason without bpftrace);
+#  - --json valid against testdata/threads/threads.schema.json (skipped without Debian's
+#    python3-jsonschema) and equal to the table; -t; a cut trace (exit 3, a warning with the
+#    byte offset, a TRUNCATED header line), a corrupt one (exit 1), bad options (exit 2).
+# The workload is pinned to CPU 0: on this project's VMs the idle task's events on CPU 1 are
+# never traced (see NOTES in wcanalyze(1)).
+# Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
+set -u
+B=${builddir:-.}
+S=${srcdir:-$(dirname "$0")/..}
+WCREC="$B/wcrec"
+WCA="$B/wcanalyze"
+WL="$B/tests/wall-workload"
+. "$(dirname "$0")/testlib.sh"
+within() { # within A B PERCENT: |A - B| <= PERCENT% of B
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
+col() { # col TID N: column N (1 = TID) of the table row of TID, columns split on 2+ spaces
+	awk -v t="$1" -v n="$2" -F '  +' '/^#/ { next } { sub(/^ +/, "") } $1 == t { print $n; exit }' "$tmp/table"
+}
+
+# 1. one pinned recording, with bpftrace counting switches and off-CPU time per tid
+have_bpftrace=0
+if command -v bpftrace >/dev/null 2>&1; then
+	# prev_state & 0xff: a state that is not runnable (TASK_REPORT bits); 0 or the
+	# TASK_REPORT_MAX bit (preempted, R+) is runnable: the kernel's nvcsw / nivcsw
+	cat >"$tmp/sw.bt" <<'BT'
+tracepoint:sched:sched_switch
+{
+	if (args->prev_state & 0xff) { @vol[args->prev_pid] = count(); }
+	else { @invol[args->prev_pid] = count(); }
+	@out[args->prev_pid] = nsecs;
+	if (@out[args->next_pid]) {
+		@off[args->next_pid] = sum(nsecs - @out[args->next_pid]);
+		delete(@out[args->next_pid]);
+	}
+}
+END { clear(@out); }
+BT
+	bpftrace "$tmp/sw.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	bt=$!
+	for _ in $(seq 300); do # until its probes are attached ("Attaching 1 probe...")
+		grep -q '^Attaching' "$tmp/bt.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 1
+	have_bpftrace=1
+fi
+"$WCREC" -q -F 999 -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
+expect "wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
+if [ $have_bpftrace = 1 ]; then
+	kill -INT $bt
+	wait $bt
+fi
+
+"$WCA" threads --unit us "$tmp/wl.wct" >"$tmp/table" 2>"$tmp/err"
+expect "threads exits 0 ($(cat "$tmp/err"))" $? -eq 0
+expect "threads writes nothing on stderr" "$(wc -c <"$tmp/err")" -eq 0
+expect "the header gives the lost events" "$(grep -c '^# lost in recording: 0 events, 0 samples' "$tmp/table")" -eq 1
+expect "the header gives the edge cases" "$(grep -c '^# edge cases: first event a switch-in [0-9]' "$tmp/table")" -eq 1
+expect "the table has its column line" \
+	"$(grep -c '^ *TID  *PID  COMM  *LIFETIME  *ON-CPU  *SAMPLED  *OFF-CPU  *SLEEP-S  *BLOCK-D  *OTHER  *PREEMPT-R  *RUNQ-WAKE  *VOL  *INVOL  *COVER$' "$tmp/table")" -eq 1
+# rows sorted by OFF-CPU, largest first
+awk -F '  +' '/^#/ || /^ *TID/ { next } /^$/ { exit } { sub(/^ +/, ""); print $7 }' "$tmp/table" >"$tmp/off"
+expect "rows are sorted by off-CPU time" "$(sort -rn "$tmp/off" | cmp -s - "$tmp/off" && echo y)" = y
+
+cpu_sum=0
+sampled_sum=0
+while read -r _ tid comm life cpu; do
+	row_comm=$(col "$tid" 3)
+	expect "$comm: a row for tid $tid, comm $row_comm" "$row_comm" = "$comm"
+	on=$(col "$tid" 5)
+	off=$(col "$tid" 7)
+	on_ns=$((${on:-0} * 1000))
+	off_ns=$((${off:-0} * 1000))
+	within "$on_ns" "$cpu" 1
+	expect "$comm: ON-CPU $on_ns ns within 1% of its CPU time $cpu ns" $? -eq 0
+	within "$off_ns" $((life - cpu)) 1
+	expect "$comm: OFF-CPU $off_ns ns within 1% of lifetime - CPU time $((life - cpu)) ns" $? -eq 0
+	sum=$(($(col "$tid" 8) + $(col "$tid" 9) + $(col "$tid" 10) + $(col "$tid" 11) + $(col "$tid" 12)))
+	# each cell is rounded to the us: the five may differ from the total by 3 us
+	expect "$comm: SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE = $sum, OFF-CPU $off (+-3 us)" \
+		"$(awk -v a="$sum" -v b="$off" 'BEGIN { d = a - b; print (d <= 3 && d >= -3) }')" -eq 1
+	cover=$(col "$tid" 15)
+	expect "$comm: coverage $cover between 99% and 101%, not flagged" \
+		"$(echo "$cover" | awk '/!/ { print 0; exit } { sub(/%/, ""); print ($1 >= 99 && $1 <= 101) }')" -eq 1
+	cpu_sum=$((cpu_sum + cpu))
+	sampled_sum=$((sampled_sum + $(col "$tid" 6) * 1000))
+	if [ $have_bpftrace = 1 ]; then
+		for kind in vol invol; do
+			want=$(sed -n "s/^@$kind\[$tid\]: //p" "$tmp/bt.out")
+			got=$(col "$tid" $([ $kind = vol ] && echo 13 || echo 14))
+			expect "$comm: $kind switches $got, bpftrace counted ${want:-0}" "$got" -eq "${want:-0}"
+		done
+		bt_off=$(sed -n "s/^@off\[$tid\]: //p" "$tmp/bt.out")
+		within "$off_ns" "${bt_off:-0}" 0.5
+		expect "$comm: OFF-CPU within 0.5% of bpftrace's ${bt_off:-none} ns" $? -eq 0
+	fi
+done <"$tmp/wl.out"
+expect "five workload threads measured themselves" "$(wc -l <"$tmp/wl.out")" -eq 5
+within "$sampled_sum" "$cpu_sum" 10
+expect "SAMPLED $sampled_sum ns, summed over the threads, within 10% of their CPU time $cpu_sum ns" $? -eq 0
+[ $have_bpftrace = 1 ] || echo "SKIP bpftrace side-by-side: bpftrace is not installed"
+
+# 2. the named functions in the right kind of top stack
+stacks() { # stacks COMM off|on: that thread's top stack lines of that kind
+	awk -v c="$1" -v k="$2-CPU" '/^$/ { in_t = 0 } $2 == c && /\(pid / { in_t = 1; next }
+		in_t && $1 == k { print }' "$tmp/table"
+}
+for check in "wl-alternate wl_spin on" "wl-alternate wl_sleep off" "wl-reader wl_read off" \
+	"wl-reader wl_consume on" "wl-writer wl_sleep off" "wl-mutex-a wl_hold on" \
+	"wl-mutex-b wl_hold on" "wl-mutex-a wl_lock off"; do
+	set -- $check
+	expect "a top $3-CPU stack of $1 holds $2" "$(stacks "$1" "$3" | grep -c ";$2;\|;$2\$")" -gt 0
+done
+expect "wl-reader's top off-CPU stack is its sleep in wl_read, state S" \
+	"$(stacks wl-reader off | head -1 | grep -c '^  off-CPU S .*;wl_read;')" -eq 1
+
+# 3. --json: valid, and the same figures as the table
+"$WCA" threads --json "$tmp/wl.wct" >"$tmp/json" 2>"$tmp/err"
+expect "threads --json exits 0 ($(cat "$tmp/err"))" $? -eq 0
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	/usr/bin/python3 -m jsonschema -i "$tmp/json" "$S/testdata/threads/threads.schema.json" >"$tmp/err" 2>&1
+	expect "the JSON is valid against threads.schema.json ($(head -c 300 "$tmp/err"))" $? -eq 0
+else
+	echo "SKIP JSON Schema validation: /usr/bin/python3 has no jsonschema (python3-jsonschema)"
+fi
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp/json" "$tmp/table" >"$tmp/err" 2>&1 <<'PY'
+import json, re, sys
+doc = json.load(open(sys.argv[1]))
+rows = {}
+for line in open(sys.argv[2]):
+    if line.startswith('#') or not line.strip():
+        if rows and not line.strip():
+            break
+        continue
+    cells = re.split(r'  +', line.strip())
+    if cells[0] != 'TID':
+        rows[int(cells[0])] = cells
+keys = ['lifetime_ns', 'on_cpu_ns', 'on_cpu_sampled_ns', 'off_cpu_ns', 'sleep_ns',
+        'uninterruptible_ns', 'other_ns', 'preempted_ns', 'runqueue_ns']
+assert len(doc['threads']) == len(rows), (len(doc['threads']), len(rows))
+for i, t in enumerate(doc['threads']):
+    c = rows[t['tid']]
+    assert list(rows)[i] == t['tid'], 'order'
+    assert int(c[1]) == t['pid'] and c[2] == t['comm'], c
+    for k, cell in zip(keys, c[3:12]):
+        assert (t[k] + 500) // 1000 == int(cell), (t['tid'], k, t[k], cell)
+    assert int(c[12]) == t['switches_voluntary'] and int(c[13]) == t['switches_involuntary']
+    assert t['off_cpu_ns'] == sum(t[k] for k in keys[4:]), t
+PY
+	expect "the JSON has the table's rows, order and figures ($(tail -1 "$tmp/err"))" $? -eq 0
+fi
+
+# 4. a trace without scheduler events: sampled on-CPU time only, no coverage, no flag
+"$WCREC" -q -F 999 --no-sched -o "$tmp/ns.wct" -- taskset -c 0 "$WL" 0.3 >"$tmp/ns.out" 2>"$tmp/err"
+expect "wcrec --no-sched exits 0 ($(cat "$tmp/err"))" $? -eq 0
+"$WCA" threads "$tmp/ns.wct" >"$tmp/table" 2>"$tmp/err"
+expect "threads of a --no-sched trace exits 0 ($(cat "$tmp/err"))" $? -eq 0
+expect "... the header says there is no sched_switch" "$(grep -c '^# no sched_switch' "$tmp/table")" -eq 1
+tid=$(awk '$3 == "wl-alternate" { print $2 }' "$tmp/ns.out")
+expect "... wl-alternate: SAMPLED > 0, ON-CPU and OFF-CPU 0, COVER -" \
+	"$(col "$tid" 6 | awk '{ print ($1 > 0) }') $(col "$tid" 5) $(col "$tid" 7) $(col "$tid" 15)" = "1 0.000 0.000 -"
+expect "... no row is flagged" "$(grep -c '%!' "$tmp/table")" -eq 0
+
+# 5. -t; a cut file; a damaged file; bad options
+tid=$(awk '$3 == "wl-writer" { print $2 }' "$tmp/wl.out")
+"$WCA" threads -t "$tid" "$tmp/wl.wct" >"$tmp/one" 2>/dev/null
+expect "-t $tid: one row" "$(awk '/^#/ || /^ *TID/ { next } /^$/ { exit } { n++ } END { print n + 0 }' "$tmp/one")" -eq 1
+size=$(stat -c %s "$tmp/wl.wct")
+head -c $((size - 3000)) "$tmp/wl.wct" >"$tmp/cut.wct" # inside the last frame
+"$WCA" threads "$tmp/cut.wct" >"$tmp/cut.out" 2>"$tmp/err"
+expect "a cut trace: exit 3 (got $?)" $? -eq 3
+expect "a cut trace: a warning with the byte offset ($(cat "$tmp/err"))" \
+	"$(grep -c 'cut at byte [0-9]' "$tmp/err")" -eq 1
+expect "a cut trace: the header says so" "$(grep -c '^# TRUNCATED at byte [0-9]' "$tmp/cut.out")" -eq 1
+expect "a cut trace: what is before the cut is reported" "$(grep -c 'wl-' "$tmp/cut.out")" -gt 4
+"$WCA" threads --json "$tmp/cut.wct" 2>/dev/null | grep -q '"truncated":true'
+expect "a cut trace: --json says truncated" $? -eq 0
+cp "$tmp/wl.wct" "$tmp/bad.wct"
+printf 'XXXXXXXXXXXXXXXX' | dd of="$tmp/bad.wct" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+"$WCA" threads "$tmp/bad.wct" >"$tmp/bad.out" 2>"$tmp/err"
+expect "a corrupt trace: exit 1 (got $?)" $? -eq 1
+expect "a corrupt trace: one line on stderr ($(cat "$tmp/err")), nothing on stdout" \
+	"$(wc -l <"$tmp/err")$(wc -c <"$tmp/bad.out")" = 10
+"$WCA" threads /nonexistent.wct 2>"$tmp/err"
+expect "a missing file: exit 1 and a line naming it" "$?$(grep -c nonexistent.wct "$tmp/err")" = 11
+for args in "--unit s" "--unit" "--state S" "-m 5" "--mode on" "--time 5,1" "--per-thread" "--bogus"; do
+	# shellcheck disable=SC2086
+	"$WCA" threads $args "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
+	rc=$?
+	expect "wcanalyze threads $args exits 2 (got $rc) with a line on stderr" "$rc$(wc -l <"$tmp/err")" = 21
+done
+"$WCA" threads "$tmp/wl.wct" "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
+expect "two FILEs: exit 2" $? -eq 2
+"$WCA" threads --help >"$tmp/help"
+expect "--help: exit 0, usage on stdout" "$?$(grep -c '^usage: wcanalyze threads' "$tmp/help")" = 01
+
+[ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }

@@ -1,0 +1,894 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-threads.c - `wcanalyze threads` (threads.h) over hand-built traces: each thread's
+ * lifetime, on-CPU (exact and sampled), off-CPU split by kind, switches, coverage with the
+ * uncounted time by reason, top stacks; the --time window, the filters, the sort, the text
+ * table and the JSON object.
+ *
+ * Every expected figure is worked out by hand from the timeline written above each test,
+ * with the rules of man/wcanalyze-threads.1: runs are switch-in to switch-out; an S or D
+ * interval's blocked part is switch-out to wakeup, its run-queue part wakeup to switch-in; a
+ * preempted (R+) interval is R whole; the lifetime runs from a thread's first switch, sample
+ * or sched_wakeup_new to its last (or its EXIT).  Times are written in us (x 1000 = ns).
+ * Tids: the waker W = 300 only gives context to wakeups (it is never switched, so it is no
+ * row); 0 is idle.  CPUs 0 and 1.
+ */
+#include <criterion/criterion.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/symbolize.h"
+#include "analyzer/threads.h"
+#include "sched-trace.h"
+#include "trace-util.h"
+
+#define W 300
+#define US 1000ull /* ns */
+
+static struct st_trace tr;
+static struct wc_analysis an;
+static struct wc_symbolizer *sym;
+static struct wc_threads *th;
+static bool opened;
+
+/* The kernel functions of the stacks below, as /proc/kallsyms lists them. */
+static const char kallsyms[] = "ffffffff81000000 T __schedule\n"
+			       "ffffffff81000100 T schedule\n"
+			       "ffffffff81000200 T do_nanosleep\n"
+			       "ffffffff81000300 T io_schedule\n"
+			       "ffffffff81000400 T preempt_schedule_irq\n"
+			       "ffffffff81000500 T spin_loop\n"
+			       "ffffffff81000600 T do_work\n"
+			       "ffffffff81000700 T entry_SYSCALL_64\n"
+			       "ffffffff81000800 D some_data\n";
+
+#define F(off) (0xffffffff81000000ull + (off))
+
+/* switch-out and sample stacks, leaf first, with their texts root first */
+static uint32_t k_sleep, k_io, k_preempt, s_spin, s_spin2, s_work;
+#define T_SLEEP "entry_SYSCALL_64;do_nanosleep;schedule;__schedule"
+#define T_IO "entry_SYSCALL_64;io_schedule;__schedule"
+#define T_PREEMPT "spin_loop;preempt_schedule_irq;__schedule"
+
+static void make_stacks(void)
+{
+	const uint64_t sleep[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x108), F(0x208), F(0x708) };
+	const uint64_t io[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x308), F(0x708) };
+	const uint64_t preempt[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x408), F(0x510) };
+	const uint64_t spin[] = { PERF_CONTEXT_KERNEL, F(0x510), F(0x610) };
+	const uint64_t spin2[] = { PERF_CONTEXT_KERNEL, F(0x520), F(0x610) }; /* same text */
+	const uint64_t work[] = { PERF_CONTEXT_KERNEL, F(0x630) };
+
+	k_sleep = st_stack(&tr, sleep, 5);
+	k_io = st_stack(&tr, io, 4);
+	k_preempt = st_stack(&tr, preempt, 4);
+	s_spin = st_stack(&tr, spin, 3);
+	s_spin2 = st_stack(&tr, spin2, 3);
+	s_work = st_stack(&tr, work, 2);
+}
+
+static void init(void)
+{
+	opened = false;
+	sym = NULL;
+	th = NULL;
+	if (st_begin(&tr)) {
+		st_remove(&tr);
+		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
+			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+	}
+	make_stacks();
+}
+
+static void fini(void)
+{
+	wc_threads_free(th);
+	wc_symbolizer_free(sym);
+	if (opened)
+		wc_analysis_close(&an);
+	st_remove(&tr);
+}
+
+TestSuite(threads, .init = init, .fini = fini);
+
+/* Analyse @path with @o; the rows stay valid until fini. */
+static const struct wc_threads_row *report_file(const char *path, const struct wc_threads_opts *o,
+						size_t *n)
+{
+	th = wc_threads_new(o);
+	cr_assert_not_null(th);
+	cr_assert_eq(wc_analysis_open(&an, path), 0, "%s", an.error);
+	opened = true;
+	cr_assert_eq(wc_analysis_run(&an, wc_threads_consumer(th)), 0, "%s", an.error);
+	cr_assert_eq(an.decode_errors, 0);
+	sym = wc_symbolizer_new(&an.tasks, kallsyms, sizeof(kallsyms) - 1, NULL);
+	cr_assert_not_null(sym);
+	cr_assert_eq(wc_threads_finish(th, &an, sym), 0);
+	return wc_threads_rows(th, n);
+}
+
+/* Forget the last report, to run another over the same file. */
+static void reset(void)
+{
+	wc_threads_free(th);
+	wc_symbolizer_free(sym);
+	if (opened)
+		wc_analysis_close(&an);
+	th = NULL;
+	sym = NULL;
+	opened = false;
+}
+
+/* Close the trace with a trailer at @end_us and report on it. */
+static const struct wc_threads_row *report(uint64_t end_us, const struct wc_threads_opts *o,
+					   size_t *n)
+{
+	cr_assert_eq(st_end(&tr, true, end_us * US), 0);
+	return report_file(tr.path, o, n);
+}
+
+/* The output of @write (text or JSON) after report(). */
+static char *output(int (*write)(struct wc_threads *, struct wc_analysis *,
+				 struct wc_symbolizer *, FILE *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	cr_assert_not_null(f);
+	cr_assert_eq(write(th, &an, sym, f), 0);
+	fclose(f);
+	return text;
+}
+
+static void expect_times(const struct wc_threads_row *r, uint64_t life, uint64_t on,
+			 uint64_t off, uint64_t s, uint64_t d, uint64_t other, uint64_t pre,
+			 uint64_t runq)
+{
+	cr_expect_eq(r->lifetime_ns, life * US, "%u lifetime %lu", r->tid,
+		     (unsigned long)r->lifetime_ns);
+	cr_expect_eq(r->on_ns, on * US, "%u on %lu", r->tid, (unsigned long)r->on_ns);
+	cr_expect_eq(r->off_ns, off * US, "%u off %lu", r->tid, (unsigned long)r->off_ns);
+	cr_expect_eq(r->sleep_ns, s * US, "%u S %lu", r->tid, (unsigned long)r->sleep_ns);
+	cr_expect_eq(r->uninterruptible_ns, d * US, "%u D %lu", r->tid,
+		     (unsigned long)r->uninterruptible_ns);
+	cr_expect_eq(r->other_ns, other * US, "%u other %lu", r->tid, (unsigned long)r->other_ns);
+	cr_expect_eq(r->preempted_ns, pre * US, "%u R %lu", r->tid,
+		     (unsigned long)r->preempted_ns);
+	cr_expect_eq(r->runqueue_ns, runq * US, "%u runq %lu", r->tid,
+		     (unsigned long)r->runqueue_ns);
+	/* the columns sum to the off-CPU total, by construction of the split */
+	cr_expect_eq(r->sleep_ns + r->uninterruptible_ns + r->other_ns + r->preempted_ns +
+			     r->runqueue_ns,
+		     r->off_ns);
+}
+
+static void expect_gaps(const struct wc_threads_row *r, uint64_t start, uint64_t switches,
+			uint64_t end)
+{
+	cr_expect_eq(r->gap_ns[WC_GAP_START], start * US, "%u start gap %lu", r->tid,
+		     (unsigned long)r->gap_ns[WC_GAP_START]);
+	cr_expect_eq(r->gap_ns[WC_GAP_SWITCHES], switches * US, "%u switches gap %lu", r->tid,
+		     (unsigned long)r->gap_ns[WC_GAP_SWITCHES]);
+	cr_expect_eq(r->gap_ns[WC_GAP_END], end * US, "%u end gap %lu", r->tid,
+		     (unsigned long)r->gap_ns[WC_GAP_END]);
+	/* counted + uncounted = lifetime */
+	cr_expect_eq(r->on_ns + r->off_ns + r->gap_ns[0] + r->gap_ns[1] + r->gap_ns[2],
+		     r->lifetime_ns, "%u: counted and uncounted do not make the lifetime", r->tid);
+}
+
+/*
+ * Two threads of process 100 on CPU 0: A = "worker" 100, B = "helper" 101.  In us:
+ *
+ *   1000  idle -> A (A's first event)         samples of A: 1200 spin, 1400 spin2 (same
+ *   2000  A out S, stack sleep                  frames as spin), 1600 work; 100 us each
+ *   2500  W wakes A
+ *   2600  idle -> A
+ *   3000  A out R+, stack preempt -> B (B's first event)
+ *   3300  B out D, stack io -> A
+ *   3500  A out S, stack sleep -> idle
+ *   3600  W wakes B;  3800 W wakes A
+ *   3900  idle -> B
+ *   4000  B out S, stack sleep -> A
+ *   4500  A out S -> idle, never woken;  trailer at 5000
+ *
+ * A: lifetime 1000-4500 = 3500.  Runs 1000-2000, 2600-3000, 3300-3500, 4000-4500:
+ *    1000 + 400 + 200 + 500 = 2100.  Intervals: S 2000-2600 woken 2500 (S 500, runq 100);
+ *    R 3000-3300 (300); S 3500-4000 woken 3800 (S 300, runq 200).  Off 1400 = S 800 +
+ *    R 300 + runq 300; on + off = 3500: coverage 100 %.  Switch-outs S, R+, S, S: 3
+ *    voluntary, 1 involuntary.  3 samples, 300 sampled.  Off stacks: sleep (S) 600 + 500 =
+ *    1100, preempt (R) 300.  On stacks: spin 2 samples (spin and spin2 merged), work 1.
+ * B: lifetime 3000-4000 = 1000.  Runs 3000-3300, 3900-4000: 400.  Interval D 3300-3900 woken
+ *    3600: D 300, runq 300.  Off 600; coverage 100 %.  2 voluntary.  Off stack io (D) 600.
+ * Sorted by off-CPU time: A (1400), then B (600).
+ */
+static void write_two_threads(void)
+{
+	st_set_pid(&tr, 101, 100);
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_sample(&tr, 1200 * US, 0, 100, s_spin, 100 * US);
+	st_sample(&tr, 1400 * US, 0, 100, s_spin2, 100 * US);
+	st_sample(&tr, 1600 * US, 0, 100, s_work, 100 * US);
+	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tr, 3000 * US, 0, 100, "worker", ST_RPLUS, 101, "helper", k_preempt);
+	st_switch(&tr, 3300 * US, 0, 101, "helper", ST_D, 100, "worker", k_io);
+	st_switch(&tr, 3500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 3600 * US, 1, W, 101, "helper", 0, 0);
+	st_wake(&tr, 3800 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 3900 * US, 0, 0, "swapper/0", 0, 101, "helper", 0);
+	st_switch(&tr, 4000 * US, 0, 101, "helper", ST_S, 100, "worker", k_sleep);
+	st_switch(&tr, 4500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
+	st_round(&tr);
+}
+
+Test(threads, two_threads_figures)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_two_threads();
+	r = report(5000, &o, &n);
+	cr_assert_eq(n, 2);
+
+	cr_expect_eq(r[0].tid, 100);
+	cr_expect_eq(r[0].pid, 100);
+	cr_expect_str_eq(r[0].comm, "worker");
+	cr_expect_eq(r[0].start_ns, 1000 * US);
+	cr_expect_eq(r[0].end_ns, 4500 * US);
+	expect_times(&r[0], 3500, 2100, 1400, 800, 0, 0, 300, 300);
+	cr_expect_eq(r[0].runs, 4);
+	cr_expect_eq(r[0].intervals, 3);
+	cr_expect_eq(r[0].samples, 3);
+	cr_expect_eq(r[0].sampled_ns, 300 * US);
+	cr_expect_eq(r[0].voluntary, 3);
+	cr_expect_eq(r[0].involuntary, 1);
+	cr_expect_float_eq(r[0].coverage, 100.0, 1e-9);
+	cr_expect_not(r[0].flagged);
+	cr_expect_eq(r[0].first_seen, 'i');
+	cr_expect_not(r[0].is_new);
+	cr_expect_not(r[0].exited);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_assert_eq(r[0].noff_top, 2);
+	cr_expect_eq(r[0].off_top[0].state, 'S');
+	cr_expect_eq(r[0].off_top[0].value, 1100 * US);
+	cr_expect_str_eq(r[0].off_top[0].text, T_SLEEP);
+	cr_expect_eq(r[0].off_top[1].state, 'R');
+	cr_expect_eq(r[0].off_top[1].value, 300 * US);
+	cr_expect_str_eq(r[0].off_top[1].text, T_PREEMPT);
+	cr_assert_eq(r[0].non_top, 2);
+	cr_expect_eq(r[0].on_top[0].value, 2);
+	cr_expect_str_eq(r[0].on_top[0].text, "do_work;spin_loop");
+	cr_expect_eq(r[0].on_top[1].value, 1);
+	cr_expect_str_eq(r[0].on_top[1].text, "do_work");
+
+	cr_expect_eq(r[1].tid, 101);
+	cr_expect_eq(r[1].pid, 100);
+	cr_expect_str_eq(r[1].comm, "helper");
+	expect_times(&r[1], 1000, 400, 600, 0, 300, 0, 0, 300);
+	cr_expect_eq(r[1].voluntary, 2);
+	cr_expect_eq(r[1].involuntary, 0);
+	cr_expect_float_eq(r[1].coverage, 100.0, 1e-9);
+	expect_gaps(&r[1], 0, 0, 0);
+	cr_assert_eq(r[1].noff_top, 1);
+	cr_expect_eq(r[1].off_top[0].state, 'D');
+	cr_expect_eq(r[1].off_top[0].value, 600 * US);
+	cr_expect_str_eq(r[1].off_top[0].text, T_IO);
+	cr_expect_eq(r[1].non_top, 0);
+}
+
+/* The switch counts are the state machine's own per-thread counters (sched.c). */
+Test(threads, switch_counts_match_the_state_machine)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_two_threads();
+	r = report(5000, &o, &n);
+	cr_assert_eq(n, 2);
+	for (size_t i = 0; i < n; i++) {
+		const struct wc_thread *t = wc_tasks_find(&an.tasks, r[i].tid);
+
+		cr_assert_not_null(t);
+		cr_expect_eq(r[i].voluntary, t->switches_voluntary, "%u", r[i].tid);
+		cr_expect_eq(r[i].involuntary, t->switches_involuntary, "%u", r[i].tid);
+	}
+}
+
+/*
+ * The text table of the two threads, in ms; every cell and width by hand:
+ *   widths: TID 3, PID 3, COMM 6, LIFETIME 8, ON-CPU 6, SAMPLED 7, OFF-CPU 7, SLEEP-S 7,
+ *   BLOCK-D 7, OTHER 5, PREEMPT-R 9, RUNQ-WAKE 9, VOL 3, INVOL 5, COVER 6 ("100.0%"), two
+ *   spaces between columns, COMM to the left.
+ *   The header's edge cases: both threads' first event is a switch-in (2); both are off-CPU
+ *   at the end (2); the duration is from the first event (1000) to the trailer (5000).
+ *   The stacks' values are 5 wide ("1.100"); "ms" and "samples" padded to 7.
+ */
+Test(threads, text_table)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const char *want =
+		"# OFF-CPU = SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE; run-queue wait is "
+		"PREEMPT-R (whole intervals of preempted threads) + RUNQ-WAKE (wakeup to "
+		"switch-in)\n"
+		"# lost in recording: 0 events, 0 samples; 0 events late, 0 undecodable, 0 naming "
+		"an undefined stack\n"
+		"# edge cases: first event a switch-in 2, a switch-out 0; two switch-outs with no "
+		"switch-in between 0 (0 inferred, 0 dropped); switch-ins while on a CPU 0; sleeps "
+		"with no wakeup 0; open at the end: 2 off-CPU, 0 on-CPU\n"
+		"TID  PID  COMM    LIFETIME  ON-CPU  SAMPLED  OFF-CPU  SLEEP-S  BLOCK-D  OTHER  "
+		"PREEMPT-R  RUNQ-WAKE  VOL  INVOL   COVER\n"
+		"100  100  worker     3.500   2.100    0.300    1.400    0.800    0.000  0.000"
+		"      0.300      0.300    3      1  100.0%\n"
+		"101  100  helper     1.000   0.400    0.000    0.600    0.000    0.300  0.000"
+		"      0.000      0.300    2      0  100.0%\n"
+		"\n"
+		"100 worker (pid 100)\n"
+		"  off-CPU S 1.100 ms       " T_SLEEP "\n"
+		"  off-CPU R 0.300 ms       " T_PREEMPT "\n"
+		"  on-CPU        2 samples  do_work;spin_loop\n"
+		"  on-CPU        1 sample   do_work\n"
+		"\n"
+		"101 helper (pid 100)\n"
+		"  off-CPU D 0.600 ms       " T_IO "\n";
+	char first[256], *text, *rest;
+	size_t n;
+
+	write_two_threads();
+	report(5000, &o, &n);
+	text = output(wc_threads_write_text);
+	rest = strchr(text, '\n');
+	cr_assert_not_null(rest);
+	snprintf(first, sizeof(first),
+		 "# %s: 2 threads shown of 2 seen, 0.004000 s recorded; times in ms", tr.path);
+	cr_expect(strncmp(text, first, strlen(first)) == 0 && text + strlen(first) == rest,
+		  "first line: %.*s", (int)(rest - text), text);
+	cr_expect_str_eq(rest + 1, want, "got:\n%s\nwanted:\n%s", rest + 1, want);
+	free(text);
+}
+
+/* --unit us and ns: the same cells in whole us, or ns. */
+Test(threads, units)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_US };
+	char *text;
+	size_t n;
+
+	write_two_threads();
+	report(5000, &o, &n);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "\n100  100  worker      3500    2100      300     1400"
+					"      800        0      0        300        300    3"
+					"      1  100.0%\n"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "  off-CPU S 1100 us       " T_SLEEP "\n"), "%s", text);
+	free(text);
+	reset();
+	o.unit = WC_UNIT_NS;
+	report_file(tr.path, &o, &n);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "  worker   3500000  2100000   300000  1400000"), "%s",
+			   text);
+	free(text);
+}
+
+/*
+ * --time 1.3,2.7 (ms from the first event at 1000 us): the window is 2300-3700 us.
+ * A: lifetime 2300-3700 = 1400.  Runs clipped: 1000-2000 -> 0, 2600-3000 -> 400,
+ *    3300-3500 -> 200, 4000-4500 -> 0: 600 over 2 runs.  S 2000-2600 woken 2500 -> S
+ *    2300-2500 = 200, runq 100; R 300; S 3500-4000 woken 3800 -> S 3500-3700 = 200, runq 0.
+ *    Off 800 = S 400 + R 300 + runq 100 in 3 intervals; 1400: coverage 100 %.  No sample in
+ *    the window.  Switch-outs in it: R+ at 3000, S at 3500 -> 1 and 1.  Off stacks: sleep
+ *    300 + 200 = 500, preempt 300.
+ * B: lifetime 3000-3700 = 700.  Run 3000-3300 = 300; D 3300-3900 woken 3600 -> D 300, runq
+ *    3600-3700 = 100; run 3900-4000 -> 0.  700: 100 %.  Switch-outs in it: D at 3300 -> 1.
+ */
+Test(threads, time_window)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS,
+				     .filter = { .have_time = true, .start_s = 0.0013,
+						 .end_s = 0.0027 } };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_two_threads();
+	r = report(5000, &o, &n);
+	cr_assert_eq(n, 2);
+	cr_expect_eq(r[0].tid, 100);
+	cr_expect_eq(r[0].start_ns, 2300 * US);
+	cr_expect_eq(r[0].end_ns, 3700 * US);
+	expect_times(&r[0], 1400, 600, 800, 400, 0, 0, 300, 100);
+	cr_expect_eq(r[0].runs, 2);
+	cr_expect_eq(r[0].intervals, 3);
+	cr_expect_eq(r[0].samples, 0);
+	cr_expect_eq(r[0].voluntary, 1);
+	cr_expect_eq(r[0].involuntary, 1);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_assert_eq(r[0].noff_top, 2);
+	cr_expect_eq(r[0].off_top[0].value, 500 * US);
+	cr_expect_eq(r[0].off_top[1].value, 300 * US);
+	cr_expect_eq(r[0].non_top, 0);
+	cr_expect_eq(r[1].tid, 101);
+	expect_times(&r[1], 700, 300, 400, 0, 300, 0, 0, 100);
+	cr_expect_eq(r[1].voluntary, 1);
+	expect_gaps(&r[1], 0, 0, 0);
+}
+
+/* A window where A sleeps throughout (2100-2400 us, inside its S interval 2000-2600, woken at
+ * 2500): A's lifetime is the window, all S; B has no event and no time there: no row. */
+Test(threads, window_inside_one_interval)
+{
+	struct wc_threads_opts o = { .filter = { .have_time = true, .start_s = 0.0011,
+						 .end_s = 0.0014 } };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_two_threads();
+	r = report(5000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].tid, 100);
+	expect_times(&r[0], 300, 0, 300, 300, 0, 0, 0, 0);
+	cr_expect_float_eq(r[0].coverage, 100.0, 1e-9);
+	cr_expect_eq(r[0].voluntary + r[0].involuntary, 0);
+}
+
+/* -t, -p, --comm: B alone by tid or by comm; both by pid; none for another pid. */
+Test(threads, filters)
+{
+	uint32_t tid = 101, pid = 100, other = 999;
+	struct wc_threads_opts o = { .filter = { .tids = &tid, .ntids = 1 } };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_two_threads();
+	r = report(5000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].tid, 101);
+	const char *path = tr.path;
+	const struct wc_threads_opts opts[] = {
+		{ .filter = { .comm = "helper" } },
+		{ .filter = { .pids = &pid, .npids = 1 } },
+		{ .filter = { .pids = &other, .npids = 1 } },
+	};
+	const size_t want[] = { 1, 2, 0 };
+
+	for (size_t i = 0; i < 3; i++) {
+		reset();
+		r = report_file(path, &opts[i], &n);
+		cr_expect_eq(n, want[i], "filter %zu: %zu rows", i, n);
+		if (i == 0 && n == 1)
+			cr_expect_eq(r[0].tid, 101);
+	}
+}
+
+/*
+ * --comm matches a name the thread had at one of its events: A is "worker" until a COMM
+ * record renames it "renamed" at 2800 us (after its events at 1000-2600); --comm worker keeps
+ * it, and its row shows the last name.  --comm renamed keeps it too.
+ */
+Test(threads, comm_filter_any_name)
+{
+	struct wc_threads_opts o = { .filter = { .comm = "worker" } };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_comm(&tr, 2800 * US, 100, 100, "renamed");
+	st_switch(&tr, 3000 * US, 0, 100, "renamed", ST_S, 0, "swapper/0", k_sleep);
+	r = report(4000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_str_eq(r[0].comm, "renamed");
+	expect_times(&r[0], 2000, 1400, 600, 500, 0, 0, 0, 100);
+}
+
+/*
+ * Coverage below 90 %, and why.  C = 400 on CPU 0:
+ *   1000  sample of C (its first event: it is on its CPU, its switch-in unseen)
+ *   2000  C out S (stack sleep);  2200 W wakes C;  2400 idle -> C
+ *   3000  C out S, and no wakeup
+ *   6000  C out S again: no switch-in between, no wakeup to infer it at: interval and run
+ *         3000-6000 unknown (dropped)
+ *   6500  W wakes C;  6600 idle -> C;  7000 C out S;  trailer 8000
+ * Lifetime 1000-7000 = 6000.  Counted: S 2000-2400 (S 200, runq 200); run 2400-3000 (600);
+ * S 6000-6600 woken 6500 (S 500, runq 100); run 6600-7000 (400): on 1000, off 1000, coverage
+ * 2000 / 6000 = 33.3 %, flagged.  Uncounted: 1000-2000 before the first piece, first seen by
+ * a sample, no switch lost: start unseen 1000; 3000-6000 switches lost 3000.  Switch-outs
+ * 2000, 3000, 6000, 7000, all S: 4 voluntary; one of them (6000) after a switch-out.
+ */
+Test(threads, coverage_start_unseen_and_switches_lost)
+{
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	char *text;
+	size_t n;
+
+	st_sample(&tr, 1000 * US, 0, 400, s_work, 250 * US);
+	st_switch(&tr, 2000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 2200 * US, 1, W, 400, "c", 0, 0);
+	st_switch(&tr, 2400 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
+	st_switch(&tr, 3000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
+	st_switch(&tr, 6000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 6500 * US, 1, W, 400, "c", 0, 0);
+	st_switch(&tr, 6600 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
+	st_switch(&tr, 7000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
+	r = report(8000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 6000, 1000, 1000, 700, 0, 0, 0, 300);
+	cr_expect_eq(r[0].first_seen, 's');
+	cr_expect_eq(r[0].samples, 1);
+	cr_expect_eq(r[0].sampled_ns, 250 * US);
+	cr_expect_eq(r[0].voluntary, 4);
+	cr_expect_eq(r[0].double_out, 1);
+	cr_expect_eq(r[0].inferred, 0);
+	cr_expect_eq(r[0].double_in, 0);
+	expect_gaps(&r[0], 1000, 3000, 0);
+	cr_expect_float_eq(r[0].coverage, 100.0 / 3, 1e-9);
+	cr_expect(r[0].flagged);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "  33.3%!\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "\n  ! coverage 33.3%: start unseen 1.000 ms (first seen "
+					"by a sample); switches lost 3.000 ms (1 switch-ins not "
+					"traced, 0 of them inferred at a wakeup; 0 switch-outs "
+					"not traced)\n"),
+			   "%s", text);
+	free(text);
+}
+
+/*
+ * A switch-in inferred at a wakeup onto an idle CPU is no loss.  E = 500:
+ *   1000  idle -> E on CPU 0;  1500 E out S
+ *   1800  W wakes E with target CPU 1, idle then (nothing ever ran there)
+ *   2500  E out S on CPU 1 (its switch-in from idle untraced): the switch-in is inferred at
+ *         the wakeup, 1800: interval 1500-1800 (S 300, all blocked: the wakeup is its end),
+ *         run 1800-2500 (700)
+ *   trailer 3000
+ * Lifetime 1000-2500 = 1500 = run 500 + S 300 + run 700: 100 %, nothing uncounted.
+ */
+Test(threads, inferred_switch_in_is_counted)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 500, "e", 0);
+	st_switch(&tr, 1500 * US, 0, 500, "e", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 1800 * US, 0, W, 500, "e", 1, 0);
+	st_switch(&tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", k_sleep);
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 1500, 1200, 300, 300, 0, 0, 0, 0);
+	cr_expect_eq(r[0].double_out, 1);
+	cr_expect_eq(r[0].inferred, 1);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_expect_not(r[0].flagged);
+}
+
+/*
+ * A thread created and ended in the recording.  D = 500, forked by W:
+ *   1000  FORK;  1100 sched_wakeup_new of D (target CPU 1)
+ *   1500  idle -> D on CPU 1;  2000 D out S;  2100 W wakes D;  2300 idle -> D
+ *   2800  EXIT of D;  2900 D out in state X (its last switch-out comes after its EXIT)
+ *   trailer 3000
+ * Lifetime from the wakeup_new (1100) to the later of the EXIT and the last switch (2900):
+ * 1800.  The wait for the first run, 1100-1500, is run-queue time (400); runs 1500-2000 and
+ * 2300-2900 (1100); S 2000-2300 woken 2100 (S 100, runq 200).  Off 700; 1800: 100 %.
+ * Switch-outs S and X: 2 voluntary.  It is new and exited; nothing is open at the end.
+ */
+Test(threads, new_thread_from_wakeup_new_to_exit)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_task(&tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
+	st_wake_new(&tr, 1100 * US, 0, W, 500, "d", 1);
+	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_switch(&tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", k_sleep);
+	st_wake(&tr, 2100 * US, 0, W, 500, "d", 1, 0);
+	st_switch(&tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_task(&tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
+	st_switch(&tr, 2900 * US, 1, 500, "d", 0x10 /* X */, 0, "swapper/1", 0);
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].tid, 500);
+	cr_expect_eq(r[0].start_ns, 1100 * US);
+	cr_expect_eq(r[0].end_ns, 2900 * US);
+	expect_times(&r[0], 1800, 1100, 700, 100, 0, 0, 0, 600);
+	cr_expect(r[0].is_new);
+	cr_expect(r[0].exited);
+	cr_expect_eq(r[0].first_seen, 'n');
+	cr_expect_eq(r[0].voluntary, 2);
+	cr_expect_eq(r[0].involuntary, 0);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_expect_eq(an.sched.counts.open_off_at_end, 0);
+}
+
+/*
+ * An EXIT after the thread's last event ends the lifetime: D = 500 as above to its switch-in
+ * at 2300, then its EXIT at 2800 and no switch-out (lost).  Lifetime 1100-2800 = 1700; the
+ * run from 2300 is never closed: 500 open at the end, on its CPU.  Counted: runq 400, run
+ * 500, S 100, runq 200 = 1200.
+ */
+Test(threads, exit_after_the_last_event)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_task(&tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
+	st_wake_new(&tr, 1100 * US, 0, W, 500, "d", 1);
+	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_switch(&tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", k_sleep);
+	st_wake(&tr, 2100 * US, 0, W, 500, "d", 1, 0);
+	st_switch(&tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_task(&tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].end_ns, 2800 * US);
+	expect_times(&r[0], 1700, 500, 700, 100, 0, 0, 0, 600);
+	expect_gaps(&r[0], 0, 0, 500);
+	cr_expect(r[0].exited);
+	cr_expect(r[0].on_cpu_at_end);
+}
+
+/*
+ * Two switch-ins with no switch-out between (the switch-out was lost).  E = 600:
+ *   1000  idle -> E on CPU 0 (first event);  3000 idle -> E on CPU 1: the run from 1000 is
+ *         unknown, the state machine starts a run at 3000
+ *   4000  E out R+ on CPU 1;  4500 idle -> E;  5000 E out S;  trailer 6000
+ * Lifetime 1000-5000 = 4000: runs 3000-4000, 4500-5000 (1500) and R 500 counted (2000,
+ * 50 %); 1000-3000 switches lost (a switch-out not traced).  1 involuntary, 1 voluntary.
+ */
+Test(threads, switch_out_lost)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	char *text;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 600, "e", 0);
+	st_switch(&tr, 3000 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
+	st_switch(&tr, 4000 * US, 1, 600, "e", ST_RPLUS, 0, "swapper/1", k_preempt);
+	st_switch(&tr, 4500 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
+	st_switch(&tr, 5000 * US, 1, 600, "e", ST_S, 0, "swapper/1", k_sleep);
+	r = report(6000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 4000, 1500, 500, 0, 0, 0, 500, 0);
+	cr_expect_eq(r[0].double_in, 1);
+	expect_gaps(&r[0], 0, 2000, 0);
+	cr_expect_float_eq(r[0].coverage, 50.0, 1e-9);
+	cr_expect(r[0].flagged);
+	cr_expect_eq(r[0].involuntary, 1);
+	cr_expect_eq(r[0].voluntary, 1);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "(0 switch-ins not traced, 0 of them inferred at a wakeup; "
+					"1 switch-outs not traced)"),
+			   "%s", text);
+	free(text);
+}
+
+/*
+ * Open at the end: F = 700's last run is still open when the recording ends, and samples of
+ * it come later.  1000 F out S (first event); 1200 W wakes F; 1300 idle -> F; samples at 1500
+ * and 7500; trailer 8000.  Lifetime 1000-7500 = 6500; counted: S 200 + runq 100 = 300;
+ * 1300-7500 open at the end (6200), on its CPU; coverage 300 / 6500.  Sampled 2 x 100.
+ */
+Test(threads, open_at_the_end)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	char *text;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 700, "f", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 1200 * US, 1, W, 700, "f", 0, 0);
+	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 700, "f", 0);
+	st_sample(&tr, 1500 * US, 0, 700, s_spin, 100 * US);
+	st_sample(&tr, 7500 * US, 0, 700, s_spin, 100 * US);
+	r = report(8000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 6500, 0, 300, 200, 0, 0, 0, 100);
+	cr_expect_eq(r[0].sampled_ns, 200 * US);
+	cr_expect(r[0].on_cpu_at_end);
+	expect_gaps(&r[0], 0, 0, 6200);
+	cr_expect_float_eq(r[0].coverage, 100.0 * 300 / 6500, 1e-9);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "  ! coverage 4.6%: open at the end 6.200 ms (on-CPU when "
+					"the recording ended)\n"),
+			   "%s", text);
+	free(text);
+}
+
+/*
+ * A thread seen once, by a sample: lifetime 0, coverage "-" and not flagged; a thread seen
+ * only by one switch-in has no time at all and no row.  G = 800 sampled at 1000 (period 100);
+ * H = 900 switched in at 1500 and never again; trailer 2000.
+ */
+Test(threads, seen_once)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	char *text;
+	size_t n;
+
+	st_sample(&tr, 1000 * US, 0, 800, s_work, 100 * US);
+	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 900, "h", 0);
+	r = report(2000, &o, &n);
+	cr_assert_eq(n, 1);
+	cr_expect_eq(r[0].tid, 800);
+	cr_expect_eq(r[0].lifetime_ns, 0);
+	cr_expect_lt(r[0].coverage, 0);
+	cr_expect_not(r[0].flagged);
+	cr_assert_eq(r[0].non_top, 1);
+	cr_expect_str_eq(r[0].on_top[0].text, "do_work");
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "      -\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "1 threads shown of 2 seen"), "%s", text);
+	free(text);
+}
+
+/*
+ * Ties: equal off-CPU time sorts by on-CPU time, then by tid.  Threads 30, 20, 10 each sleep
+ * 100 us (out S at 1000, woken at 1100 by W, in at 1100); 10 and 20 then run 200 us, 30 runs
+ * 100 us.  Order: 10 (off 100, on 200), 20 (100, 200), 30 (100, 100).
+ */
+Test(threads, sort_ties)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const uint32_t tids[] = { 30, 20, 10 };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	for (int i = 0; i < 3; i++)
+		st_switch(&tr, 1000 * US, (uint32_t)i % 2, tids[i], "t", ST_S, 0, "swapper", 0);
+	for (int i = 0; i < 3; i++)
+		st_wake(&tr, 1100 * US, 1, W, tids[i], "t", 0, 0);
+	for (int i = 0; i < 3; i++)
+		st_switch(&tr, 1100 * US, (uint32_t)i % 2, 0, "swapper", 0, tids[i], "t", 0);
+	st_switch(&tr, 1200 * US, 0, 30, "t", ST_S, 0, "swapper", 0);
+	st_switch(&tr, 1300 * US, 1, 20, "t", ST_S, 0, "swapper", 0);
+	st_switch(&tr, 1300 * US, 0, 10, "t", ST_S, 0, "swapper", 0);
+	r = report(2000, &o, &n);
+	cr_assert_eq(n, 3);
+	cr_expect_eq(r[0].tid, 10);
+	cr_expect_eq(r[1].tid, 20);
+	cr_expect_eq(r[2].tid, 30);
+	for (int i = 0; i < 3; i++) {
+		cr_expect_eq(r[i].off_ns, 100 * US);
+		cr_expect_eq(r[i].on_ns, (i == 2 ? 100 : 200) * US);
+	}
+}
+
+/*
+ * An interval in a state other than S, D and R: an idle kernel thread (I, 0x80 in the 6.18
+ * layout) goes under OTHER, and its sch delay under RUNQ-WAKE.  K = 50: in at 1000, out I at
+ * 1100, woken at 1600, in at 1650, out I at 1700.  Off 550 = other 500 + runq 50.
+ */
+Test(threads, other_states)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
+	st_switch(&tr, 1100 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 1600 * US, 1, W, 50, "kworker/0:1", 0, 0);
+	st_switch(&tr, 1650 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
+	st_switch(&tr, 1700 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", k_sleep);
+	r = report(2000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 700, 150, 550, 0, 0, 500, 0, 50);
+	cr_assert_eq(r[0].noff_top, 1);
+	cr_expect_eq(r[0].off_top[0].state, 'I');
+	cr_expect_eq(r[0].voluntary, 2);
+}
+
+/*
+ * The JSON object of the two threads: thread B's object whole, by hand from the figures of
+ * write_two_threads() (start and end from the first event, 1000 us: B 2000000-3000000 ns),
+ * and the top-level members.
+ */
+Test(threads, json)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const char *b = "{\"tid\":101,\"pid\":100,\"comm\":\"helper\",\"start_ns\":2000000,"
+			"\"end_ns\":3000000,\"lifetime_ns\":1000000,\"first_seen\":\"switch-in\","
+			"\"new\":false,\"exited\":false,\"on_cpu_ns\":400000,\"runs\":2,"
+			"\"samples\":0,\"on_cpu_sampled_ns\":0,\"off_cpu_ns\":600000,"
+			"\"sleep_ns\":0,\"uninterruptible_ns\":300000,\"other_ns\":0,"
+			"\"preempted_ns\":0,\"runqueue_ns\":300000,\"intervals\":1,"
+			"\"switches_voluntary\":2,\"switches_involuntary\":0,"
+			"\"coverage_pct\":100.000,\"flagged\":false,"
+			"\"uncounted_ns\":{\"start_unseen\":0,\"switches_lost\":0,"
+			"\"open_at_end\":0},\"untraced\":{\"double_switch_out\":0,"
+			"\"inferred_switch_in\":0,\"double_switch_in\":0},"
+			"\"top_off_cpu\":[{\"state\":\"D\",\"ns\":600000,\"stack\":\"" T_IO "\"}],"
+			"\"top_on_cpu\":[]}\n]}\n";
+	char *text, *p;
+	size_t n;
+
+	write_two_threads();
+	report(5000, &o, &n);
+	text = output(wc_threads_write_json);
+	cr_expect_not_null(strstr(text, ",\"truncated\":false,\"duration_ns\":4000000,"
+					"\"threads_seen\":2,\"lost\":{\"events\":0,\"samples\":0},"
+					"\"edge_cases\":{\"late\":0,"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "\"start_unknown\":2,"), "%s", text);
+	cr_expect_not_null(strstr(text, "\"open_off_at_end\":2,"), "%s", text);
+	cr_expect_not_null(strstr(text, "\"top_on_cpu\":[{\"samples\":2,\"stack\":"
+					"\"do_work;spin_loop\"},{\"samples\":1,\"stack\":"
+					"\"do_work\"}]}"),
+			   "%s", text);
+	p = strstr(text, "{\"tid\":101,");
+	cr_assert_not_null(p, "%s", text);
+	cr_expect_str_eq(p, b);
+	free(text);
+}
+
+/* Comms are JSON strings: quotes and backslashes escaped, control characters as \u00XX, a
+ * byte that is not UTF-8 (a comm cut inside a character) as U+FFFD, UTF-8 kept.  Its one
+ * off-CPU interval (1100-1300) has no stack: "[unknown]". */
+Test(threads, json_strings)
+{
+	const struct wc_threads_opts o = { 0 };
+	char *text;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", 0);
+	st_switch(&tr, 1100 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1200 * US, 1, W, 70, "x", 0, 0);
+	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 70, "x", 0);
+	st_switch(&tr, 1400 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
+	report(2000, &o, &n);
+	text = output(wc_threads_write_json);
+	cr_expect_not_null(strstr(text, "\"comm\":\"a\\\"b\\\\c\\u0009d\xc3\xa9\\ufffd\\ufffd\","),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "\"stack\":\"[unknown]\""), "%s", text);
+	free(text);
+}
+
+/*
+ * A cut trace: frame 1 (the first run and S interval of A, to 2600 us) is whole, the next
+ * frame is cut.  The report covers frame 1: A in at 1000, out S at 2000, woken at 2500, in at
+ * 2600 (lifetime 1000-2600: run 1000 + S 500 + runq 100), and its header says where the
+ * trace is cut.
+ */
+Test(threads, truncated_trace)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	uint64_t frame1;
+	char cut[64], *text;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_round(&tr);
+	frame1 = st_flush(&tr);
+	for (int i = 0; i < 50; i++)
+		st_switch(&tr, (3000 + 10 * (uint64_t)i) * US, 0, 100, "worker", ST_RPLUS, 100,
+			  "worker", k_preempt);
+	cr_assert_eq(st_end(&tr, true, 9000 * US), 0);
+	cr_assert_eq(tu_copy_prefix(tr.path, frame1 + 20, cut), 0);
+	r = report_file(cut, &o, &n);
+	unlink(cut);
+	cr_expect_eq(wc_replay_stats(an.replay)->state, WC_READER_TRUNCATED);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 1600, 1000, 600, 500, 0, 0, 0, 100);
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "\n# TRUNCATED at byte "), "%s", text);
+	free(text);
+}
