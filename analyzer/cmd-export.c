@@ -1,13 +1,273 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-export.c - `wcanalyze export`: placeholder until the report lands. */
+/*
+ * cmd-export.c - `wcanalyze export`: the wall-clock profile for speedscope, or the threads'
+ * timelines as Chrome trace-event JSON for Perfetto UI and chrome://tracing (export.h,
+ * man/wcanalyze-export.1).
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyzer/cli.h"
+#include "analyzer/export.h"
+#include "analyzer/profile.h"
+
+/* Above this many slices, Perfetto UI and chrome://tracing get slow: say so. */
+#define MANY_SLICES 1000000
+
+enum { FMT_NONE, FMT_SPEEDSCOPE, FMT_CHROME };
+enum { O_FORMAT = 512 };
+
+static const char usage[] =
+	"usage: wcanalyze export --format speedscope|chrome [-o FILE] [options] FILE\n"
+	"  --format speedscope    the wall-clock profile, one profile per thread, for speedscope\n"
+	"  --format chrome        per-thread timelines of runs and off-CPU intervals, as Chrome\n"
+	"                         trace-event JSON for Perfetto UI and chrome://tracing\n"
+	"  -o, --output FILE      write to FILE (default: stdout; \"-\" is stdout)\n"
+	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
+	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
+	"  --time START,END       seconds from the recording's start (either may be empty)\n"
+	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"
+	"  -m, --min-block US     off-CPU intervals at least this long\n"
+	"  -M, --max-block US     off-CPU intervals at most this long\n"
+	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"
+	"  --annotate             kernel frames get the _[k] suffix\n"
+	"  --per-thread           accepted: both formats are per thread anyway\n"
+	"  speedscope only:\n"
+	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
+	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
+	"  --unit us|ms|ns        weight unit (default us)\n"
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+	"  --symfs DIR            look for recorded files under DIR\n"
+	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+
+struct args {
+	int format;
+	const char *output;
+};
+
+static int handle(void *ctx, int opt, const char *arg)
+{
+	struct args *x = ctx;
+
+	if (opt == 'o') {
+		x->output = arg;
+		return 0;
+	}
+	if (!strcmp(arg, "speedscope"))
+		x->format = FMT_SPEEDSCOPE;
+	else if (!strcmp(arg, "chrome"))
+		x->format = FMT_CHROME;
+	else
+		return wc_cli_bad("--format is speedscope or chrome", arg);
+	return 0;
+}
+
+/* The options of the stacks group that only the speedscope profile has; 0 or exit 2. */
+static int chrome_options(const struct wc_profile_opts *o)
+{
+	const char *bad = o->mode != WC_MODE_WALL ? "--mode"
+			  : o->delimiter	  ? "-d/--delimiter"
+			  : o->unit != WC_UNIT_US ? "--unit"
+			  : o->no_calibrate	  ? "--no-calibrate"
+						  : NULL;
+
+	return bad ? wc_cli_bad("this option is for --format speedscope only", bad) : 0;
+}
+
+/*
+ * Where the output goes: stdout, or a regular FILE written under a temporary name in its
+ * directory and renamed over it at the end, so that a failed export leaves no half-written
+ * FILE and the old one, if any, stays; other files (a pipe, /dev/null, a symbolic link) are
+ * written directly.
+ */
+struct output {
+	FILE *f;
+	const char *path;
+	char *tmp;
+};
+
+static int open_output(struct output *o, const char *path)
+{
+	struct stat st;
+	mode_t mask;
+	int fd;
+
+	o->path = path;
+	o->tmp = NULL;
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		o->path = NULL;
+		return 0;
+	}
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a symlink is written through */
+		o->f = fopen(path, "w");
+		return o->f ? 0 : -errno;
+	}
+	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		int err = -errno;
+
+		free(o->tmp);
+		o->tmp = NULL;
+		return err;
+	}
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
+		int err = -errno;
+
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		return err;
+	}
+	return 0;
+}
+
+/* Close the output; @keep: the export is to be kept.  Return: 0 or -errno. */
+static int close_output(struct output *o, bool keep)
+{
+	int err = 0;
+
+	if (o->f == stdout)
+		return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	if (o->f && fclose(o->f))
+		err = -errno;
+	o->f = NULL;
+	if (o->tmp) {
+		if (keep && !err && rename(o->tmp, o->path))
+			err = -errno;
+		if (!keep || err)
+			unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+	}
+	return err;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && b[1] ? b + 1 : path;
+}
+
+static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
+{
+	struct wc_profile_opts o = c->prof;
+	struct wc_profile *p;
+	size_t nprofiles = 0;
+	int ret;
+
+	o.per_thread = true; /* one speedscope profile per thread, keyed comm-TID */
+	p = wc_profile_new(&o);
+	if (!p) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		return WC_EXIT_BAD_FILE;
+	}
+	ret = wc_cli_run(s, c, wc_profile_consumer(p));
+	if (ret < 0) {
+		int err = wc_speedscope_write(p, &s->a, s->sym, o.unit, base_name(c->file), out,
+					      &nprofiles);
+
+		if (err) {
+			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
+			ret = WC_EXIT_BAD_FILE;
+		}
+		*empty = !nprofiles;
+	}
+	wc_profile_free(p);
+	return ret;
+}
+
+static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
+{
+	struct wc_chrome_opts o = {
+		.filter = c->prof.filter,
+		.user_only = c->prof.user_only,
+		.kernel_only = c->prof.kernel_only,
+		.annotate = c->prof.annotate,
+		.paths = &c->paths,
+	};
+	struct wc_chrome *ch = wc_chrome_new(&o, out);
+	int ret;
+
+	if (!ch) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		return WC_EXIT_BAD_FILE;
+	}
+	ret = wc_cli_run(s, c, wc_chrome_consumer(ch));
+	if (ret < 0) {
+		int err = wc_chrome_finish(ch);
+
+		if (err) {
+			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
+			ret = WC_EXIT_BAD_FILE;
+		}
+		if (wc_chrome_symbolizer(ch))
+			wc_symbolizer_warn(wc_chrome_symbolizer(ch), stderr, "wcanalyze: warning");
+		if (wc_chrome_slices(ch) > MANY_SLICES)
+			fprintf(stderr,
+				"wcanalyze: warning: %llu slices: Perfetto UI and chrome://tracing "
+				"may be slow to load them or run out of memory; --time START,END "
+				"exports a window\n",
+				(unsigned long long)wc_chrome_slices(ch));
+		*empty = !wc_chrome_slices(ch);
+	}
+	wc_chrome_free(ch);
+	return ret;
+}
 
 int wc_cmd_export(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wcanalyze: export: not available yet\n");
-	return WC_EXIT_USAGE;
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, O_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct args x = { 0 };
+	const struct wc_cli_extra extra = { longopts, "o:", handle, &x };
+	struct wc_cli_session s = { 0 };
+	struct output out;
+	bool empty = false;
+	struct wc_cli c;
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
+	int err;
+
+	if (ret >= 0)
+		return ret;
+	if (x.format == FMT_NONE) {
+		fprintf(stderr, "wcanalyze: export: --format speedscope or --format chrome is "
+			"needed (see wcanalyze export --help)\n");
+		return WC_EXIT_USAGE;
+	}
+	if (x.format == FMT_CHROME && (ret = chrome_options(&c.prof)) != 0)
+		return ret;
+	err = open_output(&out, x.output);
+	if (err) {
+		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
+		return WC_EXIT_BAD_FILE;
+	}
+	ret = x.format == FMT_SPEEDSCOPE ? speedscope(&c, &s, out.f, &empty)
+					 : chrome(&c, &s, out.f, &empty);
+	if (ret < 0 && empty)
+		fprintf(stderr, "wcanalyze: warning: %s: nothing to export: no run, interval or "
+			"sample passed the filters\n", c.file);
+	ret = wc_cli_end(&s, ret);
+	err = close_output(&out, ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED);
+	if (err && (ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED)) {
+		fprintf(stderr, "wcanalyze: %s: %s\n", x.output ? x.output : "stdout",
+			strerror(-err));
+		ret = WC_EXIT_BAD_FILE;
+	}
+	return ret;
 }

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * export-speedscope.c - the wall-clock profile in speedscope's file format (see export.h).
+ *
+ * The format is that of src/lib/file-format-spec.ts in jlfwong/speedscope, whose JSON schema
+ * is published as https://www.speedscope.app/file-format-schema.json:
+ *
+ *   { "$schema": "https://www.speedscope.app/file-format-schema.json",
+ *     "shared": { "frames": [ { "name": "main" }, ... ] },
+ *     "profiles": [ { "type": "sampled", "name": "...", "unit": "microseconds",
+ *                     "startValue": 0, "endValue": SUM,
+ *                     "samples": [ [0, 1, 2], ... ],      stacks, root first
+ *                     "weights": [ 400, ... ] } ],        one per sample
+ *     "name": "...", "exporter": "wcanalyze@VERSION", "activeProfileIndex": 0 }
+ *
+ * Speedscope's importer (importSpeedscopeProfile in src/lib/file-format.ts) builds each
+ * sampled profile with endValue - startValue as its total weight, and wants as many weights
+ * as samples.  The samples here are the lines of the folded profile (profile.h), keyed by
+ * "comm-TID": each thread becomes one profile, the frames after the key one sample.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/export.h"
+#include "analyzer/grow.h"
+#include "analyzer/json.h"
+#include "analyzer/map64.h"
+
+#define SCHEMA "https://www.speedscope.app/file-format-schema.json"
+
+struct prof {
+	char *key;        /* "comm-TID", the thread's last comm */
+	uint32_t tid, pid;
+	uint64_t total;   /* sum of the weights */
+	size_t nsamples;
+};
+
+struct sample {
+	uint32_t prof;
+	uint32_t nframes;
+	size_t first;     /* index in ss.stack of its first (root) frame */
+	uint64_t weight;
+};
+
+/* The frame names, interned: an open-addressing table of indices + 1 into names[]. */
+struct ss {
+	struct wc_analysis *a;
+	char **names;
+	size_t nnames, names_cap;
+	uint32_t *slots;
+	size_t nslots;    /* a power of two, at least twice nnames */
+	struct prof *profs;
+	size_t nprofs, profs_cap;
+	struct sample *samples;
+	size_t nsamples, samples_cap;
+	uint32_t *stack;  /* the frames of all samples, back to back */
+	size_t nstack, stack_cap;
+	struct wc_map64 by_tid; /* tid -> index in profs */
+};
+
+/* FNV-1a, 64 bits. */
+static uint64_t hash(const char *s, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static int rehash(struct ss *ss)
+{
+	size_t n = ss->nslots ? ss->nslots * 2 : 1024;
+	uint32_t *slots = calloc(n, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < ss->nnames; i++) {
+		size_t at = hash(ss->names[i], strlen(ss->names[i])) & (n - 1);
+
+		while (slots[at])
+			at = (at + 1) & (n - 1);
+		slots[at] = (uint32_t)i + 1;
+	}
+	free(ss->slots);
+	ss->slots = slots;
+	ss->nslots = n;
+	return 0;
+}
+
+/* The index of frame @name (@len bytes), added when new; -ENOMEM. */
+static int64_t intern(struct ss *ss, const char *name, size_t len)
+{
+	size_t at;
+
+	if (ss->nnames * 2 >= ss->nslots && rehash(ss))
+		return -ENOMEM;
+	at = hash(name, len) & (ss->nslots - 1);
+	for (; ss->slots[at]; at = (at + 1) & (ss->nslots - 1)) {
+		const char *n = ss->names[ss->slots[at] - 1];
+
+		if (strncmp(n, name, len) == 0 && n[len] == 0)
+			return ss->slots[at] - 1;
+	}
+	if (ss->nnames >= UINT32_MAX - 1 ||
+	    wc_grow((void **)&ss->names, &ss->names_cap, ss->nnames + 1, sizeof(*ss->names)))
+		return -ENOMEM;
+	ss->names[ss->nnames] = strndup(name, len);
+	if (!ss->names[ss->nnames])
+		return -ENOMEM;
+	ss->slots[at] = (uint32_t)++ss->nnames;
+	return (int64_t)ss->nnames - 1;
+}
+
+/*
+ * The profile of the thread of line key @key ("comm-TID", @len bytes), added when new: its
+ * index, or -ENOMEM.  A thread is one profile even when its comm changed (a prctl name, an
+ * exec), which folded --per-thread splits: it is named after its last comm.
+ */
+static int64_t prof_of(struct ss *ss, const char *key, size_t len)
+{
+	const struct wc_thread *t;
+	const char *dash = NULL;
+	uint32_t tid = 0;
+	struct prof *p;
+	uint64_t *v;
+	int inserted;
+
+	for (size_t i = 0; i < len; i++)
+		if (key[i] == '-')
+			dash = key + i;
+	if (dash)
+		tid = (uint32_t)strtoul(dash + 1, NULL, 10);
+	v = wc_map64_put(&ss->by_tid, tid, ss->nprofs, &inserted);
+	if (!v)
+		return -ENOMEM;
+	if (!inserted)
+		return (int64_t)*v;
+	if (wc_grow((void **)&ss->profs, &ss->profs_cap, ss->nprofs + 1, sizeof(*ss->profs)))
+		return -ENOMEM;
+	p = &ss->profs[ss->nprofs];
+	memset(p, 0, sizeof(*p));
+	p->tid = tid;
+	t = wc_tasks_find(&ss->a->tasks, tid);
+	p->pid = t ? t->pid : 0;
+	if (!t || !t->comm[0])
+		p->key = strndup(key, len);
+	else if (asprintf(&p->key, "%s-%u", t->comm, tid) < 0)
+		p->key = NULL;
+	if (!p->key)
+		return -ENOMEM;
+	return (int64_t)ss->nprofs++;
+}
+
+/* One folded line: "comm-TID;frame;...;frame" and its value. */
+static int on_line(void *ctx, const char *text, uint64_t value)
+{
+	struct ss *ss = ctx;
+	const char *semi = strchr(text, ';');
+	const char *s;
+	struct sample *smp;
+	int64_t prof;
+
+	if (!semi) /* every line has a frame after its key (profile.h); keep the key then */
+		semi = text + strlen(text);
+	prof = prof_of(ss, text, (size_t)(semi - text));
+	if (prof < 0 || wc_grow((void **)&ss->samples, &ss->samples_cap, ss->nsamples + 1,
+				sizeof(*ss->samples)))
+		return -ENOMEM;
+	smp = &ss->samples[ss->nsamples];
+	*smp = (struct sample){ .prof = (uint32_t)prof, .first = ss->nstack, .weight = value };
+	for (s = *semi ? semi + 1 : semi; *s;) {
+		const char *end = strchr(s, ';');
+		size_t len = end ? (size_t)(end - s) : strlen(s);
+		int64_t f = intern(ss, s, len);
+
+		if (f < 0 || wc_grow((void **)&ss->stack, &ss->stack_cap, ss->nstack + 1,
+				     sizeof(*ss->stack)))
+			return -ENOMEM;
+		ss->stack[ss->nstack++] = (uint32_t)f;
+		smp->nframes++;
+		s = end ? end + 1 : s + len;
+	}
+	ss->nsamples++;
+	ss->profs[prof].total += value;
+	ss->profs[prof].nsamples++;
+	return 0;
+}
+
+static const struct prof *sort_profs; /* qsort has no context argument */
+
+static int cmp_prof(const void *x, const void *y)
+{
+	const struct prof *a = &sort_profs[*(const uint32_t *)x];
+	const struct prof *b = &sort_profs[*(const uint32_t *)y];
+
+	if (a->pid != b->pid)
+		return a->pid < b->pid ? -1 : 1;
+	if (a->tid != b->tid)
+		return a->tid < b->tid ? -1 : 1;
+	return strcmp(a->key, b->key);
+}
+
+static const char *unit_name(enum wc_unit u)
+{
+	return u == WC_UNIT_MS ? "milliseconds" : u == WC_UNIT_NS ? "nanoseconds" : "microseconds";
+}
+
+static int write_doc(struct ss *ss, enum wc_unit unit, const char *name, FILE *out)
+{
+	uint32_t *order = calloc(ss->nprofs + 1, sizeof(*order));
+	size_t *first = calloc(ss->nprofs + 1, sizeof(*first)); /* samples by profile */
+	size_t *by_prof = calloc(ss->nsamples + 1, sizeof(*by_prof));
+	struct wc_json j;
+	char title[128];
+	int err;
+
+	if (!order || !first || !by_prof) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < ss->nprofs; i++) {
+		order[i] = (uint32_t)i;
+		first[i + 1] = first[i] + ss->profs[i].nsamples;
+	}
+	/* the samples of each profile together, in the order of the lines */
+	for (size_t i = 0; i < ss->nsamples; i++)
+		by_prof[first[ss->samples[i].prof]++] = i;
+	for (size_t i = 0; i < ss->nprofs; i++) /* each first[] has moved to the next start */
+		first[i] -= ss->profs[i].nsamples;
+	sort_profs = ss->profs;
+	qsort(order, ss->nprofs, sizeof(*order), cmp_prof);
+
+	wc_json_init(&j, out);
+	wc_json_object(&j);
+	wc_json_key(&j, "$schema");
+	wc_json_str(&j, SCHEMA);
+	wc_json_key(&j, "name");
+	wc_json_str(&j, name);
+	wc_json_key(&j, "exporter");
+	wc_json_str(&j, "wcanalyze@" PACKAGE_VERSION);
+	wc_json_key(&j, "activeProfileIndex");
+	wc_json_u64(&j, 0);
+	wc_json_newline(&j);
+	wc_json_key(&j, "shared");
+	wc_json_object(&j);
+	wc_json_key(&j, "frames");
+	wc_json_array(&j);
+	for (size_t i = 0; i < ss->nnames; i++) {
+		wc_json_newline(&j);
+		wc_json_object(&j);
+		wc_json_key(&j, "name");
+		wc_json_str(&j, ss->names[i]);
+		wc_json_end(&j);
+	}
+	wc_json_end(&j);
+	wc_json_end(&j);
+	wc_json_newline(&j);
+	wc_json_key(&j, "profiles");
+	wc_json_array(&j);
+	for (size_t k = 0; k < ss->nprofs; k++) {
+		const struct prof *p = &ss->profs[order[k]];
+		size_t lo = first[order[k]], hi = lo + p->nsamples;
+
+		if (p->pid)
+			snprintf(title, sizeof(title), "%s (pid %u)", p->key, p->pid);
+		else
+			snprintf(title, sizeof(title), "%s", p->key);
+		wc_json_newline(&j);
+		wc_json_object(&j);
+		wc_json_key(&j, "type");
+		wc_json_str(&j, "sampled");
+		wc_json_key(&j, "name");
+		wc_json_str(&j, title);
+		wc_json_key(&j, "unit");
+		wc_json_str(&j, unit_name(unit));
+		wc_json_key(&j, "startValue");
+		wc_json_u64(&j, 0);
+		wc_json_key(&j, "endValue");
+		wc_json_u64(&j, p->total);
+		wc_json_key(&j, "samples");
+		wc_json_array(&j);
+		for (size_t i = lo; i < hi; i++) {
+			const struct sample *s = &ss->samples[by_prof[i]];
+
+			wc_json_newline(&j);
+			wc_json_array(&j);
+			for (uint32_t f = 0; f < s->nframes; f++)
+				wc_json_u64(&j, ss->stack[s->first + f]);
+			wc_json_end(&j);
+		}
+		wc_json_end(&j);
+		wc_json_newline(&j);
+		wc_json_key(&j, "weights");
+		wc_json_array(&j);
+		for (size_t i = lo; i < hi; i++)
+			wc_json_u64(&j, ss->samples[by_prof[i]].weight);
+		wc_json_end(&j);
+		wc_json_end(&j);
+	}
+	wc_json_end(&j);
+	wc_json_end(&j);
+	err = wc_json_finish(&j);
+	if (err == -EINVAL) /* a bug of this file's nesting, not of the output */
+		err = -EIO;
+out:
+	free(order);
+	free(first);
+	free(by_prof);
+	return err;
+}
+
+int wc_speedscope_write(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
+			enum wc_unit unit, const char *name, FILE *out, size_t *nprofiles)
+{
+	struct ss ss = { .a = a };
+	int err = wc_map64_init(&ss.by_tid);
+
+	if (!err)
+		err = wc_profile_lines(p, a, sym, on_line, &ss);
+	if (!err)
+		err = write_doc(&ss, unit, name, out);
+	if (nprofiles)
+		*nprofiles = ss.nprofs;
+	for (size_t i = 0; i < ss.nnames; i++)
+		free(ss.names[i]);
+	for (size_t i = 0; i < ss.nprofs; i++)
+		free(ss.profs[i].key);
+	free(ss.names);
+	free(ss.slots);
+	free(ss.profs);
+	free(ss.samples);
+	free(ss.stack);
+	wc_map64_fini(&ss.by_tid);
+	return err;
+}
