@@ -279,7 +279,7 @@ static int file_status(const struct wc_analysis *a)
 			a->path, (unsigned long long)st->error_offset, wc_replay_error(a->replay));
 		return WC_EXIT_TRUNCATED;
 	default:
-		fprintf(stderr, "wcanalyze: %s\n", wc_replay_error(a->replay));
+		fprintf(stderr, "wcanalyze: %s: %s\n", a->path, wc_replay_error(a->replay));
 		return WC_EXIT_BAD_FILE;
 	}
 }

@@ -13,7 +13,7 @@
 #include "analyzer/hist.h"
 
 static const char usage[] =
-	"usage: wcanalyze hist [options] FILE   log2 histograms, as BCC cpudist/runqlat print them\n"
+	"usage: wcanalyze hist [options] FILE   log2 histograms, as BCC cpudist and runqlat\n"
 	"  --kind off|runq|on     off-CPU interval lengths (cpudist -O, the default), run-queue\n"
 	"                         latency (runqlat) or on-CPU run lengths (cpudist)\n"
 	"  -P, --per-process      a histogram per process ID\n"

@@ -227,7 +227,7 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 		set_window(p);
 	if (p->o.mode == WC_MODE_ON || !wc_filter_thread(f, p->a, t))
 		return 0;
-	if (f->states && !strchr(f->states, iv->state))
+	if (f->states && (!iv->state || !strchr(f->states, iv->state)))
 		return 0;
 	if (p->o.waker)
 		return add_waker(p, t, iv);
