@@ -1,13 +1,216 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* cmd-flamegraph.c - `wcanalyze flamegraph`: placeholder until the report lands. */
+/*
+ * cmd-flamegraph.c - `wcanalyze flamegraph`: the wall-clock profile (profile.h) drawn as an
+ * interactive SVG flame graph (flamegraph.h; man/wcanalyze-flamegraph.1).
+ */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "analyzer/cli.h"
+#include "analyzer/flamegraph.h"
+#include "analyzer/profile.h"
+
+static const char usage[] =
+	"usage: wcanalyze flamegraph [options] FILE   the wall-clock profile as an SVG flame "
+	"graph\n"
+	"  -o, --output FILE      write the SVG to FILE (default stdout)\n"
+	"  --title TEXT           the title (default from --mode, e.g. Wall-clock Flame Graph)\n"
+	"  --width PX             image width in pixels (default 1200)\n"
+	"  --minwidth PX|PCT%     merge frames narrower than this (default 0.1 px)\n"
+	"  --inverted             icicle graph: the roots at the top\n"
+	"  --colors hot|io|wakeup|chain  palette (default hot: on-CPU warm, off-CPU blue)\n"
+	"  --waker                blocked time by target and waker stacks (offwaketime), as a\n"
+	"                         chain graph: the wakers' frames above a \"--\" frame, in aqua\n"
+	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
+	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
+	"  --time START,END       seconds from the recording's start (either may be empty)\n"
+	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"
+	"  -m, --min-block US     off-CPU intervals at least this long\n"
+	"  -M, --max-block US     off-CPU intervals at most this long\n"
+	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
+	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"
+	"  --per-thread           key stacks by comm-tid instead of comm\n"
+	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
+	"  --annotate             (always on: kernel frames are told apart by colour)\n"
+	"  --unit us|ms|ns        value unit (default us)\n"
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+	"  --symfs DIR            look for recorded files under DIR\n"
+	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+
+enum { O_TITLE = 512, O_WIDTH, O_MINWIDTH, O_INVERTED, O_COLORS, O_WAKER };
+
+static const struct option longopts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "title", required_argument, NULL, O_TITLE },
+	{ "width", required_argument, NULL, O_WIDTH },
+	{ "minwidth", required_argument, NULL, O_MINWIDTH },
+	{ "inverted", no_argument, NULL, O_INVERTED },
+	{ "colors", required_argument, NULL, O_COLORS },
+	{ "waker", no_argument, NULL, O_WAKER },
+	{ 0 },
+};
+
+struct fg_args {
+	struct wc_flamegraph_opts o;
+	const char *output;
+	bool colors_set, waker;
+};
+
+static int handle(void *ctx, int opt, const char *arg)
+{
+	struct fg_args *x = ctx;
+	char *end;
+	long w;
+
+	switch (opt) {
+	case 'o':
+		x->output = arg;
+		return 0;
+	case O_TITLE:
+		x->o.title = arg;
+		return 0;
+	case O_WIDTH:
+		errno = 0;
+		w = strtol(arg, &end, 10);
+		if (errno || end == arg || *end || w < 100 || w > 100000)
+			return wc_cli_bad("--width wants pixels from 100 to 100000", arg);
+		x->o.width_px = (unsigned)w;
+		return 0;
+	case O_MINWIDTH:
+		/* flamegraph.pl's --minwidth: pixels, or a percentage of the total with '%' */
+		x->o.minwidth = strtod(arg, &end);
+		x->o.minwidth_pct = *end == '%';
+		if (end == arg || *end == '-' || x->o.minwidth < 0 || x->o.minwidth > 1e9 ||
+		    x->o.minwidth != x->o.minwidth || (*end && strcmp(end, "%") != 0))
+			return wc_cli_bad("--minwidth wants pixels, or a percentage with %", arg);
+		return 0;
+	case O_INVERTED:
+		x->o.inverted = true;
+		return 0;
+	case O_WAKER:
+		x->waker = true;
+		return 0;
+	case O_COLORS:
+		x->colors_set = true;
+		if (!strcmp(arg, "hot"))
+			x->o.palette = WC_FG_HOT;
+		else if (!strcmp(arg, "io"))
+			x->o.palette = WC_FG_IO;
+		else if (!strcmp(arg, "wakeup"))
+			x->o.palette = WC_FG_WAKEUP;
+		else if (!strcmp(arg, "chain"))
+			x->o.palette = WC_FG_CHAIN;
+		else
+			return wc_cli_bad("--colors is hot, io, wakeup or chain", arg);
+		return 0;
+	}
+	return WC_EXIT_USAGE;
+}
+
+/* The default title: the kind of time (flamegraph.pl says Flame Graph / Icicle Graph). */
+static const char *default_title(enum wc_profile_mode mode, bool waker, bool inverted)
+{
+	if (waker) /* what Brendan Gregg's offwaketime graphs are called */
+		return inverted ? "Off-Wake Time Icicle Graph" : "Off-Wake Time Flame Graph";
+	switch (mode) {
+	case WC_MODE_OFF:
+		return inverted ? "Off-CPU Time Icicle Graph" : "Off-CPU Time Flame Graph";
+	case WC_MODE_ON:
+		return inverted ? "On-CPU Icicle Graph" : "On-CPU Flame Graph";
+	default:
+		return inverted ? "Wall-clock Icicle Graph" : "Wall-clock Flame Graph";
+	}
+}
+
+/* Write @fg to @path, or stdout when NULL; a failed file is removed.  0 or an exit status. */
+static int write_out(struct wc_flamegraph *fg, const char *path)
+{
+	FILE *out = path ? fopen(path, "w") : stdout;
+	int err;
+
+	if (!out) {
+		fprintf(stderr, "wcanalyze: %s: %s\n", path, strerror(errno));
+		return WC_EXIT_BAD_FILE;
+	}
+	err = wc_flamegraph_write(fg, out);
+	if (path && fclose(out) && !err)
+		err = -EIO;
+	if (!err)
+		return 0;
+	fprintf(stderr, "wcanalyze: writing %s: %s\n", path ? path : "the output",
+		strerror(-err));
+	if (path)
+		unlink(path);
+	return WC_EXIT_BAD_FILE;
+}
 
 int wc_cmd_flamegraph(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "wcanalyze: flamegraph: not available yet\n");
-	return WC_EXIT_USAGE;
+	struct fg_args x = { .o = { .minwidth = -1 } };
+	struct wc_cli_extra extra = { longopts, "o:", handle, &x };
+	struct wc_flamegraph *fg = NULL;
+	struct wc_cli_session s = { 0 };
+	struct wc_profile *p = NULL;
+	struct wc_flamegraph_stats st;
+	char subtitle[512];
+	struct wc_cli c;
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
+
+	if (ret >= 0)
+		return ret;
+	if (x.waker && c.prof.mode == WC_MODE_ON)
+		return wc_cli_bad("--waker shows blocked (off-CPU) time: not with --mode", "on");
+	if (x.waker) { /* as folded --waker, drawn as flamegraph.pl --colors chain */
+		c.prof.waker = true;
+		c.prof.mode = WC_MODE_OFF;
+		if (!x.colors_set)
+			x.o.palette = WC_FG_CHAIN;
+	}
+	/* kernel frames carry _[k] for the colours; it is not shown */
+	c.prof.annotate = !c.prof.user_only;
+	if (!x.o.title)
+		x.o.title = default_title(c.prof.mode, x.waker, x.o.inverted);
+	snprintf(subtitle, sizeof(subtitle), "%s, time in %s", c.file, wc_unit_name(c.prof.unit));
+	x.o.subtitle = subtitle;
+	x.o.legend = true;
+	x.o.countname = wc_unit_name(c.prof.unit);
+	x.o.off_cpu = c.prof.mode == WC_MODE_OFF;
+	p = wc_profile_new(&c.prof);
+	fg = p ? wc_flamegraph_new(&x.o) : NULL;
+	if (!fg) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		wc_profile_free(p);
+		return WC_EXIT_BAD_FILE;
+	}
+	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
+	if (ret < 0) {
+		int err = wc_profile_lines(p, &s.a, s.sym, wc_flamegraph_add, fg);
+
+		if (x.waker && !wc_profile_waker_stacks(p))
+			fprintf(stderr,
+				"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
+				"--waker-stacks): wakers are named by comm-tid only\n",
+				c.file);
+		if (err) {
+			fprintf(stderr, "wcanalyze: building the flame graph: %s\n",
+				strerror(-err));
+			ret = WC_EXIT_BAD_FILE;
+		} else {
+			ret = write_out(fg, x.output);
+			wc_flamegraph_stats(fg, &st);
+			if (!ret && !st.total)
+				fprintf(stderr,
+					"wcanalyze: warning: %s: no stacks to draw (nothing passed "
+					"the options)\n",
+					c.file);
+			ret = ret ? ret : -1;
+		}
+	}
+	ret = wc_cli_end(&s, ret);
+	wc_flamegraph_free(fg);
+	wc_profile_free(p);
+	return ret;
 }
