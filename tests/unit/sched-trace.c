@@ -380,3 +380,55 @@ void st_remove(struct st_trace *t)
 		unlink(t->path);
 	t->path[0] = 0;
 }
+
+/* --- helpers for the timehist tests ---------------------------------------------------- */
+
+int st_begin_migrate(struct st_trace *t)
+{
+	/* config: the ID of the 6.18 format file */
+	event_attr(t, ST_EV_MIGRATE, WC_EVENT_MIGRATE, "sched:sched_migrate_task",
+		   PERF_TYPE_TRACEPOINT, 371, 1);
+	if (tp_format(t, "sched_migrate_task") && !t->err)
+		t->err = -ENOENT;
+	return t->err;
+}
+
+/*
+ * sched_migrate_task of linux-6.18: common fields as sched_switch's, __data_loc comm @8 (the
+ * string's offset in the low 16 bits, its length with the NUL in the high 16), pid @12,
+ * prio @16, orig_cpu @20, dest_cpu @24; the string follows at 28.
+ */
+void st_migrate(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+		const char *comm, int32_t orig_cpu, int32_t dest_cpu)
+{
+	uint8_t p[48] = { 0 };
+	size_t n = strnlen(comm, 15) + 1;
+
+	put_int(p, 0, 371, 2);
+	put_int(p, 4, ctx, 4);
+	put_int(p, 8, (int64_t)(n << 16 | 28), 4);
+	put_int(p, 12, tid, 4);
+	put_int(p, 16, 120, 4);
+	put_int(p, 20, orig_cpu, 4);
+	put_int(p, 24, dest_cpu, 4);
+	memcpy(p + 28, comm, n - 1);
+	tracepoint(t, time_ns, cpu, ctx, ST_EV_MIGRATE,
+		   payload(t, ST_EV_MIGRATE, p, (uint32_t)(28 + n + 7) / 8 * 8), 0);
+}
+
+void st_kallsyms(struct st_trace *t, const char *text)
+{
+	struct wc_rec_kallsyms *x = (void *)buf;
+	size_t n = strlen(text) + 1;
+
+	if (sizeof(*x) + n > sizeof(buf)) {
+		if (!t->err)
+			t->err = -E2BIG;
+		return;
+	}
+	memset(buf, 0, sizeof(*x) + n + 8);
+	x->h.type = WC_REC_KALLSYMS;
+	x->text_len = (uint32_t)n;
+	memcpy(x->text, text, n);
+	add(t, (uint32_t)(sizeof(*x) + n));
+}

@@ -86,4 +86,25 @@ int st_end(struct st_trace *t, bool trailer, uint64_t end_ns);
 /* st_remove() - unlink the file (if any) and free what is left */
 void st_remove(struct st_trace *t);
 
+/*
+ * Helpers for the timehist tests (appended; the ones above are unchanged).
+ */
+
+/* event id of the EVENT_ATTR st_begin_migrate() writes */
+#define ST_EV_MIGRATE 5 /* sched:sched_migrate_task */
+
+/*
+ * st_begin_migrate() - right after st_begin(), before any event: the EVENT_ATTR and the 6.18
+ * TP_FORMAT of sched:sched_migrate_task, for st_migrate().  Return: 0 or -errno.
+ */
+int st_begin_migrate(struct st_trace *t);
+
+/* st_migrate() - a sched_migrate_task of @tid (@comm) from @orig_cpu to @dest_cpu, fired on
+ * @cpu in @ctx's context (0: idle) */
+void st_migrate(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+		const char *comm, int32_t orig_cpu, int32_t dest_cpu);
+
+/* st_kallsyms() - a KALLSYMS record holding @text, /proc/kallsyms lines; before any event */
+void st_kallsyms(struct st_trace *t, const char *text);
+
 #endif /* WC_TESTS_SCHED_TRACE_H */
