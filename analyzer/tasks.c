@@ -275,6 +275,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 			return -ENOMEM;
 		memcpy(th->comm, comm, sizeof(comm));
 		th->target = th->target || target;
+		th->ppid = f->ppid;
 		break;
 	}
 	case WC_REC_EXIT: {

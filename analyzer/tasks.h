@@ -44,6 +44,7 @@ enum wc_run_state { WC_TS_UNKNOWN = 0, WC_TS_ON_CPU, WC_TS_OFF_CPU };
 struct wc_thread {
 	uint32_t tid;
 	uint32_t pid;         /* 0 while unknown */
+	uint32_t ppid;        /* the parent process, from the FORK record; 0 when not seen */
 	char comm[17];
 	uint32_t aspace;      /* index in wc_tasks.aspaces; 0 while unknown */
 	uint32_t seg;         /* attribution segment, set by the consumer; 0: none yet */

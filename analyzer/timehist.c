@@ -880,9 +880,11 @@ static void task_line(struct wc_timehist *th, const struct wc_thread *t, const s
 	const struct tstat *s = &r->run;
 	char cs[COMM_STR], a[32], b[32], c[32], d[32], e[32], parent[16] = "-", migr[24] = "-";
 
-	/* perf's thread__ppid(): we know the parent of a thread (its process), not that of a
-	 * process (FORK records carry it, struct wc_thread does not keep it) */
-	if (t->pid && t->pid != t->tid)
+	/* perf's thread__ppid(): the FORK record's parent process; for a thread that was
+	 * there before the recording, its process when it is not the process leader */
+	if (t->ppid)
+		snprintf(parent, sizeof(parent), "%" PRIu32, t->ppid);
+	else if (t->pid && t->pid != t->tid)
 		snprintf(parent, sizeof(parent), "%" PRIu32, t->pid);
 	if (th->a->have_migrate)
 		snprintf(migr, sizeof(migr), "%" PRIu64, r->migrations);
