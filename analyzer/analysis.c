@@ -253,7 +253,7 @@ static int event(void *ctx, const struct wc_rec_header *h)
 		uint64_t w;
 
 		a->samples++;
-		if (!s->tid || !a->consumer->sample) /* idle */
+		if (!s->tid || s->tid == UINT32_MAX || !a->consumer->sample) /* idle, no task */
 			return 0;
 		t = wc_tasks_thread(&a->tasks, s->tid, s->pid, s->time_ns);
 		if (!t)
