@@ -33,6 +33,26 @@ enum {
 	WC_CLI_PROFILE = 0xf,
 };
 
+/* The --help lines of the shared groups, for the subcommands' usage texts. */
+#define WC_CLI_HELP_FILTER                                                                    \
+	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"                        \
+	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n" \
+	"  --time START,END       seconds from the recording's start (either may be empty)\n"
+#define WC_CLI_HELP_OFFCPU                                                                    \
+	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"        \
+	"  -m, --min-block US     off-CPU intervals at least this long\n"                       \
+	"  -M, --max-block US     off-CPU intervals at most this long\n"
+#define WC_CLI_HELP_STACKS /* less --annotate, which each subcommand words its own way */    \
+	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"                    \
+	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"                                  \
+	"  --per-thread           key stacks by comm-tid instead of comm\n"                     \
+	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"               \
+	"  --unit us|ms|ns        value unit (default us)\n"                                    \
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+#define WC_CLI_HELP_SYMBOLS                                                                   \
+	"  --symfs DIR            look for recorded files under DIR\n"                          \
+	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"
+
 #define WC_CLI_MAX_IDS 4096
 #define WC_CLI_MAX_DEBUG_DIRS 16
 

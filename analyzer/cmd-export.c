@@ -41,8 +41,7 @@ static const char usage[] =
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
 	"  --unit us|ms|ns        weight unit (default us)\n"
 	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
-	"  --symfs DIR            look for recorded files under DIR\n"
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+	WC_CLI_HELP_SYMBOLS;
 
 struct args {
 	int format;

@@ -24,21 +24,9 @@ static const char usage[] =
 	"  --colors hot|io|wakeup|chain  palette (default hot: on-CPU warm, off-CPU blue)\n"
 	"  --waker                blocked time by target and waker stacks (offwaketime), as a\n"
 	"                         chain graph: the wakers' frames above a \"--\" frame, in aqua\n"
-	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
-	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
-	"  --time START,END       seconds from the recording's start (either may be empty)\n"
-	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"
-	"  -m, --min-block US     off-CPU intervals at least this long\n"
-	"  -M, --max-block US     off-CPU intervals at most this long\n"
-	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
-	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"
-	"  --per-thread           key stacks by comm-tid instead of comm\n"
-	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
+	WC_CLI_HELP_FILTER WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
 	"  --annotate             (always on: kernel frames are told apart by colour)\n"
-	"  --unit us|ms|ns        value unit (default us)\n"
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
-	"  --symfs DIR            look for recorded files under DIR\n"
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+	WC_CLI_HELP_SYMBOLS;
 
 enum { O_TITLE = 512, O_WIDTH, O_MINWIDTH, O_INVERTED, O_COLORS, O_WAKER };
 

@@ -9,23 +9,11 @@
 
 static const char usage[] =
 	"usage: wcanalyze folded [options] FILE   folded stacks of the wall-clock profile\n"
-	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
-	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
-	"  --time START,END       seconds from the recording's start (either may be empty)\n"
-	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"
-	"  -m, --min-block US     off-CPU intervals at least this long\n"
-	"  -M, --max-block US     off-CPU intervals at most this long\n"
-	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
-	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"
-	"  --per-thread           key stacks by comm-tid instead of comm\n"
-	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
+	WC_CLI_HELP_FILTER WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
 	"  --annotate             kernel frames get the _[k] suffix\n"
-	"  --unit us|ms|ns        value unit (default us)\n"
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
 	"  --waker                blocked time by target and waker stacks (offwaketime), in\n"
 	"                         FlameGraph's --colors chain layout\n"
-	"  --symfs DIR            look for recorded files under DIR\n"
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+	WC_CLI_HELP_SYMBOLS;
 
 enum { O_WAKER = 512 };
 

@@ -10,13 +10,10 @@
 
 static const char usage[] =
 	"usage: wcanalyze threads [options] FILE   per-thread wall-clock breakdown\n"
-	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
-	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
-	"  --time START,END       seconds from the recording's start (either may be empty)\n"
+	WC_CLI_HELP_FILTER
 	"  --unit ms|us|ns        unit of the table's times (default ms)\n"
 	"  --json                 one JSON object, times in ns (schema: man wcanalyze-threads)\n"
-	"  --symfs DIR            look for recorded files under DIR\n"
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+	WC_CLI_HELP_SYMBOLS;
 
 enum { O_JSON = 512, O_UNIT };
 

@@ -24,11 +24,8 @@ static const char usage[] =
 	"  -G, --no-callchain     no callchain on the rows (also --no-call-graph)\n"
 	"  -g, --call-graph       the switch-out callchain on each row (the default)\n"
 	"  --max-stack N          frames of it shown (default 5)\n"
-	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"
-	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"
-	"  --time START,END       seconds from the recording's start (either may be empty)\n"
-	"  --symfs DIR            look for recorded files under DIR\n"
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n";
+	WC_CLI_HELP_FILTER
+	WC_CLI_HELP_SYMBOLS;
 
 enum { O_STATE = 512, O_MAX_STACK, O_NO_CALLCHAIN };
 
