@@ -250,15 +250,22 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	case WC_REC_SAMPLE: {
 		const struct wc_rec_sample *s = (const void *)h;
 		struct wc_thread *t;
-		uint64_t w;
+		uint64_t w, tick;
 
 		a->samples++;
-		if (!s->tid || s->tid == UINT32_MAX || !a->consumer->sample) /* idle, no task */
+		w = s->event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s->event_id] : 0;
+		/* a per-CPU timer (cpu-clock, task-clock: their period is ns) ticks on a grid */
+		tick = s->event_id < WC_REPLAY_MAX_EVENTS && !w ? s->period : 0;
+		if (!s->tid || s->tid == UINT32_MAX) { /* idle, no task */
+			wc_sched_sample(&a->sched, NULL, s->time_ns, s->cpu, tick);
 			return 0;
+		}
 		t = wc_tasks_thread(&a->tasks, s->tid, s->pid, s->time_ns);
 		if (!t)
 			return -ENOMEM;
-		w = s->event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s->event_id] : 0;
+		wc_sched_sample(&a->sched, t, s->time_ns, s->cpu, tick);
+		if (!a->consumer->sample)
+			return 0;
 		return a->consumer->sample(a->consumer->ctx, t, s, w ? w : s->period);
 	}
 	case WC_REC_COMM:

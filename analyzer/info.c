@@ -120,7 +120,8 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
 	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
-	fprintf(out, "    switch-in inferred                       %" PRIu64 "\n", c->inferred_switch_in);
+	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
+	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n", c->inferred_by_samples);
 	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
 	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
 	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n", c->wakeup_running);

@@ -13,18 +13,29 @@ int wc_sched_init(struct wc_sched *s, struct wc_tasks *tasks, uint32_t ncpus,
 	s->ncpus = ncpus ? ncpus : 1;
 	s->cpu_curr = calloc(s->ncpus, sizeof(*s->cpu_curr));
 	s->cpu_since_ns = calloc(s->ncpus, sizeof(*s->cpu_since_ns));
+	s->cpu_sample_ns = calloc(s->ncpus, sizeof(*s->cpu_sample_ns));
+	s->cpu_tick_ns = calloc(s->ncpus, sizeof(*s->cpu_tick_ns));
+	s->cpu_on_grid = calloc(s->ncpus, sizeof(*s->cpu_on_grid));
 	s->sink = sink;
 	s->ctx = ctx;
 	s->counts = (struct wc_sched_counts){ 0 };
-	return s->cpu_curr && s->cpu_since_ns ? 0 : -ENOMEM;
+	return s->cpu_curr && s->cpu_since_ns && s->cpu_sample_ns && s->cpu_tick_ns &&
+			       s->cpu_on_grid
+		       ? 0
+		       : -ENOMEM;
 }
 
 void wc_sched_fini(struct wc_sched *s)
 {
 	free(s->cpu_curr);
 	free(s->cpu_since_ns);
+	free(s->cpu_sample_ns);
+	free(s->cpu_tick_ns);
+	free(s->cpu_on_grid);
+	s->cpu_on_grid = NULL;
 	s->cpu_curr = NULL;
 	s->cpu_since_ns = NULL;
+	s->cpu_sample_ns = s->cpu_tick_ns = NULL;
 }
 
 static int emit_run(struct wc_sched *s, struct wc_thread *t, int32_t cpu, uint64_t start,
@@ -73,6 +84,70 @@ static void go_on(struct wc_thread *t, int32_t cpu, uint64_t time)
 	t->cpu = cpu;
 	t->since_ns = time;
 	t->woken = t->wake_provisional = t->pending_wake = false;
+	t->seen_on_ns = 0;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/*
+ * Where the untraced switch-in of @t, switched out again at @time on @cpu, came: its
+ * inferred time, or 0 when it cannot be told (no wakeup, and no samples to bound it).
+ *
+ *   out       wakeup   last traced switch   tick: not @t   [in: not traced]   out again
+ *   -+-----------+-------------+-----------------+---------------x---(sample of @t)--+->
+ *    since_ns    tw            ti                lo              |   hi             time
+ *
+ * The switch-in came after the wakeup (the switch-out itself for a thread preempted, or
+ * woken on its way out), after the CPU's last traced switch (which put there the task whose
+ * switch to @t was not traced), and after any sample of another task on the CPU.  With a
+ * per-CPU timer sampler (cpu-clock), it also came after the last tick with no sample of @t:
+ * the tick before its first sample while believed off-CPU, else the CPU's last tick before
+ * @time.  It came before that first sample (@time without one).
+ *
+ * When the CPU was idle as last traced and nothing puts the switch-in later than the
+ * wakeup, the idle task took @t at once: the switch-in is at the wakeup, exact within the
+ * wake-up latency.  Otherwise an untraced task ran first (PID 1's threads here), or the
+ * wakeup itself was not traced (a timer interrupt in the untraced idle task): with the
+ * ticks bounding it to one sampling period, the switch-in is taken at the middle of the
+ * bounds (off by at most half a period); without them, at the wakeup when there is one
+ * (the run then also gets what the untraced task ran), else it is unknown.
+ */
+static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, uint64_t time,
+				int32_t cpu, bool *by_samples)
+{
+	bool woken = t->preempted || (t->woken && t->wake_provisional) ||
+		     (t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time);
+	uint64_t tw = t->preempted || t->wake_provisional ? t->since_ns : t->wake_ns;
+	uint64_t rule = max_u64(woken ? tw : t->since_ns, s->cpu_since_ns[cpu]);
+	uint64_t lo = rule, hi = time, tick = s->cpu_tick_ns[cpu];
+	bool bounded = false;
+
+	*by_samples = false;
+	if (t->seen_on_ns && t->seen_on_cpu == cpu && t->seen_on_ns <= time) {
+		hi = t->seen_on_ns;
+		lo = max_u64(lo, t->seen_off_ns);
+		bounded = t->seen_on_grid;
+	} else if (tick && s->cpu_on_grid[cpu] && s->cpu_sample_ns[cpu] <= time) {
+		uint64_t g = s->cpu_sample_ns[cpu];
+		uint64_t last = g + (time - g) / tick * tick; /* the last tick, not of @t */
+
+		if (last == time)
+			last -= tick;
+		lo = max_u64(lo, last);
+		bounded = true;
+	}
+	if (lo > hi)
+		lo = hi;
+	if (woken && lo == rule && s->cpu_curr[cpu] == 0)
+		return rule;
+	if (bounded && hi - lo <= 2 * tick) {
+		*by_samples = true;
+		return lo + (hi - lo) / 2;
+	}
+	return woken ? lo : 0;
 }
 
 /* @prev leaves @cpu at @time in state @sw->state. */
@@ -86,38 +161,17 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 		err = emit_run(s, t, cpu, t->since_ns, time);
 		break;
 	case WC_TS_OFF_CPU: {
-		/*
-		 * The switch-in was not traced: the task switched to it is one whose
+		/* The switch-in was not traced: the task switched to it is one whose
 		 * switch-outs the kernel did not report (the idle task on CPU 1 of this
-		 * project's VMs, and there the threads of PID 1 too).  It came after the
-		 * wakeup (the switch-out itself for a preempted task, or one woken on its way
-		 * out) and after the last traced switch on this CPU, which put that task
-		 * there:
-		 *
-		 *   out        wakeup   last switch on cpu   [in: not traced]      out again
-		 *   -+------------+-----------+--------------------+-------------------+->
-		 *    |<-blocked-->|<- sch delay, counted as 0 ->|<------ run --------->|
-		 *    t0           tw          ti        inferred = max(tw, ti)         time
-		 *
-		 * The switch-in is inferred at the later of the two, exact when the CPU sat
-		 * idle (the switch follows the wakeup within the wake-up latency); the run
-		 * gets what the untraced task ran after that.  A sleeper with no wakeup seen
-		 * (woken from an interrupt in the untraced idle task) has no lower bound:
-		 * the interval and the run are unknown, dropped and counted.
-		 */
-		uint64_t tw, ti = s->cpu_since_ns[cpu];
-		bool bound = t->preempted || (t->woken && t->wake_provisional);
+		 * project's VMs, and there the threads of PID 1 too).  Inferred, with the
+		 * run after it, where it can be; otherwise both are dropped and counted. */
+		bool by_samples;
+		uint64_t in = infer_switch_in(s, t, time, cpu, &by_samples);
 
 		s->counts.double_switch_out++;
-		if (!bound && t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time)
-			bound = true;
-		tw = t->preempted || t->wake_provisional ? t->since_ns : t->wake_ns;
-		if (bound) {
-			uint64_t in = tw > ti ? tw : ti;
-
-			if (in > time)
-				in = time;
+		if (in) {
 			s->counts.inferred_switch_in++;
+			s->counts.inferred_by_samples += by_samples;
 			err = close_off(s, t, in, cpu, true);
 			if (!err)
 				err = emit_run(s, t, cpu, in, time);
@@ -145,6 +199,7 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 	t->woken = pending; /* woken on its way out: provisional, see sched.h */
 	t->wake_provisional = pending;
 	t->pending_wake = false;
+	t->seen_on_ns = 0;
 	return err;
 }
 
@@ -262,6 +317,32 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 		s->counts.wakeup_unknown++;
 		return 0;
 	}
+}
+
+void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, uint32_t cpu,
+		     uint64_t tick_ns)
+{
+	if (cpu >= s->ncpus)
+		return;
+	uint64_t prev = s->cpu_sample_ns[cpu];
+	bool on_grid = false;
+
+	if (tick_ns && prev && time_ns > prev) {
+		uint64_t r = (time_ns - prev) % tick_ns;
+
+		on_grid = r <= tick_ns / 8 || tick_ns - r <= tick_ns / 8;
+	}
+	if (t && t->run_state == WC_TS_OFF_CPU && !t->seen_on_ns && time_ns >= t->since_ns) {
+		/* running, though its switch-in was not traced: it was not running at the
+		 * CPU's previous sample (another task's), nor at the tick before this one */
+		t->seen_on_ns = time_ns;
+		t->seen_off_ns = on_grid ? max_u64(prev, time_ns - tick_ns) : prev;
+		t->seen_on_grid = on_grid;
+		t->seen_on_cpu = (int32_t)cpu;
+	}
+	s->cpu_sample_ns[cpu] = time_ns;
+	s->cpu_tick_ns[cpu] = tick_ns;
+	s->cpu_on_grid[cpu] = on_grid;
 }
 
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns)

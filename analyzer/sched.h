@@ -36,8 +36,8 @@ struct wc_off_interval {
 	uint64_t end_ns;    /* switch-in */
 	char state;         /* switch-out state letter: S, D, R, I, ... */
 	bool preempted;     /* switched out runnable: the whole interval is sch delay */
-	bool inferred;      /* the switch-in was not traced: inferred at the later of the
-			     * wakeup and the CPU's last traced switch (sched.c) */
+	bool inferred;      /* the switch-in was not traced: inferred from the wakeup, the
+			     * CPU's last traced switch and the CPU's samples (sched.c) */
 	bool no_wakeup;     /* no wakeup seen: the whole interval is counted as blocked */
 	int32_t cpu;        /* CPU of the switch-in */
 	uint32_t stack_id;  /* the switch-out callchain */
@@ -51,6 +51,7 @@ struct wc_sched_counts {
 	uint64_t run_start_unknown;  /* first event of a tid is a switch-out: run not counted */
 	uint64_t double_switch_out;  /* two switch-outs with no switch-in between */
 	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred (sched.c) */
+	uint64_t inferred_by_samples; /* ... of those, placed between two sampling ticks */
 	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
 	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
 	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
@@ -75,6 +76,10 @@ struct wc_sched {
 	struct wc_tasks *tasks;
 	uint32_t *cpu_curr;   /* tid on each CPU as last traced; 0 idle */
 	uint64_t *cpu_since_ns; /* time of each CPU's last traced switch */
+	uint64_t *cpu_sample_ns; /* time of each CPU's last sample, of any task */
+	uint64_t *cpu_tick_ns;  /* ... and its period when the sampler is a per-CPU timer */
+	bool *cpu_on_grid;      /* ... and it came a whole number of periods after the one
+				 * before (within an eighth): the ticks can be told from it */
 	uint32_t ncpus;
 	struct wc_sched_counts counts;
 	const struct wc_sched_sink *sink;
@@ -107,6 +112,20 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
  */
 int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
 		    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id);
+
+/**
+ * wc_sched_sample() - a CPU sample at @time_ns on @cpu of @t (NULL: the idle task, or no
+ * task)
+ * @tick_ns: the sample's period in ns when the sampler is a per-CPU timer (cpu-clock or
+ * task-clock recorded per CPU, as wcrec does: its hrtimer fires every @tick_ns whatever
+ * runs, so a tick with no sample of a task is a moment that task was not running); 0 for
+ * other events (cycles), whose samples only say that the task was running then
+ *
+ * A sample of a thread believed off-CPU means its switch-in was not traced; the samples
+ * bound where the switch-in is inferred (sched.c).
+ */
+void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, uint32_t cpu,
+		     uint64_t tick_ns);
 
 /* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);

@@ -64,6 +64,11 @@ struct wc_thread {
 	uint64_t wake_ns;
 	uint32_t stack_id;    /* off-CPU stack */
 	uint32_t waker_tid, waker_stack_id;
+	/* while off-CPU: its first CPU sample since the switch-out (so it ran: its switch-in
+	 * was not traced), the CPU, and the latest moment it was seen not running (sched.c) */
+	uint64_t seen_on_ns, seen_off_ns;
+	int32_t seen_on_cpu;
+	bool seen_on_grid;    /* ... and the sample was on the CPU's tick grid */
 	uint64_t switches_voluntary, switches_involuntary;
 };
 

@@ -7,10 +7,19 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 echo "test.sh: build and make check"
 "$top/scripts/build.sh" "$top/build" --enable-werror
-make -C "$top/build" -j"$(nproc)" check || { cat "$top"/build/tests/*.log "$top"/build/tests/unit/*.log 2>/dev/null | tail -80; exit 1; }
+# after a failure: what each failing test printed, but its passing checks ("ok ...")
+failed() {
+	for trs in "$1"/tests/*.trs "$1"/tests/unit/*.trs; do
+		grep -q '^:test-result: \(FAIL\|ERROR\)' "$trs" 2>/dev/null || continue
+		echo "== ${trs%.trs}.log"
+		grep -v '^ok ' "${trs%.trs}.log" | tail -60
+	done
+	exit 1
+}
+make -C "$top/build" -j"$(nproc)" check || failed "$top/build"
 echo "test.sh: make check under AddressSanitizer and UndefinedBehaviorSanitizer"
 "$top/scripts/build.sh" "$top/build-asan" --enable-werror --enable-sanitizers
-make -C "$top/build-asan" -j"$(nproc)" check || { cat "$top"/build-asan/tests/*.log "$top"/build-asan/tests/unit/*.log 2>/dev/null | tail -80; exit 1; }
+make -C "$top/build-asan" -j"$(nproc)" check || failed "$top/build-asan"
 echo "test.sh: make distcheck"
 make -C "$top/build" -j"$(nproc)" distcheck >/dev/null
 # one closing line: Criterion test cases, and the script tests, of the main build

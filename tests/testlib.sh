@@ -1,7 +1,8 @@
 # testlib.sh - shared by the live test scripts (sourced): a temp dir, skip with the reason
 # (automake's 77, or a failure when WC_REQUIRE_RECORDING=1), and one line per check.
+# WC_KEEP_TMP=1 keeps the temp dir (recordings, outputs) for a look after a failure.
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+if [ "${WC_KEEP_TMP:-0}" = 1 ]; then echo "temp dir kept: $tmp"; else trap 'rm -rf "$tmp"' EXIT; fi
 fails=0
 
 skip() {

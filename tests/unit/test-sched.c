@@ -134,7 +134,7 @@ static const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t
 /*
  * The counts, all of them: every edge-case counter not named here must be 0.  Order: switches,
  * wakeups, start_unknown, run_start_unknown, double_switch_out, inferred_switch_in,
- * unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable, wakeup_repeated,
+ * inferred_by_samples, unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable, wakeup_repeated,
  * wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu.
  */
 static void expect_counts(struct wc_sched_counts want)
@@ -149,6 +149,7 @@ static void expect_counts(struct wc_sched_counts want)
 	C(run_start_unknown);
 	C(double_switch_out);
 	C(inferred_switch_in);
+	C(inferred_by_samples);
 	C(unknown_dropped);
 	C(switch_in_running);
 	C(wakeup_running);
@@ -393,6 +394,115 @@ Test(sched, double_switch_out_preempted)
 	expect_run(1, A, 0, 1000, 1600);
 	cr_assert_eq(noffs, 1);
 	cr_expect(expect_off(0, A, 1000, 1000, 1000, 'R', true)->inferred);
+}
+
+/*
+ * 7c. The same, with cpu-clock samples every 1000 ns on CPU 0 (the untraced task is one of
+ * PID 1's threads here, whose samples are not recorded either): A's sample at 500, then no
+ * sample at the ticks of 1500 and 2500, then A's at 3500, its first since it was preempted.
+ * So A was not running at 2500 and was at 3500: the switch-in is in (2500, 3500], taken at
+ * the middle, 3000.  Interval [1000, 1000, 3000] R, inferred; runs [100, 1000], [3000, 3800].
+ */
+Test(sched, double_switch_out_between_ticks)
+{
+	const uint32_t C = 400;
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_sample(&tr, 500, 0, A, 0, 1000);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, C, "c", 0);
+	st_sample(&tr, 3500, 0, A, 0, 1000);
+	st_switch(&tr, 3800, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(4000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 0, 3000, 3800);
+	cr_assert_eq(noffs, 1);
+	cr_expect(expect_off(0, A, 1000, 1000, 3000, 'R', true)->inferred);
+	/* A and C start with a switch-in (A's is its first event); C runs at the end, A is off */
+	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
+						.double_switch_out = 1, .inferred_switch_in = 1,
+						.inferred_by_samples = 1, .open_off_at_end = 1,
+						.open_run_at_end = 1 });
+}
+
+/*
+ * 7d. No wakeup seen, but samples: A, sampled at 550 (period 1000), goes out S on CPU 1 at
+ * 1000, to idle; the timer that wakes it fires in CPU 1's untraced idle task, and idle's
+ * switch to A is not traced.  A's first sample since, at 9550, nine periods after the one
+ * before (so on the CPU's ticks), says it ran then and not at the tick of 8550: the
+ * switch-in is taken at 9050, the middle.  Interval [1000, 9050, 9050] S, no wakeup (all
+ * blocked), inferred, CPU 1; run [9050, 9900].  Without the samples it would be dropped (7);
+ * with 9050 instead of 9550 (not on the ticks of 550) too, as the ticks cannot be told.
+ */
+Test(sched, no_wakeup_between_ticks)
+{
+	st_switch(&tr, 100, 1, 0, "swapper/1", 0, A, "a", 0);
+	st_sample(&tr, 550, 1, A, 0, 1000);
+	st_switch(&tr, 1000, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	st_sample(&tr, 9550, 1, A, 0, 1000);
+	st_switch(&tr, 9900, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(10000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 1, 100, 1000);
+	expect_run(1, A, 1, 9050, 9900);
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 9050, 9050, 'S', false);
+
+	cr_expect(iv->inferred);
+	cr_expect(iv->no_wakeup);
+	cr_expect_eq(iv->cpu, 1);
+	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 1,
+						.double_switch_out = 1, .inferred_switch_in = 1,
+						.inferred_by_samples = 1, .no_wakeup = 1,
+						.open_off_at_end = 1 });
+}
+
+/*
+ * 7e. No wakeup and no sample of A, but the CPU's ticks: B runs on CPU 1 from 50 and is
+ * sampled at 60 and 1060 (period 1000), then goes out S at 1200 to idle.  A goes out S on
+ * CPU 0 at 1000; a timer wakes it in CPU 1's untraced idle task; A goes out S on CPU 1 at
+ * 4300 with no sample: it ran less than a tick, after the last tick before 4300, 4060 (1060
+ * + 3 x 1000), when it was not sampled.  Switch-in taken at 4180, the middle of (4060, 4300].
+ * A's intervals: [1000, 4180, 4180] S no wakeup, inferred, CPU 1; runs A [100, 1000] CPU 0,
+ * B [50, 1200] CPU 1, A [4180, 4300] CPU 1.
+ * Then on CPU 1 with a traced wakeup: W wakes A at 5500, the last tick before A's switch-out
+ * at 5900 is 5060: nothing puts the switch-in after the wakeup on the idle CPU, so it is at
+ * the wakeup, exact as in 6: [4300, 5500, 5500] S, inferred (not between ticks); run [5500,
+ * 5900].
+ */
+Test(sched, no_wakeup_tick_grid)
+{
+	st_switch(&tr, 50, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_sample(&tr, 60, 1, B, 0, 1000);
+	st_sample(&tr, 1060, 1, B, 0, 1000);
+	st_switch(&tr, 1200, 1, B, "b", ST_S, 0, "swapper/1", 0);
+	st_switch(&tr, 4300, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	st_wake(&tr, 5500, 0, W, A, "a", 1, 0);
+	st_switch(&tr, 5900, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(6000);
+
+	cr_assert_eq(nruns, 4);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, B, 1, 50, 1200);
+	expect_run(2, A, 1, 4180, 4300);
+	expect_run(3, A, 1, 5500, 5900);
+	cr_assert_eq(noffs, 2);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 4180, 4180, 'S', false);
+
+	cr_expect(iv->inferred);
+	cr_expect(iv->no_wakeup);
+	iv = expect_off(1, A, 4300, 5500, 5500, 'S', false);
+	cr_expect(iv->inferred);
+	cr_expect_not(iv->no_wakeup);
+	cr_expect_eq(iv->waker_tid, W);
+	expect_counts((struct wc_sched_counts){ .switches = 6, .wakeups = 1, .start_unknown = 2,
+						.double_switch_out = 2, .inferred_switch_in = 2,
+						.inferred_by_samples = 1, .no_wakeup = 1,
+						.open_off_at_end = 2 });
 }
 
 /*
