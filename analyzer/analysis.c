@@ -212,12 +212,14 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 	if (k == 1)
 		err = wc_sched_switch(&a->sched, t->time_ns, t->cpu, &a->switches[t->payload_id],
 				      t->stack_id, t->pid);
-	else if (k == 2)
+	else if (k == 2) {
+		wc_sched_context(&a->sched, t->tid, t->time_ns, t->cpu);
 		err = wc_sched_wakeup(&a->sched, t->time_ns, &a->wakeups[t->payload_id],
 				      a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW, t->tid,
 				      t->stack_id);
-	else
+	} else {
 		err = 0;
+	}
 	if (err || !a->consumer->sched_event)
 		return err;
 	ev = (struct wc_sched_event){

@@ -345,6 +345,28 @@ void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, 
 	s->cpu_on_grid[cpu] = on_grid;
 }
 
+void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32_t cpu)
+{
+	struct wc_thread *t;
+	uint64_t g, tick;
+
+	if (!tid || tid == UINT32_MAX || cpu >= s->ncpus)
+		return;
+	t = wc_tasks_find(s->tasks, tid);
+	if (!t || t->run_state != WC_TS_OFF_CPU || t->seen_on_ns || time_ns < t->since_ns)
+		return;
+	/* running, though its switch-in was not traced; not running at the CPU's last sample
+	 * (another task's), nor at the last tick before (none of its samples since it left) */
+	g = s->cpu_sample_ns[cpu];
+	tick = s->cpu_tick_ns[cpu];
+	t->seen_on_ns = time_ns;
+	t->seen_off_ns = g <= time_ns ? g : 0;
+	t->seen_on_grid = tick && s->cpu_on_grid[cpu] && g <= time_ns;
+	if (t->seen_on_grid)
+		t->seen_off_ns = g + (time_ns - g) / tick * tick;
+	t->seen_on_cpu = (int32_t)cpu;
+}
+
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns)
 {
 	struct wc_tasks *tk = s->tasks;

@@ -127,6 +127,13 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, uint32_t cpu,
 		     uint64_t tick_ns);
 
+/**
+ * wc_sched_context() - an event fired in the context of @tid on @cpu at @time_ns (the waker
+ * of a wakeup: the task running there, or the one an interrupt came in): it was running
+ * then.  Like a sample of a thread believed off-CPU, it bounds an untraced switch-in.
+ */
+void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32_t cpu);
+
 /* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);
 

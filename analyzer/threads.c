@@ -734,7 +734,7 @@ static void print_reasons(FILE *out, const struct wc_threads_row *r, const struc
 		else if (g == WC_GAP_SWITCHES)
 			fprintf(out,
 				" (%" PRIu64 " switch-ins not traced, %" PRIu64
-				" of them inferred at a wakeup; %" PRIu64
+				" of them inferred; %" PRIu64
 				" switch-outs not traced)",
 				r->double_out, r->inferred, r->double_in);
 		else

@@ -538,7 +538,7 @@ Test(threads, coverage_start_unseen_and_switches_lost)
 	cr_expect_not_null(strstr(text, "  33.3%!\n"), "%s", text);
 	cr_expect_not_null(strstr(text, "\n  ! coverage 33.3%: start unseen 1.000 ms (first seen "
 					"by a sample); switches lost 3.000 ms (1 switch-ins not "
-					"traced, 0 of them inferred at a wakeup; 0 switch-outs "
+					"traced, 0 of them inferred; 0 switch-outs "
 					"not traced)\n"),
 			   "%s", text);
 	free(text);
@@ -671,7 +671,7 @@ Test(threads, switch_out_lost)
 	cr_expect_eq(r[0].involuntary, 1);
 	cr_expect_eq(r[0].voluntary, 1);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "(0 switch-ins not traced, 0 of them inferred at a wakeup; "
+	cr_expect_not_null(strstr(text, "(0 switch-ins not traced, 0 of them inferred; "
 					"1 switch-outs not traced)"),
 			   "%s", text);
 	free(text);
