@@ -506,6 +506,38 @@ Test(sched, no_wakeup_tick_grid)
 }
 
 /*
+ * 7f. A wakeup the thread makes says it runs: A, sampled on CPU 0 at 200 and 600 (period 400,
+ * so the CPU's ticks are 200 + k x 400), is preempted by C at 900; C's switch back is not
+ * traced.  A wakes B at 2700 on CPU 0 (A's context): it runs then, and was not at the tick of
+ * 2600, unsampled.  Switch-in at 2650, the middle of (2600, 2700]; A goes out S at 2900.
+ *   runs A [100, 900], [2650, 2900] on CPU 0; interval [900, 900, 2650] R, inferred.
+ */
+Test(sched, double_switch_out_bounded_by_own_wakeup)
+{
+	const uint32_t C = 400;
+
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_sample(&tr, 200, 0, A, 0, 400);
+	st_sample(&tr, 600, 0, A, 0, 400);
+	st_switch(&tr, 900, 0, A, "a", ST_RPLUS, C, "c", 0);
+	st_wake(&tr, 2700, 0, A, B, "b", 0, 0);
+	st_switch(&tr, 2900, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(3000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 900);
+	expect_run(1, A, 0, 2650, 2900);
+	cr_assert_eq(noffs, 1);
+	cr_expect(expect_off(0, A, 900, 900, 2650, 'R', true)->inferred);
+	/* A and C start with a switch-in; B is woken never having switched out; C runs at
+	 * the end, A is off */
+	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 2,
+						.double_switch_out = 1, .inferred_switch_in = 1,
+						.inferred_by_samples = 1, .wakeup_unknown = 1,
+						.open_off_at_end = 1, .open_run_at_end = 1 });
+}
+
+/*
  * 8a. Woken while still on its CPU: A runs on CPU 0 from 100; W (on CPU 1) wakes A at 990;
  * A out S at 1000; no later wakeup; in at 1400.  The wakeup is provisional and is used: the
  * whole interval is sch delay, [1000, 1000, 1400], waker W; not a no_wakeup.
