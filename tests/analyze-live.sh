@@ -58,7 +58,7 @@ expect "folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
 # its prctl(PR_SET_NAME), where it starts measuring; its wait for the first run is under the
 # workload's comm, as it is outside bpftrace's switch-out to switch-in pairs.
 awk '{ n = split($1, f, ";"); k = f[1]
-	if ($1 ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF; else on[k] += $NF }
+	if (substr($0, 1, length($0) - length($NF)) ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF; else on[k] += $NF }
 	END { for (k in on) print k, on[k] + 0, off[k] + 0; for (k in off) if (!(k in on)) print k, 0, off[k] }' \
 	"$tmp/folded" >"$tmp/sums"
 while read -r _ tid comm life cpu; do
@@ -105,7 +105,7 @@ fi
 "$WCA" folded --per-thread --unit ns "$tmp/free.wct" >"$tmp/folded" 2>"$tmp/err"
 expect "unpinned: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
 awk '{ n = split($1, f, ";"); k = f[1]
-	if ($1 ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF; else on[k] += $NF }
+	if (substr($0, 1, length($0) - length($NF)) ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF; else on[k] += $NF }
 	END { for (k in on) print k, on[k] + 0, off[k] + 0; for (k in off) if (!(k in on)) print k, 0, off[k] }' \
 	"$tmp/folded" >"$tmp/sums"
 "$WCA" info "$tmp/free.wct" | sed -n 's/^ *\(two switch-outs.*\|switch-in inferred.*\|between two sampling.*\|interval unknown.*\)/unpinned: \1/p'
@@ -143,7 +143,7 @@ done
 # entering and leaving the sleep is on-CPU time in wl_sleep, but little of it: about 1%,
 # seen through 99 Hz samples (one sample of ~35 is 3%); the sleep itself is two thirds of
 # the thread's wall time, so a sleep counted as on-CPU would dominate
-awk '$1 ~ /^wl-alternate-/ && $1 !~ /\[off-cpu|\[runqueue\]/ { all += $NF; if ($1 ~ /;wl_sleep;/) s += $NF }
+awk '$1 ~ /^wl-alternate-/ && substr($0, 1, length($0) - length($NF)) !~ /\[off-cpu|\[runqueue\]/ { all += $NF; if ($1 ~ /;wl_sleep;/) s += $NF }
 	END { exit !(s * 10 <= all) }' "$tmp/folded"
 expect "under 10% of wl-alternate's on-CPU time is in wl_sleep" $? -eq 0
 expect "wl_spin is never on an off-CPU line ending [off-cpu S]" \

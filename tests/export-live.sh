@@ -54,7 +54,7 @@ expect "the structure check passes, the workload threads' slices tiling their ti
 # on-CPU lines add up to its run time, its off-CPU lines to its intervals
 "$WCA" folded --per-thread --unit ns "$tmp/wl.wct" 2>/dev/null | awk '{
 	split($1, f, ";"); n = split(f[1], k, "-")
-	if ($1 ~ /\[off-cpu|\[runqueue\]/) off[k[n]] += $NF; else on[k[n]] += $NF }
+	if (substr($0, 1, length($0) - length($NF)) ~ /\[off-cpu|\[runqueue\]/) off[k[n]] += $NF; else on[k[n]] += $NF }
 	END { for (t in on) print t, on[t], off[t] + 0 }' >"$tmp/folded.sums"
 # summary: pid tid name running off span slices gaps first last (ns)
 while read -r _ tid comm life _; do

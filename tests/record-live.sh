@@ -102,9 +102,10 @@ expect "SIGINT trace ends clean" "$(stat_of ending)" = clean
 "$WCREC" -q -a -o "$tmp/kill.wct" -- "$DEMO" 10 >/dev/null 2>&1 &
 pid=$!
 sleep 3
+child=$(pgrep -P $pid) # its wcdemo, and no other test's (tests run in parallel)
 kill -KILL $pid
 wait $pid 2>/dev/null
-pkill -f "$DEMO" 2>/dev/null
+[ -n "$child" ] && kill $child 2>/dev/null
 "$STAT" "$tmp/kill.wct" >"$tmp/stat"
 expect "SIGKILLed trace reads as truncated" "$(stat_of ending)" = truncated
 expect "SIGKILLed trace holds the events of its first second" "$(stat_of events.sched:sched_switch)" -gt 100
