@@ -35,7 +35,8 @@ mig=
 # 1. one run, both recorders; perf's rows and ours.  Again (3 times at most) when either lost
 # events or ours came too late for their round (a loaded machine): the rows would differ.
 for attempt in 1 2 3; do
-	perf sched record -B -o "$tmp/perf.data" -- "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
+	# wcrec on CPU 1, so that the workload starts there and its taskset moves it (-M)
+	perf sched record -B -o "$tmp/perf.data" -- taskset -c 1 "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
 		taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/rec.err"
 	rc=$?
 	grep -q '^thread ' "$tmp/wl.out" ||
@@ -147,7 +148,7 @@ done
 expect "no row of the workload's threads has schedule or __schedule in its chain" \
 	"$(grep '  wl-' "$tmp/chains" | grep -c ' __schedule <-\|   schedule <-\| <- schedule <-')" -eq 0
 
-# 3. -M: taskset moves itself to CPU 0
+# 3. -M: taskset moves itself from CPU 1 to CPU 0
 if [ -n "$mig" ]; then
 	"$WCA" timehist -M "$tmp/wl.wct" >"$tmp/mig" 2>"$tmp/err"
 	expect "-M: migration rows ($(cat "$tmp/err"))" "$(grep -c ' migrated: .* cpu [0-9]* => [0-9]*$' "$tmp/mig")" -gt 0
