@@ -92,6 +92,18 @@ static uint64_t max_u64(uint64_t a, uint64_t b)
 	return a > b ? a : b;
 }
 
+/* The CPU's last sampling tick before @time (none of them came from @t since it left when
+ * @t had no sample since), or 0 when the CPU's ticks cannot be told. */
+static uint64_t last_tick(const struct wc_sched *s, uint32_t cpu, uint64_t time)
+{
+	uint64_t g = s->cpu_sample_ns[cpu], tick = s->cpu_tick_ns[cpu], last;
+
+	if (!tick || !s->cpu_on_grid[cpu] || g > time)
+		return 0;
+	last = g + (time - g) / tick * tick;
+	return last == time ? last - tick : last;
+}
+
 /*
  * Where the untraced switch-in of @t, switched out again at @time on @cpu, came: its
  * inferred time, or 0 when it cannot be told (no wakeup, and no samples to bound it).
@@ -122,28 +134,24 @@ static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, u
 		     (t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time);
 	uint64_t tw = t->preempted || t->wake_provisional ? t->since_ns : t->wake_ns;
 	uint64_t rule = max_u64(woken ? tw : t->since_ns, s->cpu_since_ns[cpu]);
-	uint64_t lo = rule, hi = time, tick = s->cpu_tick_ns[cpu];
-	bool bounded = false;
+	uint64_t lo = rule, hi = time, tick;
+	bool bounded;
 
-	*by_samples = false;
 	if (t->seen_on_ns && t->seen_on_cpu == cpu && t->seen_on_ns <= time) {
 		hi = t->seen_on_ns;
 		lo = max_u64(lo, t->seen_off_ns);
 		bounded = t->seen_on_grid;
-	} else if (tick && s->cpu_on_grid[cpu] && s->cpu_sample_ns[cpu] <= time) {
-		uint64_t g = s->cpu_sample_ns[cpu];
-		uint64_t last = g + (time - g) / tick * tick; /* the last tick, not of @t */
-
-		if (last == time)
-			last -= tick;
-		lo = max_u64(lo, last);
-		bounded = true;
+	} else {
+		tick = last_tick(s, (uint32_t)cpu, time);
+		lo = max_u64(lo, tick);
+		bounded = tick != 0;
 	}
 	if (lo > hi)
 		lo = hi;
+	*by_samples = false;
 	if (woken && lo == rule && s->cpu_curr[cpu] == 0)
 		return rule;
-	if (bounded && hi - lo <= 2 * tick) {
+	if (bounded) { /* within one tick */
 		*by_samples = true;
 		return lo + (hi - lo) / 2;
 	}
@@ -322,11 +330,12 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, uint32_t cpu,
 		     uint64_t tick_ns)
 {
-	if (cpu >= s->ncpus)
-		return;
-	uint64_t prev = s->cpu_sample_ns[cpu];
+	uint64_t prev;
 	bool on_grid = false;
 
+	if (cpu >= s->ncpus)
+		return;
+	prev = s->cpu_sample_ns[cpu];
 	if (tick_ns && prev && time_ns > prev) {
 		uint64_t r = (time_ns - prev) % tick_ns;
 
@@ -348,7 +357,7 @@ void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, 
 void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32_t cpu)
 {
 	struct wc_thread *t;
-	uint64_t g, tick;
+	uint64_t tick;
 
 	if (!tid || tid == UINT32_MAX || cpu >= s->ncpus)
 		return;
@@ -357,13 +366,10 @@ void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32
 		return;
 	/* running, though its switch-in was not traced; not running at the CPU's last sample
 	 * (another task's), nor at the last tick before (none of its samples since it left) */
-	g = s->cpu_sample_ns[cpu];
-	tick = s->cpu_tick_ns[cpu];
+	tick = last_tick(s, cpu, time_ns);
 	t->seen_on_ns = time_ns;
-	t->seen_off_ns = g <= time_ns ? g : 0;
-	t->seen_on_grid = tick && s->cpu_on_grid[cpu] && g <= time_ns;
-	if (t->seen_on_grid)
-		t->seen_off_ns = g + (time_ns - g) / tick * tick;
+	t->seen_off_ns = tick ? tick : s->cpu_sample_ns[cpu] <= time_ns ? s->cpu_sample_ns[cpu] : 0;
+	t->seen_on_grid = tick != 0;
 	t->seen_on_cpu = (int32_t)cpu;
 }
 
