@@ -27,9 +27,6 @@ TD="$(cd "$(dirname "$0")/.." && pwd)/testdata/export"
 PY=/usr/bin/python3
 . "$(dirname "$0")/testlib.sh"
 [ -x $PY ] || { echo "SKIP: no /usr/bin/python3 (Debian's python3) to read the JSON with"; exit 77; }
-within() { # within A B PERCENT: |A - B| <= PERCENT% of B
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
-}
 field() { # field TID N: field N of the line of TID in $tmp/summary
 	awk -v t="$1" -v n="$2" '$2 == t { print $n }' "$tmp/summary"
 }
@@ -52,9 +49,8 @@ rc=$?
 expect "the structure check passes, the workload threads' slices tiling their time ($(grep -v '^[0-9]' "$tmp/summary" | head -n 4 | tr '\n' ' '))" $rc -eq 0
 # the same runs and intervals as folded --per-thread, summed over the thread's comms: its
 # on-CPU lines add up to its run time, its off-CPU lines to its intervals
-"$WCA" folded --per-thread --unit ns "$tmp/wl.wct" 2>/dev/null | awk '{
-	split($1, f, ";"); n = split(f[1], k, "-")
-	if (substr($0, 1, length($0) - length($NF)) ~ /\[off-cpu|\[runqueue\]/) off[k[n]] += $NF; else on[k[n]] += $NF }
+"$WCA" folded --per-thread --unit ns "$tmp/wl.wct" >"$tmp/folded" 2>/dev/null
+folded_sums "$tmp/folded" | awk '{ n = split($1, k, "-"); on[k[n]] += $2; off[k[n]] += $3 }
 	END { for (t in on) print t, on[t], off[t] + 0 }' >"$tmp/folded.sums"
 # summary: pid tid name running off span slices gaps first last (ns)
 while read -r _ tid comm life _; do

@@ -21,3 +21,56 @@ expect() { # expect DESCRIPTION TEST-EXPRESSION
 	shift
 	if [ "$@" ]; then echo "ok   $desc"; else echo "FAIL $desc"; fails=$((fails + 1)); fi
 }
+
+within() { # within A B PERCENT: |A - B| <= PERCENT% of B
+	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
+}
+between() { # between V LO EXTRA PERCENT: LO - PERCENT% <= V <= LO + EXTRA + PERCENT%
+	awk -v v="$1" -v lo="$2" -v x="$3" -v p="$4" 'BEGIN { exit !(v >= lo * (1 - p / 100) && v <= (lo + x) * (1 + p / 100)) }'
+}
+# near_clock V BASE DRIFT PERCENT: V within PERCENT% of BASE, of BASE + DRIFT, or between: a
+# thread's CPU time taken onto CLOCK_MONOTONIC (bt_drift) is known no closer than that, as
+# bpftrace reads the scheduler's clock as of its last update, which can be a wakeup earlier
+near_clock() {
+	if [ "$3" -lt 0 ]; then between "$1" $(($2 + $3)) $((-$3)) "$4"; else between "$1" "$2" "$3" "$4"; fi
+}
+
+# bpftrace on the side, for the workload tests: tests/sched-sums.bt into $tmp/bt.out.
+# bt_start returns once its probes are attached and sets have_bpftrace (0 without bpftrace);
+# bt_stop ends it (its maps are printed then); bt MAP TID gives a value, 0 when it has none;
+# bt_drift TID, how far CLOCK_MONOTONIC ran ahead of the scheduler's clock during TID's runs.
+have_bpftrace=0
+bt_start() {
+	have_bpftrace=0
+	command -v bpftrace >/dev/null 2>&1 || return 0
+	bpftrace "${S:-$(dirname "$0")/..}/tests/sched-sums.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	bt_pid=$!
+	for _ in $(seq 300); do # until "Attaching 2 probes..."
+		grep -q '^Attaching' "$tmp/bt.out" 2>/dev/null && break
+		sleep 0.1
+	done
+	sleep 1
+	have_bpftrace=1
+}
+bt_stop() {
+	[ $have_bpftrace = 1 ] || return 0
+	kill -INT $bt_pid
+	wait $bt_pid
+}
+bt() {
+	v=$(sed -n "s/^@$1\[$2\]: //p" "$tmp/bt.out")
+	echo "${v:-0}"
+}
+bt_drift() {
+	if [ $have_bpftrace = 1 ]; then echo $(($(bt on "$1") - $(bt on_task "$1"))); else echo 0; fi
+}
+
+# folded_sums FILE: per first frame (comm-tid with --per-thread), "KEY ON-CPU OFF-CPU" of
+# folded lines; a line is off-CPU by its leaf, and frames can hold spaces (C++ signatures)
+folded_sums() {
+	awk '{ split($1, f, ";"); k = f[1]
+		if (substr($0, 1, length($0) - length($NF)) ~ /\[off-cpu|\[runqueue\]/) off[k] += $NF
+		else on[k] += $NF }
+		END { for (k in on) print k, on[k] + 0, off[k] + 0
+			for (k in off) if (!(k in on)) print k, 0, off[k] }' "$1"
+}

@@ -3,9 +3,10 @@
 # threads measure themselves (lifetime on CLOCK_MONOTONIC from their naming, CPU time on
 # CLOCK_THREAD_CPUTIME_ID):
 #  - per thread, ON-CPU within 1% of its CPU time and OFF-CPU within 1% of its lifetime minus
-#    its CPU time, the CPU time taken onto CLOCK_MONOTONIC with the clock drift bpftrace
-#    measures during its runs (tests/sched-sums.bt); coverage 99-101% and not flagged; the
-#    off-CPU columns summing to OFF-CPU; the named functions in its top stacks; SAMPLED,
+#    its CPU time, the CPU time as is, or taken onto CLOCK_MONOTONIC with the clock drift
+#    bpftrace measures during its runs, or between (tests/sched-sums.bt); coverage 99-101%
+#    and not flagged; the off-CPU columns summing to OFF-CPU; the named functions in its top
+#    stacks; SAMPLED,
 #    over all of them, within 10% of their CPU time (999 Hz cpu-clock samples);
 #  - per tid, the voluntary and involuntary switch counts equal to those of bpftrace on the
 #    same run, and ON-CPU and OFF-CPU within 0.5% of its sums of switch-in to switch-out and
@@ -24,38 +25,15 @@ WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 WL="$B/tests/wall-workload"
 . "$(dirname "$0")/testlib.sh"
-within() { # within A B PERCENT: |A - B| <= PERCENT% of B
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
-}
-between() { # between V LO EXTRA PERCENT: LO - PERCENT% <= V <= LO + EXTRA + PERCENT%
-	awk -v v="$1" -v lo="$2" -v x="$3" -v p="$4" 'BEGIN { exit !(v >= lo * (1 - p / 100) && v <= (lo + x) * (1 + p / 100)) }'
-}
 col() { # col TID N: column N (1 = TID) of the table row of TID, columns split on 2+ spaces
 	awk -v t="$1" -v n="$2" -F '  +' '/^#/ { next } { sub(/^ +/, "") } $1 == t { print $n; exit }' "$tmp/table"
 }
 
 # 1. one pinned recording, with bpftrace summing switches and times per tid on the side
-have_bpftrace=0
-if command -v bpftrace >/dev/null 2>&1; then
-	bpftrace "$S/tests/sched-sums.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
-	bt=$!
-	for _ in $(seq 300); do # until its probes are attached ("Attaching 2 probes...")
-		grep -q '^Attaching' "$tmp/bt.out" 2>/dev/null && break
-		sleep 0.1
-	done
-	sleep 1
-	have_bpftrace=1
-fi
+bt_start
 "$WCREC" -q -F 999 -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
 expect "wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
-if [ $have_bpftrace = 1 ]; then
-	kill -INT $bt
-	wait $bt
-fi
-bt() { # bt MAP TID: bpftrace's value, 0 when it has none
-	v=$(sed -n "s/^@$1\[$2\]: //p" "$tmp/bt.out")
-	echo "${v:-0}"
-}
+bt_stop
 
 "$WCA" threads --unit us "$tmp/wl.wct" >"$tmp/table" 2>"$tmp/err"
 expect "threads exits 0 ($(cat "$tmp/err"))" $? -eq 0
@@ -80,12 +58,11 @@ while read -r _ tid comm life cpu; do
 	# its CPU time on CLOCK_MONOTONIC, the trace's clock: the thread CPU-time clock runs on
 	# the scheduler's clock, which here drifts from CLOCK_MONOTONIC under load (bpftrace
 	# measures by how much during the thread's runs; see sched-sums.bt)
-	drift=0
-	[ $have_bpftrace = 1 ] && drift=$(($(bt on "$tid") - $(bt on_task "$tid")))
-	within "$on_ns" $((cpu + drift)) 1
-	expect "$comm: ON-CPU $on_ns ns within 1% of its CPU time $cpu ns + clock drift $drift ns" $? -eq 0
-	within "$off_ns" $((life - cpu - drift)) 1
-	expect "$comm: OFF-CPU $off_ns ns within 1% of lifetime - CPU time - drift $((life - cpu - drift)) ns" $? -eq 0
+	drift=$(bt_drift "$tid")
+	near_clock "$on_ns" "$cpu" "$drift" 1
+	expect "$comm: ON-CPU $on_ns ns within 1% of its CPU time $cpu ns (+ clock drift $drift ns)" $? -eq 0
+	near_clock "$off_ns" $((life - cpu)) $((-drift)) 1
+	expect "$comm: OFF-CPU $off_ns ns within 1% of lifetime - CPU time $((life - cpu)) ns (- drift $drift ns)" $? -eq 0
 	sum=$(($(col "$tid" 8) + $(col "$tid" 9) + $(col "$tid" 10) + $(col "$tid" 11) + $(col "$tid" 12)))
 	# each cell is rounded to the us: the five may differ from the total by 3 us
 	expect "$comm: SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE = $sum, OFF-CPU $off (+-3 us)" \

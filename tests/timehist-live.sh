@@ -25,9 +25,6 @@ WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 WL="$B/tests/wall-workload"
 . "$(dirname "$0")/testlib.sh"
-within() { # within A B PERCENT: |A - B| <= PERCENT% of B
-	awk -v a="$1" -v b="$2" -v p="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= b * p / 100) }'
-}
 command -v perf >/dev/null 2>&1 || { echo "SKIP: perf is not installed: no side-by-side"; exit 77; }
 mig=
 "$WCREC" --help 2>&1 | grep -q -- --migrations && mig=--migrations
