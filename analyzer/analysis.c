@@ -105,6 +105,13 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		err = wc_tpdecode_bind(a->dec, (uint16_t)id, e->name, role);
 		if (err == -ENOMEM)
 			return fail(a, -ENOMEM, "%s", "out of memory");
+		if (err && role == WC_TP_RUNTIME) { /* optional: switch-ins stay inferred */
+			a->skip[id] = true;
+			if (!a->format_errors++)
+				snprintf(a->format_error, sizeof(a->format_error), "%s",
+					 wc_tpdecode_error(a->dec));
+			continue;
+		}
 		if (err)
 			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
 		a->role[id] = (uint8_t)role;
@@ -114,6 +121,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			a->have_wakeup = true;
 		else if (role == WC_TP_MIGRATE)
 			a->have_migrate = true;
+		else if (role == WC_TP_RUNTIME)
+			a->have_runtime = true;
 	}
 	for (size_t i = 0; i < m->nnotes; i++) {
 		if (strcmp(m->notes[i].key, "target_pid") == 0) {
@@ -192,6 +201,22 @@ static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 	return a->decoded[id];
 }
 
+/* A sched_stat_runtime event, its payload @data of @size bytes (NULL: none). */
+static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns,
+		      const void *data, uint16_t size)
+{
+	struct wc_runtime rt;
+
+	if (!data || wc_tpdecode_decode_runtime(a->dec, event_id, data, size, &rt)) {
+		a->decode_errors++;
+		return 0;
+	}
+	a->runtime_events++;
+	if (rt.tid > 0)
+		wc_sched_runtime(&a->sched, (uint32_t)rt.tid, time_ns, rt.runtime_ns);
+	return 0;
+}
+
 static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *t)
 {
 	struct wc_sched_event ev;
@@ -202,6 +227,12 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 		return 0;
 	if (a->role[t->event_id] == WC_TP_MIGRATE && !a->consumer->sched_event)
 		return 0;
+	if (a->role[t->event_id] == WC_TP_RUNTIME) { /* as wcrec writes them: TP_INLINE */
+		uint16_t size;
+		const void *data = wc_replay_payload(a->replay, t->payload_id, &size);
+
+		return on_runtime(a, t->event_id, t->time_ns, data, size);
+	}
 	k = decode(a, t->payload_id, t->event_id);
 	if (k < 0)
 		return k;
@@ -269,6 +300,15 @@ static int event(void *ctx, const struct wc_rec_header *h)
 		if (!a->consumer->sample)
 			return 0;
 		return a->consumer->sample(a->consumer->ctx, t, s, w ? w : s->period);
+	}
+	case WC_REC_TP_INLINE: {
+		const struct wc_rec_tp_inline *t = (const void *)h;
+
+		a->tracepoints++;
+		if (t->event_id >= WC_REPLAY_MAX_EVENTS || a->skip[t->event_id] ||
+		    a->role[t->event_id] != WC_TP_RUNTIME)
+			return 0;
+		return on_runtime(a, t->event_id, t->time_ns, t->data, t->size);
 	}
 	case WC_REC_COMM:
 	case WC_REC_FORK:

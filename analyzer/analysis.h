@@ -58,6 +58,7 @@ struct wc_analysis {
 	bool have_wakeup;      /* a wakeup event was recorded */
 	bool have_samples;     /* a sampling event was recorded */
 	bool have_migrate;     /* sched_migrate_task was recorded */
+	bool have_runtime;     /* sched_stat_runtime was recorded (wcrec --runtime) */
 	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
 	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
 	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */
@@ -69,6 +70,7 @@ struct wc_analysis {
 	struct wc_migrate *migrates;
 	size_t ndecoded;
 	uint64_t samples, tracepoints, decode_errors;
+	uint64_t runtime_events; /* sched_stat_runtime events */
 	uint64_t start_ns;     /* the first event's time */
 	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
 	char format_error[256]; /* why the first of them did not */

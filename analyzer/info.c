@@ -94,10 +94,10 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 			fprintf(out, " %s", m->events[id].name);
 	fprintf(out, "\n");
 	fprintf(out, "records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
-		     " wakeups), %" PRIu64 " samples, %" PRIu64 " callchains, %" PRIu64
-		     " distinct payloads\n",
-		a->tracepoints, c->switches, c->wakeups, a->samples, st->records[WC_REC_STACK],
-		st->records[WC_REC_PAYLOAD]);
+		     " wakeups, %" PRIu64 " runtime), %" PRIu64 " samples, %" PRIu64
+		     " callchains, %" PRIu64 " distinct payloads\n",
+		a->tracepoints, c->switches, c->wakeups, a->runtime_events, a->samples,
+		st->records[WC_REC_STACK], st->records[WC_REC_PAYLOAD]);
 	fprintf(out, "lost:         %" PRIu64 " events (ring buffer full), %" PRIu64
 		     " samples; %" PRIu64 " throttle records\n",
 		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
@@ -121,6 +121,7 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
 	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
 	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
+	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n", c->inferred_by_runtime);
 	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n", c->inferred_by_samples);
 	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
 	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
@@ -132,6 +133,10 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n", c->open_off_at_end);
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
+	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
+		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; wcrec --runtime "
+			     "records sched_stat_runtime, which places them exactly\n",
+			c->inferred_switch_in);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 

@@ -401,6 +401,7 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 		case WC_REC_EXIT:
 		case WC_REC_MMAP:
 		case WC_REC_THROTTLE:
+		case WC_REC_TP_INLINE:
 			err = enqueue(r, h);
 			break;
 		default:

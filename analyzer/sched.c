@@ -85,12 +85,16 @@ static void go_on(struct wc_thread *t, int32_t cpu, uint64_t time)
 	t->since_ns = time;
 	t->woken = t->wake_provisional = t->pending_wake = false;
 	t->seen_on_ns = 0;
+	t->runtime_from_ns = 0;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
 {
 	return a > b ? a : b;
 }
+
+/* What placed an untraced switch-in. */
+enum how { HOW_RULE, HOW_SAMPLES, HOW_RUNTIME };
 
 /* The CPU's last sampling tick before @time (none of them came from @t since it left when
  * @t had no sample since), or 0 when the CPU's ticks cannot be told. */
@@ -126,9 +130,14 @@ static uint64_t last_tick(const struct wc_sched *s, uint32_t cpu, uint64_t time)
  * ticks bounding it to one sampling period, the switch-in is taken at the middle of the
  * bounds (off by at most half a period); without them, at the wakeup when there is one
  * (the run then also gets what the untraced task ran), else it is unknown.
+ *
+ * A sched_stat_runtime of @t since it left (wcrec --runtime) beats all of that: its time
+ * minus its runtime is the switch-in.  Its runtime is on the scheduler's task clock, which
+ * leaves out interrupt time and can fall behind the recording clock while a vCPU is not
+ * running, so the result is still kept within the bounds above.
  */
 static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, uint64_t time,
-				int32_t cpu, bool *by_samples)
+				int32_t cpu, enum how *how)
 {
 	bool woken = t->preempted || (t->woken && t->wake_provisional) ||
 		     (t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time);
@@ -148,11 +157,15 @@ static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, u
 	}
 	if (lo > hi)
 		lo = hi;
-	*by_samples = false;
+	*how = HOW_RULE;
+	if (t->runtime_from_ns) {
+		*how = HOW_RUNTIME;
+		return t->runtime_from_ns < lo ? lo : t->runtime_from_ns > hi ? hi : t->runtime_from_ns;
+	}
 	if (woken && lo == rule && s->cpu_curr[cpu] == 0)
 		return rule;
 	if (bounded) { /* within one tick */
-		*by_samples = true;
+		*how = HOW_SAMPLES;
 		return lo + (hi - lo) / 2;
 	}
 	return woken ? lo : 0;
@@ -173,13 +186,14 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 		 * switch-outs the kernel did not report (the idle task on CPU 1 of this
 		 * project's VMs, and there the threads of PID 1 too).  Inferred, with the
 		 * run after it, where it can be; otherwise both are dropped and counted. */
-		bool by_samples;
-		uint64_t in = infer_switch_in(s, t, time, cpu, &by_samples);
+		enum how how;
+		uint64_t in = infer_switch_in(s, t, time, cpu, &how);
 
 		s->counts.double_switch_out++;
 		if (in) {
 			s->counts.inferred_switch_in++;
-			s->counts.inferred_by_samples += by_samples;
+			s->counts.inferred_by_samples += how == HOW_SAMPLES;
+			s->counts.inferred_by_runtime += how == HOW_RUNTIME;
 			err = close_off(s, t, in, cpu, true);
 			if (!err)
 				err = emit_run(s, t, cpu, in, time);
@@ -208,6 +222,7 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 	t->wake_provisional = pending;
 	t->pending_wake = false;
 	t->seen_on_ns = 0;
+	t->runtime_from_ns = 0;
 	return err;
 }
 
@@ -371,6 +386,17 @@ void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32
 	t->seen_off_ns = tick ? tick : s->cpu_sample_ns[cpu] <= time_ns ? s->cpu_sample_ns[cpu] : 0;
 	t->seen_on_grid = tick != 0;
 	t->seen_on_cpu = (int32_t)cpu;
+}
+
+void wc_sched_runtime(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint64_t runtime_ns)
+{
+	struct wc_thread *t = wc_tasks_find(s->tasks, tid);
+
+	if (!t || t->run_state != WC_TS_OFF_CPU || t->runtime_from_ns || time_ns < t->since_ns)
+		return;
+	/* it ran, though its switch-in was not traced: that came @runtime_ns before (kept
+	 * after the switch-out by infer_switch_in()) */
+	t->runtime_from_ns = runtime_ns < time_ns ? time_ns - runtime_ns : 1;
 }
 
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns)

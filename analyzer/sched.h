@@ -52,6 +52,7 @@ struct wc_sched_counts {
 	uint64_t double_switch_out;  /* two switch-outs with no switch-in between */
 	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred (sched.c) */
 	uint64_t inferred_by_samples; /* ... of those, placed between two sampling ticks */
+	uint64_t inferred_by_runtime; /* ... of those, placed by sched_stat_runtime */
 	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
 	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
 	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
@@ -133,6 +134,17 @@ void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, 
  * then.  Like a sample of a thread believed off-CPU, it bounds an untraced switch-in.
  */
 void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32_t cpu);
+
+/**
+ * wc_sched_runtime() - a sched_stat_runtime at @time_ns: @tid ran @runtime_ns (on the
+ * scheduler's task clock) since its exec_start was last updated
+ *
+ * The first such event of a thread believed off-CPU means its switch-in was not traced, and
+ * places it: the kernel sets exec_start at the switch-in (set_next_entity() in
+ * kernel/sched/fair.c) and moves it forward at each update, so that first update came
+ * @runtime_ns after the switch-in.  The later ones add nothing.
+ */
+void wc_sched_runtime(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint64_t runtime_ns);
 
 /* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);

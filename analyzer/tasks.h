@@ -69,6 +69,9 @@ struct wc_thread {
 	uint64_t seen_on_ns, seen_off_ns;
 	int32_t seen_on_cpu;
 	bool seen_on_grid;    /* ... and the sample was on the CPU's tick grid */
+	/* while off-CPU: the switch-in that its first sched_stat_runtime since the switch-out
+	 * gives (event time minus runtime), 0 for none */
+	uint64_t runtime_from_ns;
 	uint64_t switches_voluntary, switches_involuntary;
 };
 

@@ -39,6 +39,7 @@ enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_
        SW_NEXT_PRIO, SW_COUNT };
 enum { WK_COMM, WK_PID, WK_PRIO, WK_SUCCESS, WK_TARGET_CPU, WK_COUNT };
 enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU, MG_COUNT };
+enum { RT_PID, RT_RUNTIME, RT_COUNT };
 
 static const struct want switch_wants[SW_COUNT] = {
 	[SW_PREV_COMM] = { "prev_comm", NULL, F_STR, false },
@@ -66,6 +67,11 @@ static const struct want migrate_wants[MG_COUNT] = {
 	[MG_DEST_CPU] = { "dest_cpu", NULL, F_NUM, false },
 };
 
+static const struct want runtime_wants[RT_COUNT] = {
+	[RT_PID] = { "pid", NULL, F_NUM, false },
+	[RT_RUNTIME] = { "runtime", NULL, F_NUM, false },
+};
+
 static const struct {
 	const char *name;
 	const struct want *wants;
@@ -74,6 +80,7 @@ static const struct {
 	[WC_TP_SWITCH] = { "switch", switch_wants, SW_COUNT },
 	[WC_TP_WAKEUP] = { "wakeup", wakeup_wants, WK_COUNT },
 	[WC_TP_MIGRATE] = { "migrate", migrate_wants, MG_COUNT },
+	[WC_TP_RUNTIME] = { "runtime", runtime_wants, RT_COUNT },
 };
 
 /* A field as the decoder reads it; all positions in bytes from the payload start. */
@@ -198,6 +205,8 @@ int wc_tpdecode_role_of_kind(uint32_t kind)
 		return WC_TP_WAKEUP;
 	case WC_EVENT_MIGRATE:
 		return WC_TP_MIGRATE;
+	case WC_EVENT_RUNTIME:
+		return WC_TP_RUNTIME;
 	default:
 		return 0;
 	}
@@ -512,7 +521,7 @@ int wc_tpdecode_bind(struct wc_tpdecode *d, uint16_t event_id, const char *event
 			event_name ? event_name : "(null)");
 		return -EINVAL;
 	}
-	if ((int)role < WC_TP_SWITCH || (int)role > WC_TP_MIGRATE) {
+	if ((int)role < WC_TP_SWITCH || (int)role > WC_TP_RUNTIME) {
 		set_err(d, "%s: unknown role %d", event_name, (int)role);
 		return -EINVAL;
 	}
@@ -909,5 +918,19 @@ int wc_tpdecode_decode_migrate(struct wc_tpdecode *d, uint16_t event_id, const v
 	out->prio = get_i32(&b->f[MG_PRIO], p, -1);
 	out->orig_cpu = get_i32(&b->f[MG_ORIG_CPU], p, -1);
 	out->dest_cpu = get_i32(&b->f[MG_DEST_CPU], p, -1);
+	return 0;
+}
+
+int wc_tpdecode_decode_runtime(struct wc_tpdecode *d, uint16_t event_id, const void *data,
+			       size_t size, struct wc_runtime *out)
+{
+	struct binding *b;
+	const uint8_t *p = data;
+	int ret = lookup(d, event_id, WC_TP_RUNTIME, data, size, &b);
+
+	if (ret)
+		return ret;
+	out->tid = get_i32(&b->f[RT_PID], p, -1);
+	out->runtime_ns = get_u(p + b->f[RT_RUNTIME].offset, b->f[RT_RUNTIME].size);
 	return 0;
 }

@@ -32,6 +32,7 @@ enum wc_tp_role {
 	WC_TP_SWITCH = 1,  /* sched_switch */
 	WC_TP_WAKEUP = 2,  /* sched_wakeup, sched_waking, sched_wakeup_new: one layout */
 	WC_TP_MIGRATE = 3, /* sched_migrate_task */
+	WC_TP_RUNTIME = 4, /* sched_stat_runtime */
 };
 
 #define WC_TP_COMM_BYTES 17 /* TASK_COMM_LEN (16) characters and a NUL */
@@ -65,6 +66,17 @@ struct wc_migrate {
 	int32_t prio;
 	int32_t orig_cpu, dest_cpu;
 	char comm[WC_TP_COMM_BYTES];
+};
+
+/*
+ * A sched_stat_runtime event (kernel/sched/fair.c update_curr(), also called for rt and
+ * deadline tasks): @tid ran @runtime_ns on the scheduler's task clock since the last update of
+ * its exec_start, which its switch-in set.  It fires in whatever context updated the task
+ * (its own, a tick's, or a remote wakeup's holding its run queue's lock).
+ */
+struct wc_runtime {
+	int32_t tid;
+	uint64_t runtime_ns;
 };
 
 /**
@@ -104,7 +116,7 @@ int wc_tpdecode_add_format(struct wc_tpdecode *d, const char *system, const char
  * Every field the role needs is looked up by name here, once: SWITCH needs prev_comm,
  * prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio; WAKEUP needs comm, pid,
  * prio and uses success and target_cpu (or the pre-2.6.32 name cpu) when present; MIGRATE
- * needs comm, pid, prio, orig_cpu, dest_cpu.  Numeric fields may have any size of 1, 2, 4 or
+ * needs comm, pid, prio, orig_cpu, dest_cpu; RUNTIME needs pid and runtime.  Numeric fields may have any size of 1, 2, 4 or
  * 8 bytes and either sign; comms may be char arrays or __data_loc / __rel_loc strings.
  *
  * Return: 0; -ENOENT when no format of that event was added; -EINVAL when a needed field is
@@ -139,10 +151,15 @@ int wc_tpdecode_decode_wakeup(struct wc_tpdecode *d, uint16_t event_id, const vo
 int wc_tpdecode_decode_migrate(struct wc_tpdecode *d, uint16_t event_id, const void *data,
 			       size_t size, struct wc_migrate *out);
 
+/** wc_tpdecode_decode_runtime() - as wc_tpdecode_decode_switch(), for a WC_TP_RUNTIME id */
+int wc_tpdecode_decode_runtime(struct wc_tpdecode *d, uint16_t event_id, const void *data,
+			       size_t size, struct wc_runtime *out);
+
 /**
  * wc_tpdecode_role_of_kind() - the role for an EVENT_ATTR kind (enum wc_event_kind)
  *
- * Return: WC_TP_SWITCH, WC_TP_WAKEUP (wakeup, waking, wakeup_new), WC_TP_MIGRATE, or 0 for
+ * Return: WC_TP_SWITCH, WC_TP_WAKEUP (wakeup, waking, wakeup_new), WC_TP_MIGRATE,
+ * WC_TP_RUNTIME, or 0 for
  * kinds this module does not decode.
  */
 int wc_tpdecode_role_of_kind(uint32_t kind);

@@ -293,11 +293,13 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		[WC_REC_TRAILER] = sizeof(struct wc_rec_trailer),
 		[WC_REC_NOTE] = sizeof(struct wc_rec_note),
 		[WC_REC_PAYLOAD] = sizeof(struct wc_rec_payload),
+		[WC_REC_TP_INLINE] = sizeof(struct wc_rec_tp_inline),
 	};
 	static const bool timed[WC_REC_TYPE_COUNT] = {
 		[WC_REC_COMM] = true,	   [WC_REC_FORK] = true,   [WC_REC_EXIT] = true,
 		[WC_REC_MMAP] = true,	   [WC_REC_TRACEPOINT] = true, [WC_REC_SAMPLE] = true,
 		[WC_REC_LOST] = true,	   [WC_REC_THROTTLE] = true, [WC_REC_TRAILER] = true,
+		[WC_REC_TP_INLINE] = true,
 	};
 	uint64_t body = h->size;
 
@@ -360,6 +362,12 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 
 		NEED(x->size <= body - sizeof(*x), "payload of %u bytes overruns", x->size);
 		NEED(x->id != WC_PAYLOAD_NONE, "payload id 0");
+		break;
+	}
+	case WC_REC_TP_INLINE: {
+		const struct wc_rec_tp_inline *x = (const void *)h;
+
+		NEED(x->size <= body - sizeof(*x), "inline payload of %u bytes overruns", x->size);
 		break;
 	}
 	case WC_REC_TRAILER: {

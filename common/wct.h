@@ -31,7 +31,8 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 0 /* additions a reader of the same major may ignore */
+#define WC_FILE_VERSION_MINOR 1 /* additions a reader of the same major may ignore
+				 * (1.1: TP_INLINE records, the RUNTIME event kind) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -70,6 +71,7 @@ enum wc_rec_type {
 	WC_REC_TRAILER = 16,      /* struct wc_rec_trailer; last record of a cleanly closed file */
 	WC_REC_NOTE = 17,         /* struct wc_rec_note: a key and a text value */
 	WC_REC_PAYLOAD = 18,      /* struct wc_rec_payload */
+	WC_REC_TP_INLINE = 19,    /* struct wc_rec_tp_inline (since 1.1) */
 	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
 };
 
@@ -122,6 +124,7 @@ enum wc_event_kind {
 	WC_EVENT_WAKING = 4,      /* sched:sched_waking */
 	WC_EVENT_WAKEUP_NEW = 5,  /* sched:sched_wakeup_new */
 	WC_EVENT_MIGRATE = 6,     /* sched:sched_migrate_task */
+	WC_EVENT_RUNTIME = 7,     /* sched:sched_stat_runtime, in TP_INLINE records (since 1.1) */
 };
 
 /*
@@ -263,6 +266,26 @@ struct wc_rec_payload {
 static_assert(sizeof(struct wc_rec_payload) == 16, "payload record");
 
 #define WC_PAYLOAD_NONE 0u
+
+/*
+ * TP_INLINE (since 1.1): one tracepoint event whose raw payload follows inline, for events
+ * whose payloads rarely repeat (sched_stat_runtime: its runtime field differs every time), so
+ * that a PAYLOAD record each would cost more than it saves.  No callchain.  data holds size
+ * bytes, decoded with the TP_FORMAT of the event's tracepoint, then padding.
+ */
+struct wc_rec_tp_inline {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t tid;      /* thread in whose context the event fired */
+	uint32_t pid;      /* its process (tgid) */
+	uint32_t cpu;
+	uint16_t event_id; /* EVENT_ATTR it came from */
+	uint16_t size;     /* bytes of data */
+	uint8_t data[];
+};
+static_assert(sizeof(struct wc_rec_tp_inline) == 32, "inline tracepoint record");
+
+#define WC_TP_INLINE_MAX_BYTES 256u /* a writer cuts longer inline payloads to this */
 
 /* SAMPLE: one CPU sample. */
 struct wc_rec_sample {

@@ -81,6 +81,32 @@ static bool parse_sample_id(const struct perf_event_header *h, uint32_t *pid, ui
 	return true;
 }
 
+/* A tracepoint whose payload rarely repeats (sched_stat_runtime): its payload inline. */
+static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct sample_view *s,
+		     struct wc_drain_stats *st)
+{
+	struct {
+		struct wc_rec_tp_inline r;
+		uint8_t data[WC_TP_INLINE_MAX_BYTES];
+	} x;
+	uint32_t size = s->raw_size < WC_TP_INLINE_MAX_BYTES ? s->raw_size : WC_TP_INLINE_MAX_BYTES;
+
+	memset(&x.r, 0, sizeof(x.r));
+	x.r.h = (struct wc_rec_header){ WC_ALIGN8((uint32_t)sizeof(x.r) + size), WC_REC_TP_INLINE,
+					WC_REC_F_TIME };
+	x.r.time_ns = s->time;
+	x.r.tid = s->tid;
+	x.r.pid = s->pid;
+	x.r.cpu = s->cpu;
+	x.r.event_id = (uint16_t)e->event_id;
+	x.r.size = (uint16_t)size;
+	memcpy(x.data, s->raw, size);
+	memset(x.data + size, 0, x.r.h.size - sizeof(x.r) - size);
+	st->runtime++;
+	st->other_tp++;
+	return wc_writer_add(w, &x);
+}
+
 static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
 		     int self_pid, struct wc_drain_stats *st)
 {
@@ -121,6 +147,9 @@ static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct per
 		st->samples++;
 		return wc_writer_add(w, &r);
 	}
+
+	if (e->kind == WC_EVENT_RUNTIME)
+		return on_inline(w, e, &s, st);
 
 	struct wc_rec_tracepoint r = {
 		.h = { sizeof(r), WC_REC_TRACEPOINT, WC_REC_F_TIME },

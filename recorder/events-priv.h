@@ -51,6 +51,7 @@ struct wc_events {
 	size_t nids_slots;
 	int clockid;
 	bool no_clockid, no_build_id, cycles_fallback;
+	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */

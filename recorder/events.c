@@ -212,6 +212,16 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			*why = "this kernel has no sched:sched_migrate_task";
 			goto out_free;
 		}
+		if (o->runtime &&
+		    (o->force_no_runtime ||
+		     add_tracepoint(ev, o, WC_EVENT_RUNTIME, "sched_stat_runtime", false) < 0)) {
+			if (o->runtime > 1) {
+				err = ENOENT;
+				*why = "this kernel has no sched:sched_stat_runtime";
+				goto out_free;
+			}
+			ev->no_runtime = true;
+		}
 		snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
 			 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
 			 want_wakeup ? "sched_wakeup" : "");
@@ -366,6 +376,9 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 		err = wc_meta_write_note(w, "fallback", "no build-id in MMAP2 records");
 	if (!err && ev->cycles_fallback)
 		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
+	if (!err && ev->no_runtime)
+		err = wc_meta_write_note(w, "fallback", "no sched_stat_runtime: untraced "
+							"switch-ins are inferred");
 	return err;
 }
 
@@ -377,6 +390,8 @@ bool wc_events_fallback(const struct wc_events *ev, const char *what)
 		return ev->no_build_id;
 	if (!strcmp(what, "cycles"))
 		return ev->cycles_fallback;
+	if (!strcmp(what, "runtime"))
+		return ev->no_runtime;
 	return false;
 }
 

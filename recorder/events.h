@@ -28,12 +28,15 @@ struct wc_events_opts {
 	bool waker_stacks;        /* callchains on wakeup events too */
 	int wakeup;               /* WC_WAKEUP_* */
 	bool migrations;          /* sched_migrate_task too */
+	int runtime;              /* sched_stat_runtime too, without callchains: 0 no, 1 where
+				   * the kernel has it, 2 or fail */
 	unsigned pages;           /* ring buffer data pages per CPU, a power of two */
 	const int *cpus;          /* CPUs to record */
 	int ncpus;
 	bool force_no_clockid;    /* test hook: act as on a kernel without use_clockid */
 	bool force_no_build_id;   /* test hook: act as on a kernel without MMAP2 build-ids */
 	bool force_no_cycles;     /* test hook: act as on a machine without a PMU cycles event */
+	bool force_no_runtime;    /* test hook: act as on a kernel without sched_stat_runtime */
 };
 
 #define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */
@@ -55,6 +58,7 @@ struct wc_events;
 /* Counts kept while draining. */
 struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
+	uint64_t runtime;      /* sched_stat_runtime events (also counted in other_tp) */
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
 };
@@ -91,7 +95,7 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
  */
 int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
 
-/** wc_events_fallback() - was this fallback taken: "clockid", "build-id" or "cycles"? */
+/** wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles" or "runtime"? */
 bool wc_events_fallback(const struct wc_events *ev, const char *what);
 
 /** wc_events_enable() - start (or, with on = false, stop) counting.  Return: 0 or -errno. */

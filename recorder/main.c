@@ -54,6 +54,9 @@ static const char usage[] =
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
 	"  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
+	"  --no-runtime     no sched_stat_runtime (recorded by default where the kernel has it:\n"
+	"                   it places the switch-ins a kernel leaves untraced; about one more\n"
+	"                   event per switch); --runtime: fail where the kernel lacks it\n"
 	"  -C CPUS          record these CPUs only (0,2-3)\n"
 	"  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
 	"  -z LEVEL         zstd level (default 3)\n"
@@ -141,6 +144,8 @@ static int create_output(const char *path)
 
 enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_WAKER_STACKS,
 	OPT_MIGRATIONS,
+	OPT_RUNTIME,
+	OPT_NO_RUNTIME,
        OPT_WAKEUP_EVENT };
 
 int main(int argc, char **argv)
@@ -162,6 +167,8 @@ int main(int argc, char **argv)
 		{ "no-user-stacks", no_argument, NULL, OPT_NO_USTACKS },
 		{ "waker-stacks", no_argument, NULL, OPT_WAKER_STACKS },
 		{ "migrations", no_argument, NULL, OPT_MIGRATIONS },
+		{ "runtime", no_argument, NULL, OPT_RUNTIME },
+		{ "no-runtime", no_argument, NULL, OPT_NO_RUNTIME },
 		{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -171,7 +178,7 @@ int main(int argc, char **argv)
 	static int cpus[MAX_CPUS], pids[MAX_PIDS];
 	struct wc_events_opts eo = {
 		.samples = true, .sched = true, .freq_hz = 99, .callchains = true,
-		.kernel_stacks = true, .user_stacks = true, .pages = 2048,
+		.kernel_stacks = true, .user_stacks = true, .pages = 2048, .runtime = 1,
 	};
 	const char *out = "wcrec.wct", *why;
 	double duration = 0;
@@ -272,6 +279,12 @@ int main(int argc, char **argv)
 		case OPT_MIGRATIONS:
 			eo.migrations = true;
 			break;
+		case OPT_RUNTIME:
+			eo.runtime = 2;
+			break;
+		case OPT_NO_RUNTIME:
+			eo.runtime = 0;
+			break;
 		case OPT_WAKEUP_EVENT:
 			if (!strcmp(optarg, "waking"))
 				eo.wakeup = WC_WAKEUP_WAKING;
@@ -337,6 +350,7 @@ int main(int argc, char **argv)
 	eo.force_no_clockid = getenv("WCREC_FORCE_NO_CLOCKID") != NULL;
 	eo.force_no_build_id = getenv("WCREC_FORCE_NO_BUILD_ID") != NULL;
 	eo.force_no_cycles = getenv("WCREC_FORCE_NO_CYCLES") != NULL;
+	eo.force_no_runtime = getenv("WCREC_FORCE_NO_RUNTIME") != NULL;
 
 	ev = wc_events_open(&eo, &why);
 	if (!ev) {
@@ -350,6 +364,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wcrec: fallback: no use_clockid, times on perf's clock\n");
 		if (wc_events_fallback(ev, "build-id"))
 			fprintf(stderr, "wcrec: fallback: no build-ids in MMAP2 records\n");
+		if (wc_events_fallback(ev, "runtime"))
+			fprintf(stderr, "wcrec: fallback: no sched_stat_runtime\n");
 	}
 	if (verbose && eo.samples)
 		fprintf(stderr, "wcrec: sampling on %s at %u Hz\n", wc_events_sample_name(ev),
@@ -504,9 +520,11 @@ int main(int argc, char **argv)
 		wc_writer_stats(w, &ws);
 		fprintf(stderr,
 			"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
+			" other tracepoints, %" PRIu64
 			" samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64 " lost, %.1f MB written, "
 			"%.2f bytes/event, compression %.1fx\n",
-			out, (double)(t_end - t_start) / 1e9, ds.switches, ds.wakeups, ds.samples,
+			out, (double)(t_end - t_start) / 1e9, ds.switches, ds.wakeups, ds.other_tp,
+			ds.samples,
 			ds.comm + ds.fork + ds.exit + ds.mmap, ds.lost_records + ds.lost_samples,
 			ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
 			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0);

@@ -12,8 +12,8 @@
 #  - info, a truncated trace (exit 3 with a warning naming the offset), a corrupt one (exit 1),
 #    bad options (exit 2).
 # The workload is pinned to CPU 0 for the side by side: on this project's VMs the idle task's
-# events on CPU 1 are never traced (see NOTES in wcanalyze(1)); then again unpinned, 4999 Hz,
-# against the threads' clocks.
+# events on CPU 1 are never traced (see NOTES in wcanalyze(1)); then again unpinned, and
+# pinned to CPU 1, recorded with wcrec's defaults, against the threads' clocks.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
 B=${builddir:-.}
@@ -64,20 +64,30 @@ folded_sums "$tmp/folded" >"$tmp/sums"
 label= pct=1 clock_checks "$tmp/wl.out"
 [ $have_bpftrace = 1 ] || echo "SKIP bpftrace side-by-side: bpftrace is not installed"
 
-# 1b. unpinned: the same checks against the threads' clocks.  Here the kernel does not trace
-# CPU 1's switches out of idle, and wcanalyze infers those switch-ins between two sampling
-# ticks (wcanalyze(1), NOTES), so within half a period each: 4999 Hz, as perf's default.
+# 1b. unpinned, as wcrec records by default: the same checks against the threads' clocks.
+# Here the kernel does not trace CPU 1's switches out of idle, nor PID 1's switch-outs, and
+# wcanalyze places those switch-ins with sched_stat_runtime (wcanalyze(1), NOTES).
 bt_start
-"$WCREC" -q -F 4999 -o "$tmp/free.wct" -- "$WL" 1.5 >"$tmp/free.out" 2>"$tmp/err"
+"$WCREC" -q -o "$tmp/free.wct" -- "$WL" 1.5 >"$tmp/free.out" 2>"$tmp/err"
 expect "unpinned: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
 bt_stop
 "$WCA" folded --per-thread --unit ns "$tmp/free.wct" >"$tmp/free.folded" 2>"$tmp/err"
 expect "unpinned: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
 folded_sums "$tmp/free.folded" >"$tmp/sums"
-"$WCA" info "$tmp/free.wct" | sed -n 's/^ *\(two switch-outs.*\|switch-in inferred.*\|between two sampling.*\|interval unknown.*\)/unpinned: \1/p'
-# the goal is 1%; under the parallel test suite's load one run here reached 1.4% (mutex-a)
-label="unpinned " pct=2 clock_checks "$tmp/free.out"
+"$WCA" info "$tmp/free.wct" | sed -n 's/^ *\(two switch-outs.*\|switch-in inferred.*\|from sched_stat.*\|between two sampling.*\|interval unknown.*\)/unpinned: \1/p'
+label="unpinned " pct=1 clock_checks "$tmp/free.out"
 expect "unpinned: five workload threads measured themselves" "$(wc -l <"$tmp/free.out")" -eq 5
+
+# 1c. pinned to CPU 1, where every switch out of idle goes untraced
+bt_start
+"$WCREC" -q -o "$tmp/cpu1.wct" -- taskset -c 1 "$WL" 1.5 >"$tmp/cpu1.out" 2>"$tmp/err"
+expect "CPU 1: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
+bt_stop
+"$WCA" folded --per-thread --unit ns "$tmp/cpu1.wct" >"$tmp/cpu1.folded" 2>"$tmp/err"
+expect "CPU 1: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
+folded_sums "$tmp/cpu1.folded" >"$tmp/sums"
+"$WCA" info "$tmp/cpu1.wct" | sed -n 's/^ *\(switch-in inferred.*\|from sched_stat.*\|interval unknown.*\)/CPU 1: \1/p'
+label="CPU 1 " pct=1 clock_checks "$tmp/cpu1.out"
 
 # 2. the named functions, in lines of the right kind
 has_line() { # has_line COMM FUNCTION on|off

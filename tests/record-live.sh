@@ -172,6 +172,22 @@ WCREC_FORCE_NO_CYCLES=1 "$WCREC" -q -o "$tmp/f5.wct" -- "$DEMO" 0.5 >/dev/null 2
 "$STAT" "$tmp/f5.wct" >"$tmp/stat"
 expect "no PMU cycles: a fallback NOTE" "$(grep -c '^note.fallback no PMU cycles' "$tmp/stat")" -eq 1
 expect "no PMU cycles: samples on cpu-clock" "$(stat_of events.cpu-clock)" -gt 10
+# sched_stat_runtime, recorded by default: about one per switch of a thread that ran, inline
+"$STAT" "$tmp/f5.wct" >"$tmp/stat"
+expect "sched_stat_runtime by default: events ($(stat_of events.sched:sched_stat_runtime)) at least a third of the switches ($(stat_of events.sched:sched_switch))" \
+	"$(($(stat_of events.sched:sched_stat_runtime) * 3))" -ge "$(stat_of events.sched:sched_switch)"
+expect "sched_stat_runtime: in inline records, one each" \
+	"$(stat_of records.tp_inline)" -eq "$(stat_of events.sched:sched_stat_runtime)"
+WCREC_FORCE_NO_RUNTIME=1 "$WCREC" -q -o "$tmp/f7.wct" -- "$DEMO" 0.5 >/dev/null 2>"$tmp/err"
+expect "no sched_stat_runtime: exit 0 ($(cat "$tmp/err"))" $? -eq 0
+"$STAT" "$tmp/f7.wct" >"$tmp/stat"
+expect "no sched_stat_runtime: a fallback NOTE" \
+	"$(grep -c '^note.fallback no sched_stat_runtime' "$tmp/stat")" -eq 1
+expect "no sched_stat_runtime: none recorded" "$(stat_of records.tp_inline)" = 0
+"$WCREC" -q --no-runtime -o "$tmp/f8.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f8.wct" >"$tmp/stat"
+expect "--no-runtime: no sched_stat_runtime, and no fallback NOTE for it" \
+	"$(stat_of records.tp_inline)$(grep -c '^note.fallback no sched_stat' "$tmp/stat")" = 00
 # a task moved by its affinity between CPU 0 and 1 migrates at least once
 "$WCREC" -q --migrations -o "$tmp/f6.wct" -- \
 	sh -c 'taskset -pc 0 $$ >/dev/null; sleep 0.05; taskset -pc 1 $$ >/dev/null; sleep 0.05' \

@@ -108,6 +108,7 @@ static const char *const type_names[WC_REC_TYPE_COUNT] = {
 	[WC_REC_LOST] = "lost",		[WC_REC_ROUND] = "round",
 	[WC_REC_THROTTLE] = "throttle",	[WC_REC_TRAILER] = "trailer",
 	[WC_REC_NOTE] = "note",		[WC_REC_PAYLOAD] = "payload",
+	[WC_REC_TP_INLINE] = "tp_inline",
 };
 
 int main(int argc, char **argv)
@@ -160,6 +161,15 @@ int main(int argc, char **argv)
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
 				print_frames(t->stack_id, t->pid, comm_of[t->tid],
 					     strstr(names[t->event_id], "switch") ? "switch" : "wake");
+			break;
+		}
+		case WC_REC_TP_INLINE: {
+			const struct wc_rec_tp_inline *t = (const void *)h;
+
+			if (t->event_id < 16)
+				by_event[t->event_id]++;
+			if (t->cpu < MAX_CPUS)
+				events_of_cpu[t->cpu]++;
 			break;
 		}
 		case WC_REC_SAMPLE: {

@@ -432,3 +432,41 @@ void st_kallsyms(struct st_trace *t, const char *text)
 	memcpy(x->text, text, n);
 	add(t, (uint32_t)(sizeof(*x) + n));
 }
+
+int st_begin_runtime(struct st_trace *t)
+{
+	/* config: the ID of the 6.18 format file */
+	event_attr(t, ST_EV_RUNTIME, WC_EVENT_RUNTIME, "sched:sched_stat_runtime",
+		   PERF_TYPE_TRACEPOINT, 363, 1);
+	if (tp_format(t, "sched_stat_runtime") && !t->err)
+		t->err = -ENOENT;
+	return t->err;
+}
+
+/*
+ * sched_stat_runtime of linux-6.18: common fields as sched_switch's, __data_loc comm @8, pid
+ * @12, runtime u64 @16; the string follows at 24.  Written inline, as wcrec does.
+ */
+void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+		const char *comm, uint64_t runtime_ns)
+{
+	struct wc_rec_tp_inline *x = (void *)buf;
+	size_t n = strnlen(comm, 15) + 1, size = (24 + n + 7) / 8 * 8;
+
+	memset(buf, 0, sizeof(*x) + size);
+	x->h.type = WC_REC_TP_INLINE;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->tid = ctx;
+	x->pid = ctx ? pid_of(t, ctx) : 0;
+	x->cpu = cpu;
+	x->event_id = ST_EV_RUNTIME;
+	x->size = (uint16_t)size;
+	put_int(x->data, 0, 363, 2);
+	put_int(x->data, 4, ctx, 4);
+	put_int(x->data, 8, (int64_t)(n << 16 | 24), 4);
+	put_int(x->data, 12, tid, 4);
+	put_int(x->data, 16, (int64_t)runtime_ns, 8);
+	memcpy(x->data + 24, comm, n - 1);
+	add(t, sizeof(*x) + size);
+}

@@ -107,4 +107,18 @@ void st_migrate(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx
 /* st_kallsyms() - a KALLSYMS record holding @text, /proc/kallsyms lines; before any event */
 void st_kallsyms(struct st_trace *t, const char *text);
 
+/* event id of the EVENT_ATTR st_begin_runtime() writes */
+#define ST_EV_RUNTIME 6 /* sched:sched_stat_runtime */
+
+/*
+ * st_begin_runtime() - right after st_begin(), before any event: the EVENT_ATTR and the 6.18
+ * TP_FORMAT of sched:sched_stat_runtime, for st_runtime().  Return: 0 or -errno.
+ */
+int st_begin_runtime(struct st_trace *t);
+
+/* st_runtime() - a sched_stat_runtime of @tid (@comm), @runtime_ns, fired on @cpu in @ctx's
+ * context, in a TP_INLINE record as wcrec writes it */
+void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+		const char *comm, uint64_t runtime_ns);
+
 #endif /* WC_TESTS_SCHED_TRACE_H */

@@ -538,6 +538,95 @@ Test(sched, double_switch_out_bounded_by_own_wakeup)
 }
 
 /*
+ * 7g. sched_stat_runtime places an untraced switch-in.  As in 7 (busy CPU), A goes out S on
+ * CPU 0 at 1000, W wakes it at 1500, B is preempted on CPU 1 by C at 1700, and A is next seen
+ * switching out S on CPU 1 at 4000: C's switch to A was not traced.  A sched_stat_runtime
+ * of A at 3000 (fired on CPU 1 in A's context) says A ran 800 since its exec_start was set
+ * at the switch-in: in = 3000 - 800 = 2200, not 1700 as the rule of 7 would have it.  A
+ * second one at 3900 (500 more) adds nothing.  One of C at 1900, on CPU 1, is of another
+ * thread.  A: [1000, 1500, 2200] S, inferred, CPU 1; run [2200, 4000].
+ * Then A is preempted on CPU 1 at 5000 (R+, to C) and next seen going out S at 7000; its
+ * sched_stat_runtime at 6000 says 2500: 3500, before the switch-out at 5000, so the
+ * switch-in is put at the earliest it can be, the CPU's last traced switch, 5000:
+ * [5000, 5000, 5000] R; run [5000, 7000].  A runtime of A while it runs (at 4500, and the
+ * update just before each switch-out, at 6990) changes nothing.
+ */
+Test(sched, double_switch_out_runtime)
+{
+	const uint32_t C = 400;
+
+	cr_assert_eq(st_begin_runtime(&tr), 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 200, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
+	st_switch(&tr, 1700, 1, B, "b", ST_RPLUS, C, "c", 0);
+	st_runtime(&tr, 1900, 1, C, C, "c", 200);
+	st_runtime(&tr, 3000, 1, A, A, "a", 800);
+	st_runtime(&tr, 3900, 1, A, A, "a", 500);
+	st_switch(&tr, 4000, 1, A, "a", ST_S, C, "c", 0);
+	st_switch(&tr, 4100, 1, C, "c", ST_S, A, "a", 0);
+	st_runtime(&tr, 4500, 1, A, A, "a", 400);
+	st_switch(&tr, 5000, 1, A, "a", ST_RPLUS, C, "c", 0);
+	st_runtime(&tr, 6000, 1, A, A, "a", 2500);
+	st_runtime(&tr, 6990, 1, A, A, "a", 990);
+	st_switch(&tr, 7000, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(8000);
+
+	cr_assert_eq(a.runtime_events, 6);
+	/* runs in the order they close: A [100, 1000]; B [200, 1700]; A [2200, 4000] (inferred);
+	 * C [4000, 4100] (C's run from 1700 was cut by its own untraced switch-out); A [4100,
+	 * 5000] (traced); A [5000, 7000] (inferred) */
+	cr_assert_eq(nruns, 6);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, B, 1, 200, 1700);
+	expect_run(2, A, 1, 2200, 4000);
+	expect_run(3, C, 1, 4000, 4100);
+	expect_run(4, A, 1, 4100, 5000);
+	expect_run(5, A, 1, 5000, 7000);
+	/* off, in the order they close: A [1000, 1500, 2200] S inferred; A [4000, 4100, 4100]:
+	 * no wakeup seen (C's switch to A is traced, the wakeup is not), all blocked; C [4100,
+	 * 5000, 5000], the same; A [5000, 5000, 5000] R, inferred */
+	cr_assert_eq(noffs, 4);
+	cr_expect(expect_off(0, A, 1000, 1500, 2200, 'S', false)->inferred);
+	cr_expect_not(expect_off(1, A, 4000, 4100, 4100, 'S', false)->inferred);
+	expect_off(2, C, 4100, 5000, 5000, 'S', false);
+	cr_expect(expect_off(3, A, 5000, 5000, 5000, 'R', true)->inferred);
+	cr_expect_eq(a.sched.counts.inferred_switch_in, 2);
+	cr_expect_eq(a.sched.counts.inferred_by_runtime, 2);
+	cr_expect_eq(a.sched.counts.inferred_by_samples, 0);
+}
+
+/*
+ * 7h. sched_stat_runtime kept within the samples' bounds.  A, sampled on CPU 0 at 500
+ * (period 1000), is preempted by C at 1000; C's switch back is not traced; A is sampled at
+ * 3500 and goes out S at 3800.  The ticks put the switch-in in [2500, 3500] (C was sampled
+ * at 1500 and 2500).  A runtime of A at 3700 of 1500 would put it at 2200, before the tick
+ * at 2500 when A was not running: it is kept at 2500.  A: [1000, 1000, 2500] R, inferred;
+ * run [2500, 3800].
+ */
+Test(sched, runtime_within_ticks)
+{
+	const uint32_t C = 400;
+
+	cr_assert_eq(st_begin_runtime(&tr), 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_sample(&tr, 500, 0, A, 0, 1000);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, C, "c", 0);
+	st_sample(&tr, 1500, 0, C, 0, 1000);
+	st_sample(&tr, 2500, 0, C, 0, 1000);
+	st_sample(&tr, 3500, 0, A, 0, 1000);
+	st_runtime(&tr, 3700, 0, A, A, "a", 1500);
+	st_switch(&tr, 3800, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(4000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(1, A, 0, 2500, 3800);
+	cr_expect(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred);
+	cr_expect_eq(a.sched.counts.inferred_by_runtime, 1);
+}
+
+/*
  * 8a. Woken while still on its CPU: A runs on CPU 0 from 100; W (on CPU 1) wakes A at 990;
  * A out S at 1000; no later wakeup; in at 1400.  The wakeup is provisional and is used: the
  * whole interval is sch delay, [1000, 1000, 1400], waker W; not a no_wakeup.
