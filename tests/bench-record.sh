@@ -89,14 +89,15 @@ perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=n
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
 
 # The configurations, in the order they run in each round.
-configs="bare perf wcrec perf-sw wcrec-sw"
+configs="bare perf wcrec perf-sw wcrec-sw wcrec-rt"
 cmd_of() {
 	case $1 in
 	bare) echo "$bench" ;;
 	perf) echo "$perf_rec $perf_g -- $bench" ;;
-	wcrec) echo "$wc_rec --no-samples --waker-stacks -- $bench" ;;
+	wcrec) echo "$wc_rec --no-samples --waker-stacks --no-runtime -- $bench" ;;
 	perf-sw) echo "$perf_rec $perf_sw -- $bench" ;;
-	wcrec-sw) echo "$wc_rec --no-samples -- $bench" ;;
+	wcrec-sw) echo "$wc_rec --no-samples --no-runtime -- $bench" ;;
+	wcrec-rt) echo "$wc_rec --no-samples -- $bench" ;;
 	esac
 }
 
@@ -171,11 +172,14 @@ echo "  bare      nothing recorded"
 echo "  perf      sched_switch + sched_waking, callchains (fp, kernel+user) on both:"
 echo "            perf record -g (perf's defaults otherwise; -B: see below)"
 echo "  wcrec     sched_switch + sched_waking + sched_wakeup_new, callchains on all three:"
-echo "            wcrec --no-samples --waker-stacks          (same records as perf)"
+echo "            wcrec --no-samples --waker-stacks --no-runtime     (same records as perf)"
 echo "  perf-sw   sched_switch + sched_waking, callchains on sched_switch only:"
 echo "            perf record -e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 echo "  wcrec-sw  sched_switch + sched_waking + sched_wakeup_new, callchains on sched_switch"
-echo "            only: wcrec --no-samples (wcrec's default callchains; same records as perf-sw)"
+echo "            only: wcrec --no-samples --no-runtime (wcrec's default callchains; same"
+echo "            records as perf-sw)"
+echo "  wcrec-rt  wcrec-sw plus sched_stat_runtime, no callchain: wcrec --no-samples (wcrec's"
+echo "            default scheduler events)"
 echo "  (sched_wakeup_new: wcrec always records it; it fires on fork only, a few per run.)"
 echo "  (perf runs with -B -N: no build-id pass after the workload, which perf 6.1 can crash in"
 echo "  on newer kernels; it comes after the workload, so no usecs/op changes.)"
@@ -219,6 +223,7 @@ for c in $configs; do
 	wcrec) med_wcrec=$1 ;;
 	perf-sw) med_perf_sw=$1 ;;
 	wcrec-sw) med_wcrec_sw=$1 ;;
+	wcrec-rt) med_wcrec_rt=$1 ;;
 	esac
 	added=-
 	[ "$c" = bare ] || added=$(calc "$1 - $med_bare")
@@ -233,9 +238,11 @@ a_perf=$(calc "$med_perf - $med_bare")
 a_wcrec=$(calc "$med_wcrec - $med_bare")
 a_perf_sw=$(calc "$med_perf_sw - $med_bare")
 a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
+a_wcrec_rt=$(calc "$med_wcrec_rt - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
 r_same_sw=$(ratio "$a_wcrec_sw" "$a_perf_sw")
 r_defaults=$(ratio "$a_wcrec_sw" "$a_perf")
+r_rt=$(ratio "$a_wcrec_rt" "$a_perf")
 echo "  (events/run: scheduler events in the file, mean per run; lost: summed over the runs)"
 # A quiet machine gives runs within a few percent of each other; say so when it was not.
 noisy=
@@ -252,6 +259,7 @@ fi
 echo "  added cost, wcrec / perf, same records, callchains on both:      $a_wcrec / $a_perf = $r_same  (goal <= 0.5: $(goal "$r_same"))"
 echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcrec_sw / $a_perf_sw = $r_same_sw  (goal <= 0.5: $(goal "$r_same_sw"))"
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
+echo "  added cost, wcrec-rt / perf (wcrec's default scheduler events):  $a_wcrec_rt / $a_perf = $r_rt"
 echo
 
 # Size: perf record -z on the same workload as perf and perf-sw; wcrec's files are the last
@@ -265,7 +273,7 @@ run "$tmp/zsw.log" $perf_rec -z $perf_sw -- $bench
 mv "$tmp/perf.data" "$tmp/perf-sw-z.data"
 run "$tmp/z0.log" $perf_rec -z $perf_g -- true
 mv "$tmp/perf.data" "$tmp/perf-0.data"
-run "$tmp/w0.log" $wc_rec --no-samples --waker-stacks -- true
+run "$tmp/w0.log" $wc_rec --no-samples --waker-stacks --no-runtime -- true
 mv "$tmp/wcrec.wct" "$tmp/wcrec-0.wct"
 set -- $(perf_facts "$tmp/perf-0.data")
 p0_size=$(size_of "$tmp/perf-0.data") p0_ev=$1
@@ -317,6 +325,7 @@ echo
 echo "figures:"
 echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); perf-sw $a_perf_sw, wcrec-sw $a_wcrec_sw"
 echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
+echo "  with sched_stat_runtime (wcrec's default): added $a_wcrec_rt usecs/op, $r_rt of perf's"
 echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both);"
 echo "                             $rs_sw whole files, $rn_sw net (on switches)   goal <= 0.5"
 echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost"
