@@ -3,7 +3,9 @@
 # script, on recordings of the same workload (perf bench sched pipe pinned to CPU 1, about a
 # million scheduler events with callchains); then wcanalyze alone on a recording of about ten
 # million events (BIG_LOOPS), for its rate and peak memory at that size (perf script is left
-# out there: it would take minutes).  Prints figures and ratios; not a pass/fail test.
+# out there: it would take minutes).  The first recording has perf's events (--no-runtime);
+# the second wcrec's defaults, sched_stat_runtime included.  Prints figures and ratios; not a
+# pass/fail test.
 # usage: sudo tests/bench-analyze.sh [BUILDDIR] [LOOPS] [BIG_LOOPS]
 #        (default ./build, 400000, 3400000; BIG_LOOPS 0 skips the second part)
 set -eu
@@ -17,7 +19,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 work="taskset -c 1 perf bench sched pipe -l $loops"
 
-"$B/wcrec" -q -o "$tmp/w.wct" -- $work >/dev/null 2>&1
+"$B/wcrec" -q --no-runtime -o "$tmp/w.wct" -- $work >/dev/null 2>&1 # perf's events
 perf record -q -e sched:sched_switch -e sched:sched_waking -g -a -o "$tmp/perf.data" -- $work >/dev/null 2>&1
 events=$("$B/wcanalyze" info "$tmp/w.wct" | sed -n 's/^records: *\([0-9]*\) tracepoint events.*/\1/p')
 samples=$("$B/wcanalyze" info "$tmp/w.wct" | sed -n 's/.* \([0-9]*\) samples,.*/\1/p')
