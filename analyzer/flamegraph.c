@@ -70,6 +70,7 @@ struct wc_flamegraph {
 	uint32_t *path;         /* the nodes of the line being added */
 	size_t path_cap;
 	struct wc_flamegraph_stats st;
+	unsigned legend_rows;   /* the legend's rows in the last wc_flamegraph_write() */
 };
 
 /* ---- names ---- */
@@ -644,10 +645,12 @@ static size_t label_len(const char *name, size_t len, double px, bool *dots)
 	return cut;
 }
 
-/* Where the frames start: under the title, the subtitle and the legend rows. */
+/* Where the frames start: under the title, the subtitle and the legend's rows (one at least). */
 static int top_px(const struct wc_flamegraph *fg)
 {
-	return YPAD1 + (fg->o.subtitle ? YPAD3 : 0) + (fg->o.legend ? YPAD3 : 0);
+	unsigned rows = fg->legend_rows ? fg->legend_rows : 1;
+
+	return YPAD1 + (fg->o.subtitle ? YPAD3 : 0) + (fg->o.legend ? YPAD3 * (int)rows : 0);
 }
 
 static void write_frame(struct wc_flamegraph *fg, FILE *out, const struct frame *f,
@@ -714,48 +717,89 @@ static int legend_of(const struct wc_flamegraph *fg, const struct frame *f)
 			    n->flags & F_WAKER);
 }
 
+/* The legend: its entries in the order of enum band, fixed[], merged, and their rows. */
+struct legend {
+	const char *label[NLEGEND];
+	char color[NLEGEND][8];
+	unsigned row[NLEGEND];
+	double row_px[NLEGEND]; /* the width of each row */
+	unsigned n, rows;
+};
+
+/* The width of a legend entry: a 12 px swatch, 4 px, its label. */
+static double entry_px(const char *label)
+{
+	return 16 + (double)strlen(label) * FONT_PX * FONT_W;
+}
+
 /*
- * The legend row, centred at @y: a 12 px swatch and a label for each kind of frame drawn
- * (@mask: bit i for entry i), the bands in their middle colour.
+ * The legend of the kinds of frame drawn (@mask: bit i for entry i), the bands in their
+ * middle colour, laid out in rows as wide as the frames (the width less the side margins):
+ * an entry goes on the row of the one before it when it fits there after a 14 px gap, else
+ * it starts a new row.
  */
-static void write_legend(const struct wc_flamegraph *fg, FILE *out, unsigned mask, int y)
+static void legend_lay_out(const struct wc_flamegraph *fg, unsigned mask, struct legend *lg)
 {
 	static const char *const bands[NBANDS] = {
 		"on-CPU", "on-CPU, kernel", "off-CPU", "off-CPU, kernel", "waker", "waker, kernel",
 	};
-	const char *label[NLEGEND];
-	char color[NLEGEND][8];
-	double width = 0, x;
-	int n = 0;
+	double avail = (double)fg->o.width_px - 2 * XPAD;
 
+	lg->n = 0;
+	lg->rows = 0;
 	for (int i = 0; i < NLEGEND; i++) {
+		unsigned n = lg->n;
+		double w;
+
 		if (!(mask & 1u << i))
 			continue;
 		if (i < NBANDS) {
-			label[n] = bands[i];
+			lg->label[n] = bands[i];
 			if (fg->o.palette == WC_FG_WAKEUP && i >= B_WAKER)
-				label[n] = i == B_WAKER ? "user" : "kernel";
-			band_color(fg->o.palette, (enum band)i, 0.5, 0.5, 0.5, color[n]);
+				lg->label[n] = i == B_WAKER ? "user" : "kernel";
+			band_color(fg->o.palette, (enum band)i, 0.5, 0.5, 0.5, lg->color[n]);
 		} else if (i < L_MERGED) {
-			label[n] = fixed[i - L_FIXED].name;
-			memcpy(color[n], fixed[i - L_FIXED].color, 8);
+			lg->label[n] = fixed[i - L_FIXED].name;
+			memcpy(lg->color[n], fixed[i - L_FIXED].color, 8);
 		} else {
-			label[n] = "[merged]";
-			memcpy(color[n], MERGED_COLOR, 8);
+			lg->label[n] = "[merged]";
+			memcpy(lg->color[n], MERGED_COLOR, 8);
 		}
-		width += 16 + (double)strlen(label[n]) * FONT_PX * FONT_W + (n ? 14 : 0);
-		n++;
+		w = entry_px(lg->label[n]);
+		if (lg->rows && lg->row_px[lg->rows - 1] + 14 + w <= avail) {
+			lg->row_px[lg->rows - 1] += 14 + w;
+		} else {
+			lg->row_px[lg->rows] = w;
+			lg->rows++;
+		}
+		lg->row[n] = lg->rows - 1;
+		lg->n++;
 	}
-	x = ((double)fg->o.width_px - width) / 2;
-	x = x < XPAD ? XPAD : x;
+}
+
+/*
+ * The legend's rows, the first centred at @y, the next ones YPAD3 lower: a 12 px swatch and
+ * a label for each entry, each row centred (from the left margin when it is wider).
+ */
+static void write_legend(const struct wc_flamegraph *fg, FILE *out, const struct legend *lg,
+			 int y)
+{
+	double x = 0;
+
 	fputs("<g id=\"legend\">", out);
-	for (int i = 0; i < n; i++) {
+	for (unsigned i = 0; i < lg->n; i++) {
+		int ry = y + (int)lg->row[i] * YPAD3;
+
+		if (!i || lg->row[i] != lg->row[i - 1]) {
+			x = ((double)fg->o.width_px - lg->row_px[lg->row[i]]) / 2;
+			x = x < XPAD ? XPAD : x;
+		}
 		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
 			     "<text x=\"%.1f\" y=\"%d\">",
-			x, y - 10, color[i], x + 16, y);
-		put_xml(out, label[i], strlen(label[i]));
+			x, ry - 10, lg->color[i], x + 16, ry);
+		put_xml(out, lg->label[i], strlen(lg->label[i]));
 		fputs("</text>", out);
-		x += 16 + (double)strlen(label[i]) * FONT_PX * FONT_W + 14;
+		x += entry_px(lg->label[i]) + 14;
 	}
 	fputs("</g>\n", out);
 }
@@ -770,7 +814,8 @@ static void put_attr_js(FILE *out, const char *s)
 	}
 }
 
-static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height, unsigned legend)
+static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height,
+		       const struct legend *lg)
 {
 	unsigned w = fg->o.width_px;
 	bool blue = fg->o.palette != WC_FG_HOT;
@@ -778,7 +823,7 @@ static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height, uns
 			    : fg->o.inverted ? "Icicle Graph" : "Flame Graph";
 
 	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg version=\"1.1\" width=\"%u\" height=\"%u\" onload=\"init(evt)\" "
 		"viewBox=\"0 0 %u %u\" xmlns=\"http://www.w3.org/2000/svg\" "
 		"xmlns:xlink=\"http://www.w3.org/1999/xlink\">\n"
@@ -830,7 +875,7 @@ static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height, uns
 		XPAD, height - YPAD2 / 2, XPAD, FONT_PX * 2, w - XPAD - 100, FONT_PX * 2,
 		w - XPAD - 16, FONT_PX * 2, w - XPAD - 100, height - YPAD2 / 2);
 	if (fg->o.legend)
-		write_legend(fg, out, legend, FONT_PX * 4 + (fg->o.subtitle ? YPAD3 : 0));
+		write_legend(fg, out, lg, FONT_PX * 4 + (fg->o.subtitle ? YPAD3 : 0));
 }
 
 /* An empty graph: flamegraph.pl's error SVG, with our message. */
@@ -840,21 +885,24 @@ static void write_empty(struct wc_flamegraph *fg, FILE *out)
 
 	fg->st.height_px = h;
 	fprintf(out,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n"
 		"<text x=\"%u\" y=\"%d\" text-anchor=\"middle\" "
-		"font-family=\"Verdana, sans-serif\" font-size=\"%d\">No stacks: the profile is empty.</text>\n</svg>\n",
+		"font-family=\"Verdana, sans-serif\" font-size=\"%d\">"
+		"No stacks: the profile is empty.</text>\n</svg>\n",
 		w, h, w, h, w / 2, FONT_PX * 2, FONT_PX);
 }
 
 int wc_flamegraph_write(struct wc_flamegraph *fg, FILE *out)
 {
 	struct layout l = { 0 };
+	struct legend lg = { 0 };
 	unsigned height, legend = 0;
 	int err = 0;
 
 	memset(&fg->st, 0, sizeof(fg->st));
+	fg->legend_rows = 0;
 	fg->st.nodes = fg->nnodes;
 	fg->st.total = fg->nodes[0].value;
 	if (!fg->st.total) {
@@ -866,14 +914,16 @@ int wc_flamegraph_write(struct wc_flamegraph *fg, FILE *out)
 		goto out;
 	fg->st.frames = l.nframes;
 	fg->st.hidden = fg->nnodes - (l.nframes - fg->st.merged);
-	height = (fg->st.depth_max + 1) * FRAME_H + (unsigned)top_px(fg) + YPAD2;
-	fg->st.height_px = height;
 	for (size_t i = 0; fg->o.legend && i < l.nframes; i++) {
 		int e = legend_of(fg, &l.frames[i]);
 
 		legend |= e >= 0 ? 1u << e : 0;
 	}
-	write_head(fg, out, height, legend);
+	legend_lay_out(fg, legend, &lg);
+	fg->legend_rows = lg.rows;
+	height = (fg->st.depth_max + 1) * FRAME_H + (unsigned)top_px(fg) + YPAD2;
+	fg->st.height_px = height;
+	write_head(fg, out, height, &lg);
 	fputs("<g id=\"frames\">\n", out);
 	for (size_t i = 0; i < l.nframes; i++)
 		write_frame(fg, out, &l.frames[i], l.px_per_unit, height);

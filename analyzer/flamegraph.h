@@ -18,9 +18,12 @@
  *  - colours: a wall-clock palette (warm on-CPU, cool off-CPU, one fixed colour per
  *    off-CPU state leaf, kernel frames "_[k]" in their own band), hashed per name with our
  *    own hash (flamegraph.pl uses perl's rand() seeded with the name), and on request a
- *    legend row under the title with a swatch for each kind of frame drawn;
- *  - no DOCTYPE (a validating XML tool would fetch the SVG 1.1 DTD from the network), the
- *    rects' rounded corners in the style sheet, empty labels left out: a smaller file;
+ *    legend under the title with a swatch for each kind of frame drawn, in as many rows as
+ *    the width needs;
+ *  - no DOCTYPE (a validating XML tool would fetch the SVG 1.1 DTD from the network) and no
+ *    standalone="yes" (the document is valid against that DTD given locally, as xmllint
+ *    --dtdvalid reads it), the rects' rounded corners in the style sheet, empty labels left
+ *    out: a smaller file;
  *  - the search matches the frame name only (flamegraph.pl matches the whole title) and the
  *    matched share is of the total time, from the frames' values, nested matches once.
  */
@@ -49,7 +52,7 @@ struct wc_flamegraph_opts {
 	bool minwidth_pct;     /* @minwidth is a percentage of the total, not pixels */
 	bool inverted;         /* icicle graph: the root at the top */
 	bool off_cpu;          /* a line without a state leaf is off-CPU time (--mode off) */
-	bool legend;           /* a row under the title: a swatch for each kind of frame drawn */
+	bool legend;           /* rows under the title: a swatch for each kind of frame drawn */
 	enum wc_fg_palette palette;
 };
 

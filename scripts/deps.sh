@@ -1,13 +1,14 @@
 #!/bin/sh
 # deps.sh - install the Debian packages wcrec needs to build and test, those missing only.
-# chromium, xmllint and python3-jsonschema are for the tests of the pictures and exports;
+# chromium, xmllint, w3c-sgml-lib (the SVG 1.1 DTD) and python3-jsonschema are for the tests
+# of the pictures and exports;
 # nodejs and npm too, below.
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
       linux-perf bpftrace
-      chromium libxml2-utils python3-jsonschema"
+      chromium libxml2-utils w3c-sgml-lib python3-jsonschema"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,7 +1,8 @@
 #!/bin/sh
 # flamegraph-browser.sh - `wcanalyze flamegraph` in a real browser: the hand-built trace of
-# tests/flamegraph-browser.c drawn as SVG, checked by xmllint (well-formed, and the structure
-# of testdata/flamegraph/flamegraph.rng), then loaded by headless Chromium through the driver
+# tests/flamegraph-browser.c drawn as SVG, checked by xmllint (well-formed, the structure of
+# testdata/flamegraph/flamegraph.rng, and valid against the W3C's SVG 1.1 DTD when Debian's
+# w3c-sgml-lib has it here), then loaded by headless Chromium through the driver
 # tests/flamegraph-browser.html, which clicks a frame, searches, hovers, resets, and writes
 # what it saw; the numbers below are worked out by hand from the trace.  The screenshot and
 # the SVGs stay in the build directory (tests/flamegraph-browser*.png, *.svg).
@@ -16,6 +17,8 @@
 # stacks (against `folded` on the same trace), with and without the merging of narrow
 # frames, and the time Chromium takes to load the graph, zoom and search.
 set -u
+# The W3C's SVG 1.1 DTD (Debian: w3c-sgml-lib), read from disk: xmllint --nonet fetches nothing
+SVG11_DTD=${SVG11_DTD:-/usr/share/xml/w3c-sgml-lib/schema/dtd/REC-SVG11-20110816/svg11.dtd}
 B=${builddir:-.}
 S=${srcdir:-$(dirname "$0")/..}
 WCA="$B/wcanalyze"
@@ -70,6 +73,15 @@ near() {
 clean() {
 	[ "$(tail -1 "$1")" = DONE ] && ! grep -q ERROR "$1"
 }
+# svg11 FILE WHAT: FILE is valid SVG 1.1 (against the DTD), or a SKIP line without the DTD
+svg11() {
+	if [ -f "$SVG11_DTD" ]; then
+		xmllint --noout --nonet --dtdvalid "$SVG11_DTD" "$1" 2>"$tmp/dtd.err"
+		expect "$2: valid against the SVG 1.1 DTD ($(head -c 300 "$tmp/dtd.err"))" $? -eq 0
+	else
+		echo "SKIP $2: SVG 1.1 DTD check: no $SVG11_DTD (apt-get install w3c-sgml-lib)"
+	fi
+}
 # frame REPORT STEP NAME N: "CLASS X WIDTH FILL LABEL" of the Nth frame called NAME
 frame() {
 	grep "^$2 frame $3 " "$1" | sed -n "${4:-1}p" | cut -d' ' -f4-
@@ -118,6 +130,7 @@ xmllint --noout --nonet "$ART.svg" 2>"$tmp/err"
 expect "xmllint: the SVG is well-formed XML ($(head -c 300 "$tmp/err"))" $? -eq 0
 xmllint --noout --nonet --relaxng "$S/testdata/flamegraph/flamegraph.rng" "$ART.svg" 2>"$tmp/err"
 expect "xmllint: the SVG has flamegraph.pl's structure ($(head -c 300 "$tmp/err"))" $? -eq 0
+svg11 "$ART.svg" "xmllint: the SVG"
 "$WCA" flamegraph "$tmp/app.wct" >"$tmp/stdout.svg" 2>/dev/null
 cmp -s "$tmp/stdout.svg" "$ART.svg"
 expect "without -o the same SVG goes to stdout" $? -eq 0
@@ -141,6 +154,9 @@ cp "$tmp/r" "$ART.report"
 expect "the driver ran to its end (tests/flamegraph-browser.report)" "$(tail -1 "$tmp/r")" = DONE
 expect "no script error ($(grep ERROR "$tmp/r" | head -3))" -z "$(grep ERROR "$tmp/r")"
 expect "16 frames (the distinct frames of the 7 lines, and all)" "$(line "$tmp/r" frames)" = 16
+set -- $(line "$tmp/r" legend)
+expect "the legend: one row, inside the 1200 px, no label over another ($*)" \
+	"${2:-}" = 1 -a "${8:-}" = 0 -a "$(echo "${6:-9999}" | cut -d. -f1)" -lt 1200
 set -- $(frame "$tmp/r" load ksys_write)
 expect "ksys_write at x 530.6, 537.9 px wide ($*)" "${2:-}" = 530.6 -a "${3:-}" = 537.9
 expect "the tooltip line: name, time in us and share" \
@@ -207,6 +223,29 @@ expect "icicle: the zoom on ksys_write gives the same frames, classes, x and wid
 expect "icicle: the root is at the top (y 84, under the title, subtitle and legend)" \
 	-n "$(grep -o '<title>all ([^<]*</title><rect x="10.0" y="84"' "$ART-icicle.svg")"
 
+# 3b. narrow: at 600 px the legend's 7 entries take two rows (estimated at 7.08 px a
+# character: 539.56 px for the first 5 with the gaps, 640.36 with [runqueue], over the 580
+# px between the margins), seen in the browser with its real font inside the image and not
+# overlapping; inverted, the frames start under them: y 36 + 24 (subtitle) + 2 * 24 = 108,
+# and the zoom on ksys_write finds the same frames as at 1200 px (its 4 callers faded, 7
+# frames hidden, the 4 and it as wide as the image less its margins).
+"$WCA" flamegraph --inverted --width 600 -o "$ART-narrow.svg" "$tmp/app.wct" 2>"$tmp/err"
+expect "--width 600 --inverted exits 0 ($(cat "$tmp/err"))" $? -eq 0
+svg11 "$ART-narrow.svg" "--width 600"
+expect "--width 600 --inverted: the root at y 108, under two legend rows" \
+	-n "$(grep -o '<title>all ([^<]*</title><rect x="10.0" y="108"' "$ART-narrow.svg")"
+cp "$ART-narrow.svg" "$tmp/narrow.svg"
+browse "file://$tmp/driver.html?svg=narrow.svg&click=ksys_write&brief=1" "$tmp/dom6"
+report "$tmp/dom6" >"$tmp/r6"
+clean "$tmp/r6"
+expect "--width 600: loaded and clicked without error" $? -eq 0
+set -- $(line "$tmp/r6" legend)
+expect "--width 600: the legend in 2 rows, inside the 600 px, no label over another ($*)" \
+	"${2:-}" = 2 -a "${8:-}" = 0 -a "$(echo "${6:-9999}" | cut -d. -f1)" -lt 600
+expect "--width 600: the click lands on ksys_write" "$(line "$tmp/r6" "zoom hit ksys_write")" = yes
+expect "--width 600: zoomed as at 1200 px ($(line "$tmp/r6" "zoom count"))" \
+	"$(line "$tmp/r6" "zoom count")" = "parents 4 hidden 7 full 5"
+
 # 4. big graphs: 100,000 distinct stacks and a 3000-frame stack (tests/flamegraph-browser.c)
 # 100k stacks of 10 us each, 1 s: bench;kfunc_0;kfunc_1;A;B;C[;...] with 50 A of 20000 us
 # (23.6 px), under each 40 B of 500 us (0.59 px), under each 50 C of 10 us (0.0118 px, under
@@ -220,6 +259,7 @@ size=$(wc -c <"$ART-big.svg")
 expect "100k stacks: the SVG is $size bytes, under 1 MB" "$size" -lt 1000000
 xmllint --noout --nonet --relaxng "$S/testdata/flamegraph/flamegraph.rng" "$ART-big.svg" 2>/dev/null
 expect "100k stacks: the SVG validates" $? -eq 0
+svg11 "$ART-big.svg" "100k stacks"
 cp "$ART-big.svg" "$tmp/big.svg"
 browse "file://$tmp/driver.html?svg=big.svg&click=kfunc_2&search=%5Ekfunc_%282%7C3%29%24&brief=1" "$tmp/dom4"
 report "$tmp/dom4" >"$tmp/r4"
@@ -259,6 +299,7 @@ if [ "$(id -u)" = 0 ] && [ -x "$B/wcrec" ] && [ -x "$B/demo/wcdemo" ]; then
 	expect "demo: flamegraph exits 0" $? -eq 0
 	xmllint --noout --nonet --relaxng "$S/testdata/flamegraph/flamegraph.rng" "$ART-demo.svg" 2>/dev/null
 	expect "demo: the SVG validates" $? -eq 0
+	svg11 "$ART-demo.svg" "demo"
 	cp "$ART-demo.svg" "$tmp/demo.svg"
 	browse "file://$tmp/driver.html?svg=demo.svg&click=demo_sleep&search=schedule" "$tmp/dom3"
 	report "$tmp/dom3" >"$tmp/r3"

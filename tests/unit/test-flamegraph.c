@@ -748,3 +748,43 @@ Test(flamegraph, legend)
 	cr_expect_eq(pf[0].y, 60);
 	free(svg);
 }
+
+/*
+ * A legend wider than the frames wraps into rows.  The entries of the legend test at 400 px
+ * (380 px for the frames), each 16 px + 7.08 px a character, 14 px apart: on-CPU 58.48,
+ * off-CPU 65.56, "off-CPU, kernel" 122.2 make a row of 274.24 px, and [off-cpu S] (93.88)
+ * would take it to 382.12: it starts a second row with [runqueue] 86.8 and [merged] 72.64,
+ * 281.32 px.  Each row is centred: x (400 - 274.24) / 2 = 62.9 (the third entry at
+ * 62.88 + 72.48 + 79.56 = 214.9), then (400 - 281.32) / 2 = 59.3; rows at y 48 and 72 (the
+ * rects 10 px higher).  The x run (3 units of 1180, 0.97 px) is merged at --minwidth 0.5.
+ * The frames start two rows down: 36 + 2 * 24 = 84 inverted; the image is (3 + 1) * 16 +
+ * 84 + 34 = 182 px high.
+ */
+Test(flamegraph, legend_rows)
+{
+	const char *lines[] = { "m;c 700", "m;s_[k];[off-cpu S] 400", "n 27", "n;[runqueue] 50",
+				"m;x1 1", "m;x2 1", "m;x3 1", NULL };
+	struct wc_flamegraph_opts o = { .minwidth = 0.5, .legend = true, .inverted = true,
+					.width_px = 400 };
+	struct wc_flamegraph_stats st;
+	char *svg = graph(&o, lines, &st);
+
+	cr_expect_not_null(strstr(svg, "<g id=\"legend\"><rect x=\"62.9\" y=\"38\" width=\"12\" "
+				       "height=\"12\" fill=\"#e6371b\"/><text x=\"78.9\" y=\"48\">"
+				       "on-CPU</text>"),
+			   "first row");
+	cr_expect_not_null(strstr(svg, "<rect x=\"214.9\" y=\"38\" width=\"12\" "
+				       "height=\"12\" fill=\"#55afeb\"/><text x=\"230.9\" "
+				       "y=\"48\">off-CPU, kernel"),
+			   "third entry on the first row");
+	cr_expect_not_null(strstr(svg, "<rect x=\"59.3\" y=\"62\" width=\"12\" height=\"12\" "
+				       "fill=\"#465af5\"/><text x=\"75.3\" y=\"72\">[off-cpu S]"),
+			   "second row");
+	cr_expect_not_null(strstr(svg, "y=\"72\">[merged]</text></g>"), "[merged] last, row 2");
+	cr_expect_eq(pf[0].y, 84);
+	cr_expect_eq(st.height_px, 182);
+	cr_expect_not_null(strstr(svg, "<svg version=\"1.1\" width=\"400\" height=\"182\""));
+	cr_expect_not_null(strstr(svg, "top: 84,"), "the script's top: %.200s",
+			   strstr(svg, "var fg"));
+	free(svg);
+}
