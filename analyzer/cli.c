@@ -318,15 +318,13 @@ static void end_progress(struct wc_cli_session *s)
 	s->progress_shown = false;
 }
 
-int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
-	       const struct wc_analysis_consumer *consumer)
+int wc_cli_replay(struct wc_cli_session *s, const char *file,
+		  const struct wc_analysis_consumer *consumer)
 {
-	const struct wc_replay_meta *m;
-	enum wc_reader_state st;
 	const char *v;
 	int err;
 
-	if (wc_analysis_open(&s->a, c->file)) {
+	if (wc_analysis_open(&s->a, file)) {
 		fprintf(stderr, "wcanalyze: %s\n", s->a.error);
 		return WC_EXIT_BAD_FILE;
 	}
@@ -345,6 +343,18 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 		fprintf(stderr, "wcanalyze: %s\n", s->a.error[0] ? s->a.error : strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
+	return -1;
+}
+
+int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
+	       const struct wc_analysis_consumer *consumer)
+{
+	const struct wc_replay_meta *m;
+	enum wc_reader_state st;
+	int err = wc_cli_replay(s, c->file, consumer);
+
+	if (err >= 0)
+		return err;
 	st = wc_replay_stats(s->a.replay)->state;
 	if (st != WC_READER_CLEAN && st != WC_READER_TRUNCATED)
 		return file_status(&s->a);

@@ -106,6 +106,17 @@ struct wc_cli_session {
 };
 
 /**
+ * wc_cli_replay() - open @file and replay it into @consumer (NULL: none), with progress on
+ * a terminal as wc_cli_run(), but no symbolizer and no verdict on how the file ended
+ * @s: zeroed by the caller
+ * Errors are printed (one line naming the file).
+ * Return: -1 when the replay ran (the file may still be cut or damaged: wc_cli_end() says),
+ * else the exit status to return (after wc_cli_end()).
+ */
+int wc_cli_replay(struct wc_cli_session *s, const char *file,
+		  const struct wc_analysis_consumer *consumer);
+
+/**
  * wc_cli_run() - open @c->file, replay it into @consumer (NULL: none), and build the
  * symbolizer over the replayed address spaces and the trace's kallsyms
  * When stderr is a terminal and the replay takes over a second, its progress (compressed

@@ -16,15 +16,8 @@ int wc_cmd_info(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (wc_analysis_open(&s.a, c.file)) {
-		fprintf(stderr, "wcanalyze: %s\n", s.a.error);
-		return WC_EXIT_BAD_FILE;
-	}
-	s.opened = true;
-	ret = wc_analysis_run(&s.a, NULL);
-	if (ret) {
-		fprintf(stderr, "wcanalyze: %s\n", s.a.error[0] ? s.a.error : strerror(-ret));
-		return wc_cli_end(&s, WC_EXIT_BAD_FILE);
-	}
+	ret = wc_cli_replay(&s, c.file, NULL);
+	if (ret >= 0)
+		return wc_cli_end(&s, ret);
 	return wc_cli_end(&s, wc_info_write(&s.a, stdout) ? WC_EXIT_BAD_FILE : -1);
 }
