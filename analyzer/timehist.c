@@ -7,6 +7,8 @@
  *
  * Rows are formatted by hand into a buffer (no printf per field): this is the hot path of a
  * per-event log.  A callchain is named once per (stack id, address space) and kept as text.
+ * The statistics for the summary are gathered here, as the rows are; timehist-summary.c
+ * writes the summary and the footer from them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,91 +18,13 @@
 
 #include "analyzer/callchain.h"
 #include "analyzer/grow.h"
-#include "analyzer/map64.h"
-#include "analyzer/timehist.h"
+#include "analyzer/timehist-priv.h"
 
 #define OUT_CAP (256 * 1024)
-#define COMM_STR 64
-
-/* Welford's running mean and M2, as perf's util/stat.c update_stats(). */
-struct tstat {
-	uint64_t n, total, min, max;
-	double mean, m2;
-};
-
-/* What the wait of a task's off-CPU interval counts as in the --state summary. */
-enum { K_SLEEP = 0, K_IOWAIT, K_PREEMPT, K_NEW };
-
-/* Per thread (by index in wc_tasks.threads). */
-struct trt {
-	uint64_t off_start, off_wake, off_end; /* its last off-CPU interval */
-	uint8_t off_kind;
-	bool have_off;
-	struct tstat run;  /* runs; with idle_hist the idle periods credited to it */
-	uint64_t sleep_ns, iowait_ns, preempt_ns, delay_ns;
-	uint64_t migrations;
-	uint32_t last_stack, last_aspace, last_chain; /* the last chain_of() of its rows */
-	char name[COMM_STR];  /* "comm[tid/pid]" as last shown, for that comm and pid */
-	char name_comm[16];
-	uint32_t name_pid;
-	uint8_t name_len;
-};
-
-/* Per CPU: the idle task's periods. */
-struct tcpu {
-	uint64_t idle_since; /* idle switched in then; 0 when not idle or not known */
-	uint64_t idle_out;   /* idle last switched out then; 0 when not known */
-	uint32_t last_thread; /* idle_hist: index of the thread that left the CPU idle; 0 none */
-	uint32_t last_chain;  /* ... its switch-out chain (arena offset + 1; 0 none) */
-	bool seen;           /* a switch was seen on it (in the window) */
-	struct tstat idle;
-	uint64_t idle_cut;   /* idle periods whose switch-out was not traced, in the window */
-	uint64_t cut_all;    /* ... in the whole trace */
-};
-
-/* idle_hist: idle time per (CPU, callchain text) */
-struct chain_hit {
-	uint32_t cpu, chain;
-	uint64_t hit_ns, count;
-};
-
-struct wc_timehist {
-	struct wc_timehist_opts o;
-	struct wc_analysis_consumer consumer;
-	struct wc_analysis *a;
-	struct wc_symbolizer *sym;
-	FILE *out;
-	char *buf;
-	size_t len;
-	int err;
-	int comm_width;      /* grows with the longest task name seen, as perf's */
-	uint64_t sec;        /* the seconds of the last time stamp, and their digits */
-	char sec_str[24];
-	int sec_len;
-	bool idle_open;      /* no thread filter: idle rows are shown */
-	bool window_set;
-	uint64_t t0, t1;     /* the --time window, [t0, t1) */
-	uint64_t first_ns, last_ns; /* first and last switch in the window */
-	uint32_t ncpus, nvis; /* CPUs tracked; columns of -V */
-	struct tcpu *cpus;
-	struct trt *trt;
-	size_t ntrt;
-	struct {
-		uint32_t idx, tid;
-		uint64_t start, end;
-	} pending;           /* the run the state machine closed at the current switch */
-	struct wc_map64 chains; /* stack id << 32 | address space -> arena offset + 1, 0 empty */
-	char *arena;
-	size_t arena_len, arena_cap;
-	struct wc_strbuf tmp;
-	struct wc_map64 hit_index; /* cpu << 40 | chain -> index in hits */
-	struct chain_hit *hits;
-	size_t nhits, hits_cap;
-};
 
 /* --- output ---------------------------------------------------------------------------- */
 
-static void out_flush(struct wc_timehist *th)
+void th_out_flush(struct wc_timehist *th)
 {
 	if (th->len && fwrite(th->buf, 1, th->len, th->out) != th->len)
 		th->err = -EIO;
@@ -111,7 +35,7 @@ static void out_flush(struct wc_timehist *th)
 static char *room(struct wc_timehist *th, size_t n)
 {
 	if (th->len + n > OUT_CAP)
-		out_flush(th);
+		th_out_flush(th);
 	if (n > OUT_CAP) { /* a callchain longer than the buffer: write it in its own */
 		char *b = realloc(th->buf, n);
 
@@ -220,9 +144,7 @@ static char *stamp(struct wc_timehist *th, char *p, uint64_t ns, uint32_t cpu)
 }
 
 /* printf into the output: for the header, summary and footer, not the rows */
-static void outf(struct wc_timehist *th, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-static void outf(struct wc_timehist *th, const char *fmt, ...)
+void th_outf(struct wc_timehist *th, const char *fmt, ...)
 {
 	va_list ap;
 	char *p;
@@ -243,7 +165,7 @@ static void outf(struct wc_timehist *th, const char *fmt, ...)
 }
 
 /* ms() as a string in @buf (32 bytes) */
-static const char *msf(char *buf, uint64_t ns, int w)
+const char *th_msf(char *buf, uint64_t ns, int w)
 {
 	*ms(buf, ns, w, true) = 0;
 	return buf;
@@ -263,7 +185,7 @@ static const char *commstr(struct wc_timehist *th, char *dst, const char *comm, 
 	return dst;
 }
 
-static const char *thread_str(struct wc_timehist *th, char *dst, const struct wc_thread *t)
+const char *th_thread_str(struct wc_timehist *th, char *dst, const struct wc_thread *t)
 {
 	return commstr(th, dst, t->comm[0] ? t->comm : "[unknown]", t->tid, t->pid);
 }
@@ -278,8 +200,8 @@ static char *visual(const struct wc_timehist *th, char *p, uint32_t cpu, char ma
 	return p;
 }
 
-static const char dashes[] = "-----------------------------------------------------------------"
-			     "-------------------------------------------------------------------";
+const char th_dashes[] = "-----------------------------------------------------------------"
+			 "-------------------------------------------------------------------";
 
 /* perf's timehist_header(): "%15s %6s ", the -V columns, " %-*s", "  %9s" x3, "  state" */
 static void header(struct wc_timehist *th)
@@ -289,24 +211,28 @@ static void header(struct wc_timehist *th)
 	char *p;
 
 	for (int line = 0; line < 3; line++) {
-		outf(th, "%s", line == 0   ? "           time    cpu "
-			       : line == 1 ? "                       "
-					   : "--------------- ------ ");
+		th_outf(th, "%s",
+			line == 0   ? "           time    cpu "
+			: line == 1 ? "                       "
+				    : "--------------- ------ ");
 		p = th->o.cpu_visual ? room(th, (size_t)v + 2) : NULL;
 		if (p) {
 			*p++ = ' ';
 			for (int i = 0; i < v; i++)
-				*p++ = line == 0 ? "0123456789abcdef"[i % 16] : line == 1 ? ' ' : '-';
+				*p++ = line == 0   ? "0123456789abcdef"[i % 16]
+				       : line == 1 ? ' '
+						   : '-';
 			*p++ = ' ';
 			th->len = (size_t)(p - th->buf);
 		}
 		if (line < 2)
-			outf(th, " %-*s  %9s  %9s  %9s", w, line ? "[tid/pid]" : "task name",
-			     line ? "(msec)" : "wait time", line ? "(msec)" : "sch delay",
-			     line ? "(msec)" : "run time");
+			th_outf(th, " %-*s  %9s  %9s  %9s", w, line ? "[tid/pid]" : "task name",
+				line ? "(msec)" : "wait time", line ? "(msec)" : "sch delay",
+				line ? "(msec)" : "run time");
 		else
-			outf(th, " %.*s  %.9s  %.9s  %.9s", w, dashes, dashes, dashes, dashes);
-		outf(th, "%s\n", th->o.state ? state[line] : "");
+			th_outf(th, " %.*s  %.9s  %.9s  %.9s", w, th_dashes, th_dashes, th_dashes,
+				th_dashes);
+		th_outf(th, "%s\n", th->o.state ? state[line] : "");
 	}
 }
 
@@ -388,7 +314,7 @@ static size_t chain_len(const struct wc_timehist *th, uint32_t chain)
 	return n;
 }
 
-static const char *chain_text(const struct wc_timehist *th, uint32_t chain)
+const char *th_chain_text(const struct wc_timehist *th, uint32_t chain)
 {
 	return th->arena + chain - 1 + 4;
 }
@@ -412,34 +338,9 @@ static void stat_add(struct tstat *s, uint64_t v)
 		s->max = v;
 }
 
-/* sqrt by Newton's method: the analyzer does not link libm for one summary column */
-static double root(double x)
-{
-	double r = x > 1 ? x : 1;
-
-	if (x <= 0)
-		return 0;
-	for (int i = 0; i < 200; i++) {
-		double n = (r + x / r) / 2;
-
-		if (n == r)
-			break;
-		r = n;
-	}
-	return r;
-}
-
-/* perf's rel_stddev_stats(stddev_stats()): the standard error of the mean, in % of it */
-static double rel_stddev(const struct tstat *s)
-{
-	if (s->n < 2 || s->mean <= 0)
-		return 0;
-	return 100 * root(s->m2 / (double)(s->n - 1) / (double)s->n) / s->mean;
-}
-
 /* --- the replay side ------------------------------------------------------------------- */
 
-static void set_window(struct wc_timehist *th)
+void th_set_window(struct wc_timehist *th)
 {
 	const struct wc_filter *f = &th->o.filter;
 
@@ -573,7 +474,7 @@ static int put_row(struct wc_timehist *th, const struct wc_sched_event *ev, cons
 		p = spaces(p, 2);
 		if (r->chain) {
 			*p++ = ' ';
-			p = put(p, chain_text(th, r->chain), chain_len(th, r->chain));
+			p = put(p, th_chain_text(th, r->chain), chain_len(th, r->chain));
 		}
 	}
 	*p++ = '\n';
@@ -639,7 +540,7 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	if (!th->o.events)
 		return 0;
 	if (!r->name_len || r->name_pid != thr->pid || memcmp(r->name_comm, thr->comm, 16)) {
-		r->name_len = (uint8_t)strlen(thread_str(th, r->name, thr));
+		r->name_len = (uint8_t)strlen(th_thread_str(th, r->name, thr));
 		r->name_pid = thr->pid;
 		memcpy(r->name_comm, thr->comm, 16);
 	}
@@ -784,11 +685,11 @@ static int other_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	if (!ev->ctx_tid)
 		cname = "<idle>";
 	else if (ctx)
-		cname = thread_str(th, cs, ctx);
+		cname = th_thread_str(th, cs, ctx);
 	else
 		cname = commstr(th, cs, "[unknown]", ev->ctx_tid, ev->ctx_pid);
 	if (obj)
-		oname = thread_str(th, os, obj);
+		oname = th_thread_str(th, os, obj);
 	else
 		oname = commstr(th, os, ev->wk ? ev->wk->comm : ev->mig->comm,
 				(uint32_t)(tid > 0 ? tid : 0), 0);
@@ -800,11 +701,11 @@ static int other_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 		p = visual(th, p, ev->cpu, ev->mig ? 'm' : ' ');
 	th->len = (size_t)(p - th->buf);
 	/* perf: " %-*s " the context, "  %9s  %9s  %9s " blank */
-	outf(th, " %-*s %34s%s: %s", th->comm_width, cname, "", ev->wk ? "awakened" : "migrated",
-	     oname);
+	th_outf(th, " %-*s %34s%s: %s", th->comm_width, cname, "", ev->wk ? "awakened" : "migrated",
+		oname);
 	if (ev->mig)
-		outf(th, " cpu %" PRId32 " => %" PRId32, ev->mig->orig_cpu, ev->mig->dest_cpu);
-	outf(th, "\n");
+		th_outf(th, " cpu %" PRId32 " => %" PRId32, ev->mig->orig_cpu, ev->mig->dest_cpu);
+	th_outf(th, "\n");
 	return th->err;
 }
 
@@ -814,7 +715,7 @@ static int on_event(void *ctx, const struct wc_sched_event *ev)
 	int err;
 
 	if (!th->window_set)
-		set_window(th);
+		th_set_window(th);
 	if (ev->sw)
 		err = on_switch(th, ev);
 	else if (ev->wk || ev->mig)
@@ -851,191 +752,9 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	return th->err;
 }
 
-/* --- the summary ----------------------------------------------------------------------- */
-
-static int cmp_thread(const void *x, const void *y, void *ctx)
-{
-	const struct wc_thread *t = ctx;
-	const struct wc_thread *a = &t[*(const uint32_t *)x], *b = &t[*(const uint32_t *)y];
-
-	if (a->tid != b->tid)
-		return a->tid < b->tid ? -1 : 1;
-	return *(const uint32_t *)x < *(const uint32_t *)y ? -1 : 1;
-}
-
-static int cmp_hit(const void *x, const void *y)
-{
-	const struct chain_hit *a = x, *b = y;
-
-	if (a->cpu != b->cpu)
-		return a->cpu < b->cpu ? -1 : 1;
-	if (a->hit_ns != b->hit_ns)
-		return a->hit_ns > b->hit_ns ? -1 : 1;
-	return a->chain < b->chain ? -1 : 1;
-}
-
-/* One task's line of the summary, as perf's print_thread_runtime / print_thread_waittime. */
-static void task_line(struct wc_timehist *th, const struct wc_thread *t, const struct trt *r)
-{
-	const struct tstat *s = &r->run;
-	char cs[COMM_STR], a[32], b[32], c[32], d[32], e[32], parent[16] = "-", migr[24] = "-";
-
-	/* perf's thread__ppid(): the FORK record's parent process; for a thread that was
-	 * there before the recording, its process when it is not the process leader */
-	if (t->ppid)
-		snprintf(parent, sizeof(parent), "%" PRIu32, t->ppid);
-	else if (t->pid && t->pid != t->tid)
-		snprintf(parent, sizeof(parent), "%" PRIu32, t->pid);
-	if (th->a->have_migrate)
-		snprintf(migr, sizeof(migr), "%" PRIu64, r->migrations);
-	outf(th, "%*s   %5s  %9" PRIu64 " %s", th->comm_width, thread_str(th, cs, t), parent, s->n,
-	     msf(a, s->total, 8));
-	if (th->o.state && !th->o.idle_hist)
-		outf(th, "%s %s %s %s\n", msf(b, r->sleep_ns, 6), msf(c, r->iowait_ns, 6),
-		     msf(d, r->preempt_ns, 6), msf(e, r->delay_ns, 6));
-	else
-		outf(th, "%s %s %s  %5.2f   %5s\n", msf(b, s->min, 6), msf(c, (uint64_t)s->mean, 6),
-		     msf(d, s->max, 6), rel_stddev(s), migr);
-}
-
-/* One CPU's line of the idle stats: perf's, or why there is no idle time to show. */
-static void idle_line(struct wc_timehist *th, uint32_t cpu, uint64_t hist)
-{
-	const struct tcpu *c = &th->cpus[cpu];
-	char a[32];
-
-	if (c->idle.n || (c->seen && !c->idle_cut)) {
-		outf(th, "    CPU %2" PRIu32 " idle for %s msec  (%6.2f%%)", cpu,
-		     msf(a, c->idle.total, 6),
-		     hist ? 100.0 * (double)c->idle.total / (double)hist : 0.0);
-		if (c->idle_cut)
-			outf(th, ", and %" PRIu64 " idle periods not closed", c->idle_cut);
-		outf(th, "\n");
-	} else if (c->idle_cut) {
-		outf(th, "    CPU %2" PRIu32 " idle time unknown: %" PRIu64 " idle periods not closed "
-			 "(switch-out not traced)\n", cpu, c->idle_cut);
-	} else {
-		outf(th, "    CPU %2" PRIu32 " no context switch in the window\n", cpu);
-	}
-}
-
-/* -I with callchains: the idle time of each CPU by the chain that left it idle. */
-static void idle_chains(struct wc_timehist *th)
-{
-	size_t h = 0;
-	char a[32];
-
-	qsort(th->hits, th->nhits, sizeof(*th->hits), cmp_hit);
-	outf(th, "\nIdle stats by callchain:\n");
-	for (uint32_t cpu = 0; cpu < th->ncpus && cpu < th->nvis; cpu++) {
-		outf(th, "  CPU %2" PRIu32 ":%s msec\n", cpu, msf(a, th->cpus[cpu].idle.total, 6));
-		outf(th, "  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
-		outf(th, "  %.16s  %.8s  %.50s\n", dashes, dashes, dashes);
-		for (; h < th->nhits && th->hits[h].cpu == cpu; h++)
-			outf(th, "  %s %8" PRIu64 "  %s\n", msf(a, th->hits[h].hit_ns, 12),
-			     th->hits[h].count, chain_text(th, th->hits[h].chain));
-		outf(th, "\n");
-	}
-}
-
-static int summary(struct wc_timehist *th)
-{
-	const struct wc_timehist_opts *o = &th->o;
-	const struct wc_tasks *tk = &th->a->tasks;
-	uint64_t tasks = 0, switches = 0, run_total = 0;
-	uint64_t hist = th->last_ns > th->first_ns ? th->last_ns - th->first_ns : 0;
-	char cs[COMM_STR], a[32], b[32];
-	uint32_t *order;
-	size_t n = 0;
-
-	order = malloc((tk->nthreads + 1) * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (size_t i = 1; i < tk->nthreads && i < th->ntrt; i++)
-		if (th->trt[i].run.n)
-			order[n++] = (uint32_t)i;
-	qsort_r(order, n, sizeof(*order), cmp_thread, tk->threads);
-	for (size_t i = 0; i < n; i++) /* the widths of all names first: the columns line up */
-		thread_str(th, cs, &tk->threads[order[i]]);
-	outf(th, "\n%s\n%*s  parent  %s  %s\n", o->idle_hist ? "Idle-time summary"
-						: o->state    ? "Wait-time summary"
-							      : "Runtime summary",
-	     th->comm_width, "comm", o->idle_hist ? "sched-out" : " sched-in",
-	     o->idle_hist ? "  idle-time   min-idle    avg-idle    max-idle  stddev  migrations"
-	     : o->state	  ? "   run-time      sleep      iowait     preempt       delay"
-			  : "   run-time    min-run     avg-run     max-run  stddev  migrations");
-	outf(th, "%*s            (count)       (msec)     (msec)      (msec)      (msec)       %s\n",
-	     th->comm_width, "", o->state && !o->idle_hist ? "(msec)" : "%");
-	outf(th, "%.117s\n", dashes);
-	for (size_t i = 0; i < n; i++) {
-		const struct trt *r = &th->trt[order[i]];
-
-		tasks++;
-		switches += r->run.n;
-		run_total += r->run.total;
-		task_line(th, &tk->threads[order[i]], r);
-	}
-	free(order);
-	if (!tasks)
-		outf(th, "<no still running tasks>\n");
-	outf(th, "\nIdle stats:\n");
-	for (uint32_t cpu = 0; cpu < th->ncpus && cpu < th->nvis; cpu++) {
-		switches += th->cpus[cpu].idle.n;
-		idle_line(th, cpu, hist);
-	}
-	if (o->idle_hist && o->callchain)
-		idle_chains(th);
-	outf(th, "\n    Total number of unique tasks: %" PRIu64
-		 "\nTotal number of context switches: %" PRIu64
-		 "\n           Total run time (msec): %s\n    Total scheduling time (msec): %s"
-		 " (x %" PRIu32 ")\n",
-	     tasks, switches, msf(a, run_total, 2), msf(b, hist, 2), th->nvis);
-	return th->err;
-}
-
-/* The footer: what was lost, and the edge cases that left values unknown ("-"). */
-static void footer(struct wc_timehist *th)
-{
-	const struct wc_analysis *a = th->a;
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
-	uint64_t cut = 0;
-
-	for (uint32_t i = 0; i < th->ncpus; i++)
-		cut += th->cpus[i].cut_all;
-	outf(th,
-	     "\nEvents lost: %" PRIu64 ", samples lost: %" PRIu64 ", late: %" PRIu64
-	     ", undecodable: %" PRIu64 "; runs of unknown start: %" PRIu64
-	     ", off-CPU intervals of unknown start: %" PRIu64 ", switch-ins not traced: %" PRIu64
-	     " (inferred %" PRIu64 ", dropped %" PRIu64 "), idle periods not closed: %" PRIu64
-	     "%s\n",
-	     st->lost_records, st->lost_samples, st->late, a->decode_errors, c->run_start_unknown,
-	     c->start_unknown, c->double_switch_out, c->inferred_switch_in, c->unknown_dropped,
-	     cut, a->format_errors ? "; tracepoint formats left out (see wcanalyze info)" : "");
-}
-
-int wc_timehist_finish(struct wc_timehist *th, struct wc_analysis *a)
-{
-	int err = 0;
-
-	th->a = a;
-	if (!th->cpus) /* begin() never ran: an empty trace */
-		return th->err;
-	if (!th->window_set)
-		set_window(th);
-	if (th->o.summary)
-		err = summary(th);
-	if (!err)
-		footer(th);
-	out_flush(th);
-	if (!err && (th->err || fflush(th->out)))
-		err = -EIO;
-	return err;
-}
-
 int wc_timehist_flush(struct wc_timehist *th)
 {
-	out_flush(th);
+	th_out_flush(th);
 	return th->err || fflush(th->out) ? -EIO : 0;
 }
 

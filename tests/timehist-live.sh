@@ -9,7 +9,9 @@
 # credits them to a thread ":-1" it makes then: checked as such), the first run's wait
 # (perf: none; ours: the new task's wait for its first run), the sch delay of a preempted
 # task (perf 6.1: from a wakeup if one came, else 0; ours: all of it).  Our summary's counts
-# and run times are those of our rows.
+# and run times are those of our rows.  Then the summaries: `perf sched timehist -s --state`
+# against ours, per workload thread, with the exit row set apart (sched-in counts equal; run,
+# wait and delay-after-wakeup totals within 1%), and the header lines byte for byte.
 # Then: the rows hold the workload's functions in their callchains; -M rows (with wcrec
 # --migrations); a cut trace (exit 3), a corrupt one (exit 1), one without sched_switch
 # (exit 1).
@@ -17,21 +19,37 @@
 # it one after the other, and a callchain walk by the first delays the second's time stamp
 # by microseconds (2 us per switch here: 2% of the short sch delays of the mutex threads).
 # The callchains are checked on a recording of their own.
-# Needs root and perf; exits 77 with the reason elsewhere (a failure with
-# WC_REQUIRE_RECORDING=1 when recording is impossible).
+# Needs root; exits 77 with the reason elsewhere (a failure with WC_REQUIRE_RECORDING=1 when
+# recording is impossible).  Without perf, the side-by-side checks are skipped with the reason
+# and the others run on a recording by wcrec alone.
 set -u
 B=${builddir:-.}
 WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 WL="$B/tests/wall-workload"
 . "$(dirname "$0")/testlib.sh"
-command -v perf >/dev/null 2>&1 || { echo "SKIP: perf is not installed: no side-by-side"; exit 77; }
+have_perf=1
+command -v perf >/dev/null 2>&1 || have_perf=0
 mig=
 "$WCREC" --help 2>&1 | grep -q -- --migrations && mig=--migrations
 
 # 1. one run, both recorders; perf's rows and ours.  Again (3 times at most) when either lost
 # events or ours came too late for their round (a loaded machine): the rows would differ.
+# Without perf, wcrec alone, for the checks of ours only.
+[ $have_perf = 1 ] || echo "SKIP side-by-side with perf sched timehist: perf is not installed"
 for attempt in 1 2 3; do
+	if [ $have_perf = 0 ]; then
+		taskset -c 1 "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
+			taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/rec.err"
+		rc=$?
+		grep -q '^thread ' "$tmp/wl.out" ||
+			skip "wcrec did not run the workload (rc $rc: $(tail -1 "$tmp/rec.err"))"
+		"$WCA" timehist --state -G "$tmp/wl.wct" >"$tmp/rows" 2>"$tmp/err"
+		wrc=$?
+		: >"$tmp/perf.rows"
+		prc=0 plost=0 clean=1
+		break
+	fi
 	# wcrec on CPU 1, so that the workload starts there and its taskset moves it (-M)
 	perf sched record -B -o "$tmp/perf.data" -- taskset -c 1 "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
 		taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/rec.err"
@@ -47,8 +65,12 @@ for attempt in 1 2 3; do
 	[ "$plost" -eq 0 ] && [ "$clean" -eq 1 ] && break
 	echo "note: attempt $attempt lost events (perf: $plost lines; ours: $(tail -1 "$tmp/rows"))"
 done
-expect "perf sched record -- wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/rec.err"))" $rc -eq 0
-expect "perf sched timehist --state runs ($(tail -1 "$tmp/perf.err"))" $prc -eq 0
+if [ $have_perf = 1 ]; then
+	expect "perf sched record -- wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/rec.err"))" $rc -eq 0
+	expect "perf sched timehist --state runs ($(tail -1 "$tmp/perf.err"))" $prc -eq 0
+else
+	expect "wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/rec.err"))" $rc -eq 0
+fi
 expect "wcanalyze timehist --state exits 0 ($(cat "$tmp/err"))" $wrc -eq 0
 expect "the rows end with the footer of lost events and edge cases" \
 	"$(tail -1 "$tmp/rows" | grep -c '^Events lost: [0-9]*, samples lost: [0-9]*, late: [0-9]*,')" -eq 1
@@ -107,6 +129,7 @@ awk -v tids="$(awk '{ printf "%s ", $2 }' "$tmp/wl.out")" '
 	}' "$tmp/perf.rows" "$tmp/rows" >"$tmp/cmp"
 [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ] ||
 	{ echo "SKIP side-by-side: events lost in 3 recordings (a loaded machine)"; : >"$tmp/wl.out"; }
+[ $have_perf = 1 ] || : >"$tmp/wl.out" # the checks below are against perf's rows
 while read -r _ tid comm _; do
 	set -- $(awk -v t="$tid" '$1 == t' "$tmp/cmp")
 	[ "$2" -gt 0 ] 2>/dev/null || { expect "$comm: rows of tid $tid in perf's output" 0 -eq 1; continue; }
@@ -132,6 +155,63 @@ set -- $(grep '^after ' "$tmp/cmp")
 [ ! -s "$tmp/wl.out" ] ||
 	expect "our $2 rows after perf's last of each thread are its $3 rows of :-1 (after EXIT)" \
 		"$2" -eq "$3"
+
+# 1b. the summaries themselves: `perf sched timehist -s --state` (perf 6.1's wait-time summary:
+# sched-in, run-time, sleep, iowait, preempt, delay) against ours, per workload thread.  Ours
+# less the thread's exit row (state X or Z in our rows: perf counts it under ":-1"): the same
+# sched-in count; run time, and wait time (sleep + iowait + preempt; the exit row's wait goes by
+# the state of the row before it), within 1%; perf 6.1's delay (after wakeups only) within 1%
+# of our delay less our preempt (a preempted task's wait is all sch delay here, NOTES), less
+# the exit row's delay when it followed a sleep.  A new task's first wait counts in neither
+# side's sleep, iowait or preempt (perf: no wait; ours: NOTES), and in both sides' delay.
+# Needs perf's --state summary (perf 6.1 has it); skipped with the reason otherwise.
+[ $have_perf = 1 ] && perf sched timehist -i "$tmp/perf.data" -s --state >"$tmp/perf.sum" 2>"$tmp/perf.err"
+prc=$?
+"$WCA" timehist -s --state "$tmp/wl.wct" >"$tmp/sum.state" 2>"$tmp/err"
+expect "wcanalyze timehist -s --state exits 0 ($(cat "$tmp/err"))" $? -eq 0
+if [ $have_perf = 0 ] || [ ! -s "$tmp/wl.out" ]; then
+	: >"$tmp/wl.out.sum" # said above
+elif [ $prc -ne 0 ] || ! grep -q '^Wait-time summary' "$tmp/perf.sum"; then
+	echo "SKIP summaries side by side: perf sched timehist -s --state gives no wait-time summary ($(tail -1 "$tmp/perf.err"))"
+	: >"$tmp/wl.out.sum"
+else
+	cp "$tmp/wl.out" "$tmp/wl.out.sum"
+fi
+while read -r _ tid comm _; do
+	# "N RUN SLEEP IOWAIT PREEMPT DELAY" of a summary line of tid, and of our exit rows
+	line() { awk -v t="$tid" 'index($1, "[" t "/") { print $3, $4, $5, $6, $7, $8; exit }' "$1"; }
+	set -- $(line "$tmp/perf.sum") $(line "$tmp/sum.state") $(awk -v t="$tid" '
+		index($3, "[" t "/") { if ($6 != "-" && $7 ~ /^[XZ]/) { n++; r += $6
+			if (prev ~ /^[SD]/) { s += $4; d += $5 } else if (prev ~ /^R/) p += $4 }
+			prev = $7 }
+		END { printf "%d %.3f %.3f %.3f %.3f", n, r, s, p, d }' "$tmp/rows")
+	[ $# -eq 17 ] || { expect "$comm: summary lines in both outputs ($*)" 0 -eq 1; continue; }
+	# perf: $1 runs, $2 run, $3 sleep, $4 iowait, $5 preempt, $6 delay; ours $7 .. $12;
+	# our exit rows: $13 count, $14 run, $15 wait after S/D, $16 wait after R, $17 delay after S/D
+	expect "$comm: sched-in $7, less ${13} exit row(s), is perf's $1" $(($7 - ${13})) -eq "$1"
+	v=$(awk -v a="$8" -v b="${14}" 'BEGIN { printf "%.3f", a - b }')
+	within "$v" "$2" 1
+	expect "$comm: run time $v ms (less the exit row) within 1% of perf's $2" $? -eq 0
+	v=$(awk -v a="$9" -v b="${10}" -v c="${11}" -v x="${15}" -v y="${16}" 'BEGIN {
+		printf "%.3f", a + b + c - x - y }')
+	w=$(awk -v a="$3" -v b="$4" -v c="$5" 'BEGIN { printf "%.3f", a + b + c }')
+	within "$v" "$w" 1
+	expect "$comm: wait time (sleep + iowait + preempt) $v ms within 1% of perf's $w" $? -eq 0
+	v=$(awk -v a="${12}" -v b="${11}" -v x="${17}" 'BEGIN { printf "%.3f", a - b - x }')
+	within "$v" "$6" 1
+	expect "$comm: delay after wakeups $v ms within 1% of perf's $6" $? -eq 0
+done <"$tmp/wl.out.sum"
+
+# the header lines are perf's, byte for byte (no -V: it has a column per CPU here, NOTES): the
+# three of the rows, and the five that begin the summaries (a blank line, the title, three)
+[ $have_perf = 1 ] && for opts in "" "--state" "-w -n --state" "-s" "-s --state" "-s -I"; do
+	n=3
+	case $opts in -s*) n=5 ;; esac
+	perf sched timehist -i "$tmp/perf.data" $opts 2>/dev/null | head -$n >"$tmp/perf.head"
+	"$WCA" timehist -G $opts "$tmp/wl.wct" 2>/dev/null | head -$n >"$tmp/head"
+	cmp -s "$tmp/perf.head" "$tmp/head"
+	expect "timehist${opts:+ $opts}: the $n header lines are perf's" $? -eq 0
+done
 
 # 2. the callchains hold the workload's functions (user frames past the kernel's)
 "$WCREC" -q -o "$tmp/chains.wct" -- taskset -c 0 "$WL" 0.5 >/dev/null 2>"$tmp/err"
