@@ -311,17 +311,29 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 	fflush(stderr);
 }
 
-static void end_progress(struct wc_cli_session *s)
+void wc_cli_progress(struct wc_cli_session *s, bool on)
 {
-	if (s->progress_shown)
-		fputs("\r\033[K", stderr);
-	s->progress_shown = false;
+	const char *v;
+
+	if (!on) {
+		if (s->progress_shown)
+			fputs("\r\033[K", stderr);
+		s->progress_shown = false;
+		return;
+	}
+	if (!isatty(STDERR_FILENO))
+		return;
+	s->a.progress = show_progress;
+	s->a.progress_ctx = s;
+	s->progress_start_ns = now_ns();
+	/* a test hook: WCANALYZE_PROGRESS_DELAY_MS=0 shows it at once */
+	v = getenv("WCANALYZE_PROGRESS_DELAY_MS");
+	s->progress_delay_ns = v ? strtoull(v, NULL, 10) * 1000000ull : 1000000000ull;
 }
 
 int wc_cli_replay(struct wc_cli_session *s, const char *file,
 		  const struct wc_analysis_consumer *consumer)
 {
-	const char *v;
 	int err;
 
 	if (wc_analysis_open(&s->a, file)) {
@@ -329,16 +341,9 @@ int wc_cli_replay(struct wc_cli_session *s, const char *file,
 		return WC_EXIT_BAD_FILE;
 	}
 	s->opened = true;
-	if (isatty(STDERR_FILENO)) {
-		s->a.progress = show_progress;
-		s->a.progress_ctx = s;
-		s->progress_start_ns = now_ns();
-		/* a test hook: WCANALYZE_PROGRESS_DELAY_MS=0 shows it at once */
-		v = getenv("WCANALYZE_PROGRESS_DELAY_MS");
-		s->progress_delay_ns = v ? strtoull(v, NULL, 10) * 1000000ull : 1000000000ull;
-	}
+	wc_cli_progress(s, true);
 	err = wc_analysis_run(&s->a, consumer);
-	end_progress(s);
+	wc_cli_progress(s, false);
 	if (err) {
 		fprintf(stderr, "wcanalyze: %s\n", s->a.error[0] ? s->a.error : strerror(-err));
 		return WC_EXIT_BAD_FILE;

@@ -106,6 +106,13 @@ struct wc_cli_session {
 };
 
 /**
+ * wc_cli_progress() - with @on, before wc_analysis_run() on the opened @s->a: show its
+ * progress on stderr when that is a terminal and the replay takes over a second (compressed
+ * bytes read of the file's size, on one line); without, after it: wipe that line
+ */
+void wc_cli_progress(struct wc_cli_session *s, bool on);
+
+/**
  * wc_cli_replay() - open @file and replay it into @consumer (NULL: none), with progress on
  * a terminal as wc_cli_run(), but no symbolizer and no verdict on how the file ended
  * @s: zeroed by the caller

@@ -139,7 +139,9 @@ int wc_cmd_timehist(int argc, char **argv)
 	}
 	s.opened = true;
 	s.counts_shown = true; /* the footer line holds them */
+	wc_cli_progress(&s, true);
 	err = wc_analysis_run(&s.a, wc_timehist_consumer(th));
+	wc_cli_progress(&s, false);
 	st = wc_replay_stats(s.a.replay)->state;
 	ret = -1;
 	if (st != WC_READER_OK && st != WC_READER_CLEAN && st != WC_READER_TRUNCATED) {

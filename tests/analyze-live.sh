@@ -168,6 +168,12 @@ if command -v script >/dev/null 2>&1; then
 		"$(grep -c 'wk.wct: [0-9.]* of [0-9.]* MB read' "$tmp/tty")" -ge 1
 	expect "progress on a terminal: the line is wiped at the end" \
 		"$(tr '\r\033' 'RE' <"$tmp/tty" | grep -c 'RE\[K')" -ge 1
+	for sub in info timehist hist threads flamegraph "export --format chrome -o /dev/null"; do
+		WCANALYZE_PROGRESS_DELAY_MS=0 script -qc "'$WCA' $sub '$tmp/wk.wct' >/dev/null" \
+			/dev/null >"$tmp/tty" 2>&1
+		expect "progress on a terminal: $sub too" \
+			"$(grep -c 'wk.wct: [0-9.]* of [0-9.]* MB read' "$tmp/tty")" -ge 1
+	done
 fi
 WCANALYZE_PROGRESS_DELAY_MS=0 "$WCA" folded "$tmp/wk.wct" 2>"$tmp/err" >/dev/null
 expect "no progress when stderr is not a terminal" "$(grep -c 'MB read' "$tmp/err")" -eq 0
