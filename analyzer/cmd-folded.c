@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analyzer/cli.h"
+#include "analyzer/info.h"
 #include "analyzer/profile.h"
 
 static const char usage[] =
@@ -67,6 +68,9 @@ int wc_cmd_folded(int argc, char **argv)
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
 			ret = WC_EXIT_BAD_FILE;
 		}
+		/* the folded lines have no room for them: a footer on stderr */
+		wc_info_counts_line(&s.a, stderr);
+		s.counts_shown = true;
 	}
 	ret = wc_cli_end(&s, ret);
 	wc_profile_free(p);

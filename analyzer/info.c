@@ -158,3 +158,22 @@ void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)
 		a->path, st->lost_records, st->lost_samples, st->late, a->decode_errors,
 		c->unknown_dropped, a->path);
 }
+
+void wc_info_counts_line(const struct wc_analysis *a, FILE *err)
+{
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	const struct wc_sched_counts *c = &a->sched.counts;
+	bool bad = st->lost_records || st->lost_samples || st->late || a->decode_errors ||
+		   c->unknown_dropped || st->bad_refs;
+
+	if (a->format_errors)
+		fprintf(err, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
+			a->path, a->format_errors, a->format_error);
+	fprintf(err,
+		"wcanalyze: %s%s: %" PRIu64 " events and %" PRIu64 " samples lost in recording, "
+		"%" PRIu64 " late, %" PRIu64 " undecodable; %" PRIu64 " switch-ins not traced: %" PRIu64
+		" inferred, %" PRIu64 " off-CPU intervals dropped (wcanalyze info %s)\n",
+		bad ? "warning: " : "", a->path, st->lost_records, st->lost_samples, st->late,
+		a->decode_errors, c->double_switch_out, c->inferred_switch_in, c->unknown_dropped,
+		a->path);
+}

@@ -20,4 +20,12 @@ int wc_info_write(const struct wc_analysis *a, FILE *out);
  */
 void wc_info_warn_counts(const struct wc_analysis *a, FILE *err);
 
+/**
+ * wc_info_counts_line() - one line on @err, always: events lost in recording, late and
+ * undecodable, switch-ins not traced, inferred and dropped ("warning:" when any count but the
+ * inferred ones is not 0); and one when tracepoint formats were left out.  For outputs with
+ * no room for a footer (folded lines).
+ */
+void wc_info_counts_line(const struct wc_analysis *a, FILE *err);
+
 #endif /* WC_ANALYZER_INFO_H */

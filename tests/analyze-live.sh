@@ -57,6 +57,8 @@ expect "wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
 bt_stop
 "$WCA" folded --per-thread --unit ns "$tmp/wl.wct" >"$tmp/folded" 2>"$tmp/err"
 expect "folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
+expect "folded: a footer line on stderr with the counts, none lost" \
+	"$(grep -c "^wcanalyze: $tmp/wl.wct: 0 events and 0 samples lost in recording, 0 late, 0 undecodable; [0-9]* switch-ins not traced" "$tmp/err")" -eq 1
 # per comm-tid key.  A thread's own comm starts at its prctl(PR_SET_NAME), where it starts
 # measuring; its wait for the first run is under the workload's comm, as it is outside
 # bpftrace's switch-out to switch-in pairs.
