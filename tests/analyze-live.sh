@@ -66,30 +66,29 @@ folded_sums "$tmp/folded" >"$tmp/sums"
 label= pct=1 clock_checks "$tmp/wl.out"
 [ $have_bpftrace = 1 ] || echo "SKIP bpftrace side-by-side: bpftrace is not installed"
 
-# 1b. unpinned, as wcrec records by default: the same checks against the threads' clocks.
-# Here the kernel does not trace CPU 1's switches out of idle, nor PID 1's switch-outs, and
-# wcanalyze places those switch-ins with sched_stat_runtime (wcanalyze(1), NOTES).
-bt_start
-"$WCREC" -q -o "$tmp/free.wct" -- "$WL" 1.5 >"$tmp/free.out" 2>"$tmp/err"
-expect "unpinned: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
-bt_stop
-"$WCA" folded --per-thread --unit ns "$tmp/free.wct" >"$tmp/free.folded" 2>"$tmp/err"
-expect "unpinned: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
-folded_sums "$tmp/free.folded" >"$tmp/sums"
-"$WCA" info "$tmp/free.wct" | sed -n 's/^ *\(two switch-outs.*\|switch-in inferred.*\|from sched_stat.*\|between two sampling.*\|interval unknown.*\)/unpinned: \1/p'
-label="unpinned " pct=1 clock_checks "$tmp/free.out"
-expect "unpinned: five workload threads measured themselves" "$(wc -l <"$tmp/free.out")" -eq 5
-
+# recorded NAME LABEL [taskset -c CPU]: wall-workload recorded as wcrec does by default (in
+# $tmp/NAME.*), then the checks against the threads' clocks at 1%, labelled LABEL
+recorded() {
+	name=$1 lab=$2
+	shift 2
+	bt_start
+	"$WCREC" -q -o "$tmp/$name.wct" -- "$@" "$WL" 1.5 >"$tmp/$name.out" 2>"$tmp/err"
+	expect "$lab: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
+	bt_stop
+	"$WCA" folded --per-thread --unit ns "$tmp/$name.wct" >"$tmp/$name.folded" 2>"$tmp/err"
+	expect "$lab: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
+	folded_sums "$tmp/$name.folded" >"$tmp/sums"
+	"$WCA" info "$tmp/$name.wct" |
+		sed -n "s/^ *\(two switch-outs.*\|switch-in inferred.*\|from sched_stat.*\|between two sampling.*\|interval unknown.*\)/$lab: \1/p"
+	label="$lab " pct=1 clock_checks "$tmp/$name.out"
+	expect "$lab: five workload threads measured themselves" "$(wc -l <"$tmp/$name.out")" -eq 5
+}
+# 1b. unpinned.  Here the kernel does not trace CPU 1's switches out of idle, nor PID 1's
+# switch-outs, and wcanalyze places those switch-ins with sched_stat_runtime (wcanalyze(1),
+# NOTES).
+recorded free unpinned
 # 1c. pinned to CPU 1, where every switch out of idle goes untraced
-bt_start
-"$WCREC" -q -o "$tmp/cpu1.wct" -- taskset -c 1 "$WL" 1.5 >"$tmp/cpu1.out" 2>"$tmp/err"
-expect "CPU 1: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
-bt_stop
-"$WCA" folded --per-thread --unit ns "$tmp/cpu1.wct" >"$tmp/cpu1.folded" 2>"$tmp/err"
-expect "CPU 1: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
-folded_sums "$tmp/cpu1.folded" >"$tmp/sums"
-"$WCA" info "$tmp/cpu1.wct" | sed -n 's/^ *\(switch-in inferred.*\|from sched_stat.*\|interval unknown.*\)/CPU 1: \1/p'
-label="CPU 1 " pct=1 clock_checks "$tmp/cpu1.out"
+recorded cpu1 "CPU 1" taskset -c 1
 
 # 2. the named functions, in lines of the right kind
 has_line() { # has_line COMM FUNCTION on|off
