@@ -142,7 +142,10 @@ static void read_header(struct wc_reader *r)
 		if (n < 0)
 			return;
 		if (n == 0) {
-			fail(r, WC_READER_TRUNCATED, in_offset(r), "file ends inside its header");
+			fail(r, WC_READER_TRUNCATED, in_offset(r),
+			     "file ends at byte %" PRIu64 ", inside its %" PRIu32 "-byte header "
+			     "(header size at byte 16)",
+			     in_offset(r), r->hdr.header_size);
 			return;
 		}
 		take = (size_t)n < skip ? (size_t)n : skip;

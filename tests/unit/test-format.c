@@ -271,3 +271,34 @@ Test(format, missing_file_fails_with_errno)
 	cr_assert_null(wc_reader_open("/nonexistent/x.wct"));
 	cr_assert_eq(errno, ENOENT);
 }
+
+/* An inline payload longer than its record is corrupt, named by type and offset. */
+Test(format, inline_payload_overrunning_its_record_is_corrupt)
+{
+	static uint64_t buf[65536 / 8];
+	struct wc_rec_tp_inline *x = (void *)buf;
+	const struct wc_rec_header *h;
+	struct wc_reader *r;
+	int fd;
+
+	strcpy(trace.path, "/tmp/wct-test-XXXXXX");
+	fd = mkstemp(trace.path);
+	struct wc_writer *w = wc_writer_new(fd, NULL);
+	tu_make_record(buf, WC_REC_TP_INLINE, 1);
+	cr_assert_eq(wc_writer_add(w, buf), 0); /* a good one, 32 + 37 bytes in 72 */
+	x->size = (uint16_t)(x->h.size - sizeof(*x) + 1); /* one byte past its record */
+	cr_assert_eq(wc_writer_add(w, buf), 0);
+	cr_assert_eq(wc_writer_close(w, 5, 0), 0);
+	wc_writer_free(w);
+	close(fd);
+	r = wc_reader_open(trace.path);
+	cr_assert_not_null(r);
+	cr_assert_eq(wc_reader_next(r, &h), 1);
+	cr_assert_eq(h->type, WC_REC_TP_INLINE);
+	cr_assert_eq(wc_reader_next(r, &h), 0, "the bad record is not delivered");
+	cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT);
+	cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 19"), "%s",
+			   wc_reader_error(r));
+	cr_assert_not_null(strstr(wc_reader_error(r), "overruns"), "%s", wc_reader_error(r));
+	wc_reader_free(r);
+}
