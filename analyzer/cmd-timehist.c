@@ -18,7 +18,7 @@ static const char usage[] =
 	"  -n, --next             the task switched in\n"
 	"  -V, --cpu-visual       a column per CPU\n"
 	"  --state                the switch-out state; with -s/-S the wait-time summary\n"
-	"  -I, --idle-hist        idle rows only; idle time per task that left the CPU idle\n"
+	"  -I, --idle-hist        switches to and from idle only; idle time per task that left\n"
 	"  -s, --summary          the summary only\n"
 	"  -S, --with-summary     the rows, then the summary\n"
 	"  -G, --no-callchain     no callchain on the rows (also --no-call-graph)\n"

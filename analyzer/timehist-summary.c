@@ -159,17 +159,27 @@ int th_summary(struct wc_timehist *th)
 		"%*s            (count)       (msec)     (msec)      (msec)      (msec)       %s\n",
 		th->comm_width, "", o->state && !o->idle_hist ? "(msec)" : "%");
 	th_outf(th, "%.117s\n", th_dashes);
-	for (size_t i = 0; i < n; i++) {
-		const struct trt *r = &th->trt[order[i]];
+	/* perf 6.1: the tasks still there, then those that exited (an EXIT record) apart */
+	for (int exited = 0; exited < 2; exited++) {
+		uint64_t before = tasks;
 
-		tasks++;
-		switches += r->run.n;
-		run_total += r->run.total;
-		task_line(th, &tk->threads[order[i]], r);
+		if (exited)
+			th_outf(th, "\nTerminated tasks:\n");
+		for (size_t i = 0; i < n; i++) {
+			const struct wc_thread *t = &tk->threads[order[i]];
+			const struct trt *r = &th->trt[order[i]];
+
+			if (t->exited != exited)
+				continue;
+			tasks++;
+			switches += r->run.n;
+			run_total += r->run.total;
+			task_line(th, t, r);
+		}
+		if (tasks == before)
+			th_outf(th, "<no %s tasks>\n", exited ? "terminated" : "still running");
 	}
 	free(order);
-	if (!tasks)
-		th_outf(th, "<no still running tasks>\n");
 	th_outf(th, "\nIdle stats:\n");
 	for (uint32_t cpu = 0; cpu < th->ncpus && cpu < th->nvis; cpu++) {
 		switches += th->cpus[cpu].idle.n;

@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <linux/perf_event.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -482,6 +483,41 @@ static int put_row(struct wc_timehist *th, const struct wc_sched_event *ev, cons
 	return 0;
 }
 
+/* "comm[tid/pid]" of @thr for its rows, kept in @r while its comm and pid stay */
+static void row_name(struct wc_timehist *th, struct trt *r, const struct wc_thread *thr)
+{
+	if (!r->name_len || r->name_pid != thr->pid || memcmp(r->name_comm, thr->comm, 16)) {
+		r->name_len = (uint8_t)strlen(th_thread_str(th, r->name, thr));
+		r->name_pid = thr->pid;
+		memcpy(r->name_comm, thr->comm, 16);
+	}
+}
+
+/*
+ * -I: the switch-out of a task that leaves the CPU idle.  The idle period that follows is
+ * credited to the task (perf's last_thread), by this switch-out's callchain; the row is
+ * perf's: it keeps no times of tasks with -I, so the three columns are 0.000.
+ */
+static int idle_hist_task_row(struct wc_timehist *th, const struct wc_sched_event *ev,
+			      struct wc_thread *thr, size_t idx, struct trt *r)
+{
+	uint32_t chain = 0;
+	int err;
+
+	err = chain_of(th, ev->stack_id, thr->aspace, &chain);
+	if (err)
+		return err;
+	th->cpus[ev->cpu].last_thread = (uint32_t)idx;
+	th->cpus[ev->cpu].last_chain = chain;
+	if (!th->o.events)
+		return 0;
+	row_name(th, r, thr);
+	return put_row(th, ev,
+		       &(struct row){ .name = r->name, .name_len = r->name_len, .known_wait = true,
+				      .known_delay = true, .known_run = true,
+				      .state = ev->sw->state_text, .chain = chain });
+}
+
 /* The row of a task switched out; its run, and the interval before it, go to its stats. */
 static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 {
@@ -509,16 +545,8 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 		return 0;
 	if (!shows(th, thr))
 		return 0;
-	if (th->o.idle_hist && ev->sw->next_tid == 0 && ev->cpu < th->ncpus) {
-		/* the task that leaves the CPU idle gets the idle period (perf's last_thread) */
-		err = chain_of(th, ev->stack_id, thr->aspace, &chain);
-		if (err)
-			return err;
-		th->cpus[ev->cpu].last_thread = (uint32_t)idx;
-		th->cpus[ev->cpu].last_chain = chain;
-	}
-	if (th->o.idle_hist)
-		return 0;
+	if (th->o.idle_hist) /* perf: only the switches to and from idle (timehist_skip_sample) */
+		return ev->sw->next_tid == 0 ? idle_hist_task_row(th, ev, thr, idx, r) : 0;
 	/* the summary counts the time inside the window; the row shows the whole values */
 	if (known_run)
 		stat_add(&r->run, clip(th, start, t));
@@ -539,11 +567,7 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	}
 	if (!th->o.events)
 		return 0;
-	if (!r->name_len || r->name_pid != thr->pid || memcmp(r->name_comm, thr->comm, 16)) {
-		r->name_len = (uint8_t)strlen(th_thread_str(th, r->name, thr));
-		r->name_pid = thr->pid;
-		memcpy(r->name_comm, thr->comm, 16);
-	}
+	row_name(th, r, thr);
 	if (th->o.callchain && r->last_stack == ev->stack_id && r->last_aspace == thr->aspace) {
 		chain = r->last_chain; /* a thread often sleeps where it slept before */
 	} else if (th->o.callchain) {
@@ -725,6 +749,20 @@ static int on_event(void *ctx, const struct wc_sched_event *ev)
 	return err ? err : th->err;
 }
 
+/*
+ * Whether the switch events carry callchains (their EVENT_ATTR's sample_type): without, perf
+ * turns its -g off ("Samples do not have callchains", timehist_check_attr) and the rows end
+ * after the last column, with none of the two spaces before the callchain.
+ */
+static bool switch_callchains(const struct wc_analysis *a, const struct wc_replay_meta *m)
+{
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
+		if (m->events[id].present && a->role[id] == WC_TP_SWITCH &&
+		    (m->events[id].sample_type & PERF_SAMPLE_CALLCHAIN))
+			return true;
+	return false;
+}
+
 static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_timehist *th = ctx;
@@ -742,6 +780,8 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	if (!th->cpus)
 		return -ENOMEM;
 	th->idle_open = !f->pids && !f->tids && !f->comm && (f->all_tasks || !a->tasks.ntarget_pids);
+	if (th->o.callchain && !switch_callchains(a, m))
+		th->o.callchain = false; /* nothing to show: no column for it, as perf */
 	if (th->o.callchain) {
 		th->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, th->o.paths);
 		if (!th->sym)

@@ -22,8 +22,11 @@
  * relative standard error of the mean as perf computes it (util/stat.c: 100 * sqrt(M2 / (n -
  * 1) / n) / mean), migrations; with state, run time and the wait split by the state of the
  * switch-out that began it (sleep: S and other sleeps, iowait: D, preempt: R) and the sch
- * delay; then per CPU the idle time, and totals.  With idle_hist, each idle period is
- * credited to the task whose switch-out left the CPU idle, and the summary is of those.
+ * delay; the tasks that exited (an EXIT record) after the others, under "Terminated tasks:" as
+ * perf 6.1 lists them; then per CPU the idle time, and totals.  With idle_hist, the rows are
+ * perf's -I rows (the idle task's, and those of the tasks switched out to idle, with no times);
+ * each idle period is credited to the task whose switch-out left the CPU idle, and the
+ * summary is of those.
  */
 #ifndef WC_ANALYZER_TIMEHIST_H
 #define WC_ANALYZER_TIMEHIST_H
@@ -45,8 +48,10 @@ struct wc_timehist_opts {
 	bool next;        /* -n: the task switched in */
 	bool cpu_visual;  /* -V: a column per CPU */
 	bool state;       /* --state: the switch-out state; the summary of wait times */
-	bool idle_hist;   /* -I: idle rows only; idle time credited to the task that left */
-	bool callchain;   /* the switch-out callchain on each row (perf's -g, default on) */
+	bool idle_hist;   /* -I: the switches to and from idle only; idle time credited to the
+			   * task that left the CPU idle */
+	bool callchain;   /* the switch-out callchain on each row (perf's -g, default on); off
+			   * when the trace's switch events have none (their attr's sample_type) */
 	unsigned max_stack; /* frames of it shown, after schedule and the like are hidden */
 };
 

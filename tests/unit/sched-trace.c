@@ -58,8 +58,8 @@ static void put_strings(char *dst, uint32_t *len, const char *s)
 	*len += (uint32_t)l;
 }
 
-static void event_attr(struct st_trace *t, uint32_t id, uint32_t kind, const char *name,
-		       uint32_t type, uint64_t config, uint64_t period)
+static void event_attr_st(struct st_trace *t, uint32_t id, uint32_t kind, const char *name,
+			  uint32_t type, uint64_t config, uint64_t period, uint64_t sample_type)
 {
 	struct wc_rec_event_attr *x = (void *)buf;
 	struct perf_event_attr a = { 0 };
@@ -69,6 +69,7 @@ static void event_attr(struct st_trace *t, uint32_t id, uint32_t kind, const cha
 	a.type = type;
 	a.config = config;
 	a.sample_period = period;
+	a.sample_type = sample_type;
 	x->h.type = WC_REC_EVENT_ATTR;
 	x->event_id = id;
 	x->kind = kind;
@@ -77,6 +78,13 @@ static void event_attr(struct st_trace *t, uint32_t id, uint32_t kind, const cha
 	x->name_len = (uint32_t)strlen(name) + 1;
 	memcpy(x->data + x->attr_size, name, x->name_len);
 	add(t, sizeof(*x) + x->attr_size + x->name_len);
+}
+
+/* an EVENT_ATTR with no sample_type bits (what the tests wrote before it had any) */
+static void event_attr(struct st_trace *t, uint32_t id, uint32_t kind, const char *name,
+		       uint32_t type, uint64_t config, uint64_t period)
+{
+	event_attr_st(t, id, kind, name, type, config, period, 0);
 }
 
 static int tp_format(struct st_trace *t, const char *name)
@@ -98,6 +106,11 @@ static int tp_format(struct st_trace *t, const char *name)
 }
 
 int st_begin(struct st_trace *t)
+{
+	return st_begin_flags(t, 0);
+}
+
+int st_begin_flags(struct st_trace *t, unsigned flags)
 {
 	struct wc_rec_host *h = (void *)buf;
 	struct wc_rec_clock *c = (void *)buf;
@@ -137,8 +150,10 @@ int st_begin(struct st_trace *t)
 	add(t, sizeof(*c));
 
 	/* config: the IDs of the 6.18 format files */
-	event_attr(t, ST_EV_SWITCH, WC_EVENT_SWITCH, "sched:sched_switch", PERF_TYPE_TRACEPOINT,
-		   372, 1);
+	event_attr_st(t, ST_EV_SWITCH, WC_EVENT_SWITCH, "sched:sched_switch", PERF_TYPE_TRACEPOINT,
+		      372, 1,
+		      ST_SWITCH_SAMPLE_TYPE |
+			      (flags & ST_NO_SWITCH_CALLCHAIN ? 0 : PERF_SAMPLE_CALLCHAIN));
 	event_attr(t, ST_EV_WAKING, WC_EVENT_WAKING, "sched:sched_waking", PERF_TYPE_TRACEPOINT,
 		   375, 1);
 	event_attr(t, ST_EV_WAKEUP_NEW, WC_EVENT_WAKEUP_NEW, "sched:sched_wakeup_new",

@@ -9,6 +9,7 @@
 #ifndef WC_TESTS_SCHED_TRACE_H
 #define WC_TESTS_SCHED_TRACE_H
 
+#include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,8 +36,23 @@ struct st_trace {
 	int err;                /* the first error */
 };
 
-/* st_begin() - a new temporary file with the metadata written.  Return: 0 or -errno. */
+/*
+ * st_begin() - a new temporary file with the metadata written; the sched_switch EVENT_ATTR's
+ * sample_type is ST_SWITCH_SAMPLE_TYPE | PERF_SAMPLE_CALLCHAIN (its events carry callchains,
+ * as wcrec's by default), the other EVENT_ATTRs' is 0.  Return: 0 or -errno.
+ */
 int st_begin(struct st_trace *t);
+
+/* the sample_type bits of wcrec's sched_switch but PERF_SAMPLE_CALLCHAIN */
+#define ST_SWITCH_SAMPLE_TYPE                                                                      \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+
+/* st_begin_flags(): the sched_switch EVENT_ATTR without PERF_SAMPLE_CALLCHAIN (wcrec -g none) */
+#define ST_NO_SWITCH_CALLCHAIN 0x1u
+
+/* st_begin_flags() - st_begin() with ST_* flags.  Return: 0 or -errno. */
+int st_begin_flags(struct st_trace *t, unsigned flags);
 
 /* st_set_pid() - events in the context of @tid carry @pid from now on */
 void st_set_pid(struct st_trace *t, uint32_t tid, uint32_t pid);

@@ -73,6 +73,34 @@
  *     1000  CPU 0 N out S -> idle: preempted 700 -> 900: 0.200 0.200, run 0.100
  *   summary: N 0.280 0.100 0.100: 0.480, mean 0.160, 37.50%, 1 migration; P 0.595; T 0.200,
  *   1 migration; no idle period both began and ended (0.000, 0.00%); 995 us scheduling time.
+ *
+ * Trace 3, "exit" (base 3 s; L = leader[3000], M = worker[3001/3000] a thread of L's process
+ * that exits, Q = other[3100]):
+ *     CPU 0                                  CPU 1
+ *       10  idle -> M                          20  idle -> Q
+ *      200  M out S (futex) -> L              300  Q out S (nanosleep) -> idle
+ *      350  L wakes M
+ *      400  L out R+ (preempted) -> M
+ *      450  EXIT of M
+ *      460  M out X (dead) -> L
+ *      600  L out S (nanosleep) -> idle         (trailer at 1000)
+ *   rows: 10, 20 idle (- 0.000 -); 200 M - - 0.190; 300 Q - - 0.280; 400 L - - 0.200;
+ *   460 M 0.200 0.050 0.060 (out 200, woken 350, in 400); 600 L 0.060 0.060 0.140 (preempted).
+ *   summary: L and Q still there, M under "Terminated tasks:" (perf 6.1 lists the threads it
+ *   saw exit apart, after the others; print_thread_runtime's line): L 0.200 0.140: 0.340,
+ *   mean 0.170, 100 * 30 / 170 = 17.65%; Q 0.280; M 0.190 0.060: 0.250, mean 0.125, 100 * 65 /
+ *   125 = 52.00%, parent 3000 (its process: no FORK record).  No idle period closed: 0.000 on
+ *   both CPUs, of 600 - 10 = 0.590 ms.  5 runs; 0.870 ms run.  Footer: M, Q and L start with a
+ *   switch-in (3).
+ *
+ * -I (perf's timehist_skip_sample: only the switches to and from idle): the idle rows, and a
+ * row for each task switched out to idle, 0.000 in its three columns (perf keeps no times of
+ * tasks with -I), with its callchain.
+ *
+ * A trace whose sched_switch EVENT_ATTR has no PERF_SAMPLE_CALLCHAIN in its sample_type (wcrec
+ * -g none; suite timehist_nochain): perf says "Samples do not have callchains" and turns -g
+ * off, so its rows end with the last column's space, with none of the two spaces before a
+ * callchain, and -I has no "Idle stats by callchain".
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -95,6 +123,11 @@
 #define N 500
 #define T 2000001
 #define TP 2000000
+#define L 3000
+#define M 3001
+#define Q 3100
+
+#define ST_X 0x10ull /* EXIT_DEAD in the 6.18 layout: "X" */
 
 #define K 0xffffffff81000000ull /* _stext of the kallsyms below */
 
@@ -117,9 +150,9 @@ static const char kallsyms[] = "ffffffff81000000 T _stext\n"
 static struct st_trace tr;
 static uint32_t ks, kp, kf; /* nanosleep, preempted, futex chains */
 
-static void init(void)
+static void begin(unsigned flags)
 {
-	if (st_begin(&tr)) {
+	if (st_begin_flags(&tr, flags)) {
 		st_remove(&tr);
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
 			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
@@ -131,9 +164,22 @@ static void init(void)
 				     PERF_CONTEXT_USER, 0x401234 };
 	const uint64_t futex[] = { PERF_CONTEXT_KERNEL, F(1), F(2), F(11) };
 
+	ks = kp = kf = 0;
+	if (flags & ST_NO_SWITCH_CALLCHAIN) /* wcrec -g none: no STACK records, ids 0 */
+		return;
 	ks = st_stack(&tr, sleep, 11);
 	kp = st_stack(&tr, preempt, 7);
 	kf = st_stack(&tr, futex, 4);
+}
+
+static void init(void)
+{
+	begin(0);
+}
+
+static void init_nochain(void)
+{
+	begin(ST_NO_SWITCH_CALLCHAIN);
 }
 
 static void fini(void)
@@ -142,9 +188,11 @@ static void fini(void)
 }
 
 TestSuite(timehist, .init = init, .fini = fini);
+TestSuite(timehist_nochain, .init = init_nochain, .fini = fini);
 
 #define US1(us) (1000000000ull + (uint64_t)(us) * 1000)
 #define US2(us) (2000000000ull + (uint64_t)(us) * 1000)
+#define US3(us) (3000000000ull + (uint64_t)(us) * 1000)
 
 /* Trace 1 (see the top). */
 static void basic(void)
@@ -186,6 +234,22 @@ static void options(void)
 	st_migrate(&tr, US2(950), 0, N, T, "worker-thread-1", 0, 1);
 	st_switch(&tr, US2(1000), 0, N, "n", ST_S, 0, "swapper/0", ks);
 	cr_assert_eq(st_end(&tr, true, US2(2000)), 0);
+}
+
+/* Trace 3 (see the top). */
+static void exits(void)
+{
+	st_set_pid(&tr, M, L);
+	st_switch(&tr, US3(10), 0, 0, "swapper/0", 0, M, "worker", 0);
+	st_switch(&tr, US3(20), 1, 0, "swapper/1", 0, Q, "other", 0);
+	st_switch(&tr, US3(200), 0, M, "worker", ST_S, L, "leader", kf);
+	st_switch(&tr, US3(300), 1, Q, "other", ST_S, 0, "swapper/1", ks);
+	st_wake(&tr, US3(350), 0, L, M, "worker", 0, 0);
+	st_switch(&tr, US3(400), 0, L, "leader", ST_RPLUS, M, "worker", kp);
+	st_task(&tr, WC_REC_EXIT, US3(450), L, 1, M, 1);
+	st_switch(&tr, US3(460), 0, M, "worker", ST_X, L, "leader", kf);
+	st_switch(&tr, US3(600), 0, L, "leader", ST_S, 0, "swapper/0", ks);
+	cr_assert_eq(st_end(&tr, true, US3(1000)), 0);
 }
 
 /*
@@ -325,6 +389,27 @@ Test(timehist, migrations_summary)
 {
 	options();
 	expect_output("-M -s", "options-summary");
+}
+
+/* A thread that exited is listed apart, under "Terminated tasks:", as perf 6.1 does. */
+Test(timehist, terminated_tasks)
+{
+	exits();
+	expect_output("-S", "exit-summary");
+}
+
+/* No callchains in the trace: no room left for them at the end of the rows (perf's -g off). */
+Test(timehist_nochain, rows)
+{
+	basic();
+	expect_output("", "nochain");
+}
+
+/* ... and with -I, the task rows end there too, and there is no idle time by callchain. */
+Test(timehist_nochain, idle_hist)
+{
+	basic();
+	expect_output("-I -S", "nochain-idle-hist");
 }
 
 /* -s prints no rows: -w and -n make no sense with it (perf refuses them too) */
