@@ -274,8 +274,13 @@ if [ $have_perf = 1 ] && [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ]; then
 	expect "-I: perf's $1 rows (perf exit $prc) are our $2, one for one (paired $3)" \
 		"$prc$1" = "0$2" -a "$2" -eq "$3"
 	[ "$2" -eq "$3" ] || sed 1d "$tmp/idle.cmp"
-	expect "-I: the $4 rows of tasks switched out to idle are perf's (0.000 x 3, no more): $5" \
-		"$4" -gt 0 -a "$4" -eq "$5"
+	if [ "$1$2" = 00 ]; then
+		# a busy machine (the parallel test suite) can keep CPU 0 from ever going idle
+		echo "SKIP -I rows: CPU 0 never went idle in this recording, for perf nor for us"
+	else
+		expect "-I: the $4 rows of tasks switched out to idle are perf's (0.000 x 3, no more): $5" \
+			"$4" -gt 0 -a "$4" -eq "$5"
+	fi
 else
 	echo "SKIP -I side by side: no perf, or events lost (said above)"
 fi
