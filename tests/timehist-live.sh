@@ -213,8 +213,15 @@ while read -r _ tid comm _; do
 	within "$v" "$w" 1
 	expect "$comm: wait time (sleep + iowait + preempt) $v ms within 1% of perf's $w" $? -eq 0
 	v=$(awk -v a="${12}" -v b="${11}" -v x="${17}" 'BEGIN { printf "%.3f", a - b - x }')
-	within "$v" "$6" 1
-	expect "$comm: delay after wakeups $v ms within 1% of perf's $6" $? -eq 0
+	inf=$(awk -v t="$tid" '$1 == t { print $11 }' "$tmp/cmp")
+	if [ "${inf:-0}" -gt 0 ]; then
+		# a switch-in the kernel did not trace: perf and we split its span apart on
+		# purpose (NOTES); the rows above are compared without it
+		echo "SKIP $comm: delay after wakeups $v ms against perf's $6: $inf switch-ins inferred"
+	else
+		within "$v" "$6" 1
+		expect "$comm: delay after wakeups $v ms within 1% of perf's $6" $? -eq 0
+	fi
 done <"$tmp/wl.out.sum"
 
 # 1c. -I row for row: perf's -I rows (timehist_skip_sample keeps the switches to and from idle)
