@@ -7,10 +7,10 @@
  *   wl-writer      sleeps 20 ms, works 1 ms in wl_produce(), writes a byte in wl_write()
  *   wl-mutex-a/b   contend on one mutex: lock in wl_lock(), hold it 2 ms spinning in
  *                  wl_hold(), unlock
- * When all are done, each thread prints its own measurements, which the test compares with the
- * trace: "thread TID COMM LIFETIME_NS CPU_NS" (CLOCK_MONOTONIC from its naming, the
- * prctl(PR_SET_NAME) that starts its comm in the trace, to its last instruction;
- * CLOCK_THREAD_CPUTIME_ID).
+ * When all are done, main prints what each thread measured of itself, which the test
+ * compares with the trace: "thread TID COMM LIFETIME_NS CPU_NS" (CLOCK_MONOTONIC from its
+ * naming, the prctl(PR_SET_NAME) that starts its comm in the trace, to the end of its last
+ * role's wait for the others; CLOCK_THREAD_CPUTIME_ID).
  * usage: wall-workload [SECONDS]   (default 1.5)
  */
 #include <errno.h>
@@ -34,9 +34,8 @@
 static double seconds = 1.5;
 static int pipe_fd[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t done; /* the five roles are over */
-static sem_t printed;          /* a thread has printed its figures */
+static sem_t measured;         /* a thread has stored its figures */
 
 static uint64_t now_ns(clockid_t c)
 {
@@ -169,29 +168,39 @@ static void contender(uint64_t end)
 	}
 }
 
+static const struct role roles[] = {
+	{ "wl-alternate", alternate }, { "wl-reader", reader },
+	{ "wl-writer", writer },       { "wl-mutex-a", contender },
+	{ "wl-mutex-b", contender },
+};
+
+/* What each thread measured, printed by main. */
+static struct result {
+	long tid;
+	uint64_t life_ns, cpu_ns;
+} results[5];
+
 /*
- * A thread: named, it measures; its role; it waits for the others to be done too, and stops
- * measuring; it prints, tells main, and waits to be ended with the process.  It does not
- * return: a thread's exit (under ASan, unmapping its stacks) comes after what it can measure,
- * and took up to 190 ms under load; exit_group(2) ends them all at once instead.
+ * A thread: named, it measures; its role; it waits for the others to be done too, stops
+ * measuring, hands its figures to main and waits to be ended with the process.  Nothing of
+ * its own comes after its measurement: not its printing (main prints), not its exit (under
+ * ASan a thread's exit unmaps its stacks, which took up to 190 ms under load): exit_group(2)
+ * ends them all at once.
  */
 static void *run(void *arg)
 {
 	const struct role *r = arg;
+	struct result *res = &results[r - roles];
 	uint64_t start;
 
 	prctl(PR_SET_NAME, r->comm);
 	start = now_ns(CLOCK_MONOTONIC);
 	r->body(now_ns(CLOCK_MONOTONIC) + (uint64_t)(seconds * 1e9));
 	pthread_barrier_wait(&done);
-	uint64_t cpu = now_ns(CLOCK_THREAD_CPUTIME_ID), end = now_ns(CLOCK_MONOTONIC);
-
-	pthread_mutex_lock(&print_lock);
-	printf("thread %ld %s %llu %llu\n", (long)syscall(SYS_gettid), r->comm,
-	       (unsigned long long)(end - start), (unsigned long long)cpu);
-	fflush(stdout);
-	pthread_mutex_unlock(&print_lock);
-	sem_post(&printed);
+	res->cpu_ns = now_ns(CLOCK_THREAD_CPUTIME_ID);
+	res->life_ns = now_ns(CLOCK_MONOTONIC) - start;
+	res->tid = (long)syscall(SYS_gettid);
+	sem_post(&measured);
 	for (;;)
 		pause();
 	return NULL;
@@ -199,16 +208,11 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-	static struct role roles[] = {
-		{ "wl-alternate", alternate }, { "wl-reader", reader },
-		{ "wl-writer", writer },       { "wl-mutex-a", contender },
-		{ "wl-mutex-b", contender },
-	};
 	pthread_t t[5];
 
 	if (argc > 1)
 		seconds = atof(argv[1]);
-	if (pthread_barrier_init(&done, NULL, 5) || sem_init(&printed, 0, 0)) {
+	if (pthread_barrier_init(&done, NULL, 5) || sem_init(&measured, 0, 0)) {
 		perror("wall-workload: barrier");
 		return 1;
 	}
@@ -217,12 +221,16 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	for (int i = 0; i < 5; i++)
-		if (pthread_create(&t[i], NULL, run, &roles[i])) {
+		if (pthread_create(&t[i], NULL, run, (void *)&roles[i])) {
 			fprintf(stderr, "wall-workload: cannot start a thread\n");
 			return 1;
 		}
 	for (int i = 0; i < 5; i++)
-		while (sem_wait(&printed) && errno == EINTR)
+		while (sem_wait(&measured) && errno == EINTR)
 			;
-	_exit(0); /* the threads with it, their output flushed */
+	for (int i = 0; i < 5; i++)
+		printf("thread %ld %s %llu %llu\n", results[i].tid, roles[i].comm,
+		       (unsigned long long)results[i].life_ns, (unsigned long long)results[i].cpu_ns);
+	fflush(stdout);
+	_exit(0); /* the threads with it */
 }
