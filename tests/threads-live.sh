@@ -59,8 +59,13 @@ while read -r _ tid comm life cpu; do
 	# the scheduler's clock, which here drifts from CLOCK_MONOTONIC under load (bpftrace
 	# measures by how much during the thread's runs; see sched-sums.bt)
 	drift=$(bt_drift "$tid")
-	near_clock "$on_ns" "$cpu" "$drift" 1
-	expect "$comm: ON-CPU $on_ns ns within 1% of its CPU time $cpu ns (+ clock drift $drift ns)" $? -eq 0
+	# 2%: that clock leaves out steal time (CONFIG_PARAVIRT_TIME_ACCOUNTING), which
+	# bpftrace's reading of rq->clock_task does not always catch: wl-reader's was 0.8 ms (1.2%)
+	# under its switch-to-switch time in one ASan run under the parallel suite's load, where
+	# ours and bpftrace's agreed within 0.1%.  The tight check is that side by side, below;
+	# analyze-live.sh holds the 1% goal of wcanalyze(1) against these clocks.
+	near_clock "$on_ns" "$cpu" "$drift" 2
+	expect "$comm: ON-CPU $on_ns ns within 2% of its CPU time $cpu ns (+ clock drift $drift ns)" $? -eq 0
 	# its lifetime in the recording starts before the thread measures (its wait for its first
 	# run, its naming) and ends after (printing, its exit): in one ASan run under the parallel
 	# suite's load, wl-writer's off-CPU time was 193 ms over its own lifetime - CPU time, and
