@@ -54,8 +54,19 @@ bt_start() {
 }
 bt_stop() {
 	[ $have_bpftrace = 1 ] || return 0
-	kill -INT $bt_pid
+	# bpftrace prints its maps on SIGINT; once here (bpftrace 0.17, a loaded machine) the
+	# signal was lost and it waited on for ever: ask again every 2 s, kill it after 20 s
+	for i in $(seq 200); do
+		[ $((i % 20)) = 1 ] && kill -INT $bt_pid 2>/dev/null
+		kill -0 $bt_pid 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL $bt_pid 2>/dev/null
 	wait $bt_pid
+	if ! grep -q '^@' "$tmp/bt.out"; then
+		echo "SKIP bpftrace side-by-side: bpftrace did not stop with its figures ($(tail -1 "$tmp/bt.err"))"
+		have_bpftrace=0
+	fi
 }
 bt() {
 	v=$(sed -n "s/^@$1\[$2\]: //p" "$tmp/bt.out")
