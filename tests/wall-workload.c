@@ -3,8 +3,8 @@
  * wall-workload - threads whose wall-clock profile is known, for tests/analyze-live.sh:
  *   wl-alternate   5 ms spinning in wl_spin(), then 10 ms sleeping in wl_sleep(), repeated
  *   wl-reader      blocked in wl_read() on a pipe that wl-writer fills every 20 ms; works
- *                  1 ms in wl_consume() on each byte
- *   wl-writer      sleeps 20 ms, works 1 ms in wl_produce(), writes a byte in wl_write()
+ *                  3 ms in wl_consume() on each byte
+ *   wl-writer      sleeps 20 ms, works 3 ms in wl_produce(), writes a byte in wl_write()
  *   wl-mutex-a/b   contend on one mutex: lock in wl_lock(), hold it 2 ms spinning in
  *                  wl_hold(), unlock
  * When all are done, main prints what each thread measured of itself, which the test
@@ -146,14 +146,16 @@ static void reader(uint64_t end)
 {
 	(void)end;
 	while (wl_read())
-		wl_consume(1000000);
+		wl_consume(3000000); /* runs of milliseconds: the per-run microseconds by
+				      * which the thread CPU clock and the switches can part
+				      * stay well under 1% */
 }
 
 static void writer(uint64_t end)
 {
 	while (now_ns(CLOCK_MONOTONIC) < end) {
 		wl_sleep(20000000);
-		wl_produce(1000000);
+		wl_produce(3000000);
 		wl_write('x');
 	}
 	wl_write('q');
