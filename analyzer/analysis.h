@@ -58,7 +58,7 @@ struct wc_analysis {
 	bool have_wakeup;      /* a wakeup event was recorded */
 	bool have_samples;     /* a sampling event was recorded */
 	bool have_migrate;     /* sched_migrate_task was recorded */
-	bool have_runtime;     /* sched_stat_runtime was recorded (wcrec --runtime) */
+	bool have_runtime;     /* sched_stat_runtime was recorded (wcrec's default) */
 	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
 	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
 	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */

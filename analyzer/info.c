@@ -134,8 +134,8 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
 	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
-		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; wcrec --runtime "
-			     "records sched_stat_runtime, which places them exactly\n",
+		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; sched_stat_runtime, "
+			     "which wcrec records unless --no-runtime, would place them exactly\n",
 			c->inferred_switch_in);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

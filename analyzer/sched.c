@@ -131,10 +131,11 @@ static uint64_t last_tick(const struct wc_sched *s, uint32_t cpu, uint64_t time)
  * bounds (off by at most half a period); without them, at the wakeup when there is one
  * (the run then also gets what the untraced task ran), else it is unknown.
  *
- * A sched_stat_runtime of @t since it left (wcrec --runtime) beats all of that: its time
- * minus its runtime is the switch-in.  Its runtime is on the scheduler's task clock, which
- * leaves out interrupt time and can fall behind the recording clock while a vCPU is not
- * running, so the result is still kept within the bounds above.
+ * A sched_stat_runtime of @t since it left (wcrec records them unless --no-runtime) beats
+ * all of that: its time minus its runtime is the switch-in.  Its runtime is on the
+ * scheduler's task clock, which can leave out interrupt time and the time a vCPU was not
+ * running (IRQ_TIME_ACCOUNTING, PARAVIRT_TIME_ACCOUNTING), so the result is still kept
+ * within the bounds above.
  */
 static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, uint64_t time,
 				int32_t cpu, enum how *how)

@@ -102,7 +102,6 @@ static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct
 	x.r.size = (uint16_t)size;
 	memcpy(x.data, s->raw, size);
 	memset(x.data + size, 0, x.r.h.size - sizeof(x.r) - size);
-	st->runtime++;
 	st->other_tp++;
 	return wc_writer_add(w, &x);
 }

@@ -58,7 +58,6 @@ struct wc_events;
 /* Counts kept while draining. */
 struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
-	uint64_t runtime;      /* sched_stat_runtime events (also counted in other_tp) */
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
 };
