@@ -140,26 +140,9 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)
-{
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
-
-	if (a->format_errors)
-		fprintf(err, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
-			a->path, a->format_errors, a->format_error);
-	if (!st->lost_records && !st->lost_samples && !st->late && !a->decode_errors &&
-	    !c->unknown_dropped && !st->bad_refs)
-		return;
-	fprintf(err,
-		"wcanalyze: warning: %s: %" PRIu64 " events and %" PRIu64 " samples lost in "
-		"recording, %" PRIu64 " late, %" PRIu64 " undecodable, %" PRIu64 " unknown "
-		"off-CPU intervals dropped (wcanalyze info %s)\n",
-		a->path, st->lost_records, st->lost_samples, st->late, a->decode_errors,
-		c->unknown_dropped, a->path);
-}
-
-void wc_info_counts_line(const struct wc_analysis *a, FILE *err)
+/* The counts line of wc_info_warn_counts() (when any is bad, or with @always) and of
+ * wc_info_counts_line(); before it, one line when tracepoint formats were left out. */
+static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 {
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
 	const struct wc_sched_counts *c = &a->sched.counts;
@@ -169,6 +152,8 @@ void wc_info_counts_line(const struct wc_analysis *a, FILE *err)
 	if (a->format_errors)
 		fprintf(err, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
 			a->path, a->format_errors, a->format_error);
+	if (!bad && !always)
+		return;
 	fprintf(err,
 		"wcanalyze: %s%s: %" PRIu64 " events and %" PRIu64 " samples lost in recording, "
 		"%" PRIu64 " late, %" PRIu64 " undecodable; %" PRIu64 " switch-ins not traced: %" PRIu64
@@ -176,4 +161,14 @@ void wc_info_counts_line(const struct wc_analysis *a, FILE *err)
 		bad ? "warning: " : "", a->path, st->lost_records, st->lost_samples, st->late,
 		a->decode_errors, c->double_switch_out, c->inferred_switch_in, c->unknown_dropped,
 		a->path);
+}
+
+void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)
+{
+	counts_line(a, err, false);
+}
+
+void wc_info_counts_line(const struct wc_analysis *a, FILE *err)
+{
+	counts_line(a, err, true);
 }
