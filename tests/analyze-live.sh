@@ -121,12 +121,7 @@ expect "the runqueue part has its own lines" "$(grep -c '\[runqueue\] ' "$tmp/fo
 expect "info exits 0" $? -eq 0
 expect "info says the file ended cleanly" "$(grep -c '^file:.*ended cleanly' "$tmp/info")" -eq 1
 expect "info counts lost events" "$(grep -c '^lost: *0 events' "$tmp/info")" -eq 1
-size=$(stat -c %s "$tmp/wl.wct")
-head -c $((size - 3000)) "$tmp/wl.wct" >"$tmp/cut.wct" # inside the last frame
-"$WCA" folded "$tmp/cut.wct" >"$tmp/cut.folded" 2>"$tmp/err"
-expect "a cut trace: exit 3 (got $?)" $? -eq 3
-expect "a cut trace: a warning with the byte offset ($(cat "$tmp/err"))" \
-	"$(grep -c 'cut at byte [0-9]' "$tmp/err")" -eq 1
+cut_run "$tmp/cut.folded" folded
 expect "a cut trace: what is before the cut is analysed" "$(wc -l <"$tmp/cut.folded")" -gt 10
 "$WCA" info "$tmp/cut.wct" >"$tmp/info" 2>/dev/null
 expect "a cut trace: info says so" "$(grep -c '^file:.*TRUNCATED' "$tmp/info")" -eq 1

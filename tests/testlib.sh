@@ -85,3 +85,18 @@ folded_sums() {
 		END { for (k in on) print k, on[k] + 0, off[k] + 0
 			for (k in off) if (!(k in on)) print k, 0, off[k] }' "$1"
 }
+
+# cut_run OUT SUBCOMMAND [ARGS...]: wcanalyze SUBCOMMAND ARGS on $tmp/wl.wct cut inside its
+# last frame ($tmp/cut.wct; $size is the whole file's), stdout in OUT: exit 3, and a warning
+# naming the byte offset
+cut_run() {
+	out=$1
+	shift
+	size=$(stat -c %s "$tmp/wl.wct")
+	head -c $((size - 3000)) "$tmp/wl.wct" >"$tmp/cut.wct"
+	"$WCA" "$@" "$tmp/cut.wct" >"$out" 2>"$tmp/err"
+	rc=$?
+	expect "a cut trace: $1 exits 3 (got $rc)" $rc -eq 3
+	expect "a cut trace: a warning with the byte offset ($(cat "$tmp/err"))" \
+		"$(grep -c 'cut at byte [0-9]' "$tmp/err")" -eq 1
+}

@@ -169,12 +169,7 @@ expect "... no row is flagged" "$(grep -c '%!' "$tmp/table")" -eq 0
 tid=$(awk '$3 == "wl-writer" { print $2 }' "$tmp/wl.out")
 "$WCA" threads -t "$tid" "$tmp/wl.wct" >"$tmp/one" 2>/dev/null
 expect "-t $tid: one row" "$(awk '/^#/ || /^ *TID/ { next } /^$/ { exit } { n++ } END { print n + 0 }' "$tmp/one")" -eq 1
-size=$(stat -c %s "$tmp/wl.wct")
-head -c $((size - 3000)) "$tmp/wl.wct" >"$tmp/cut.wct" # inside the last frame
-"$WCA" threads "$tmp/cut.wct" >"$tmp/cut.out" 2>"$tmp/err"
-expect "a cut trace: exit 3 (got $?)" $? -eq 3
-expect "a cut trace: a warning with the byte offset ($(cat "$tmp/err"))" \
-	"$(grep -c 'cut at byte [0-9]' "$tmp/err")" -eq 1
+cut_run "$tmp/cut.out" threads
 expect "a cut trace: the header says so" "$(grep -c '^# TRUNCATED at byte [0-9]' "$tmp/cut.out")" -eq 1
 expect "a cut trace: what is before the cut is reported" "$(grep -c 'wl-' "$tmp/cut.out")" -gt 4
 "$WCA" threads --json "$tmp/cut.wct" 2>/dev/null | grep -q '"truncated":true'
