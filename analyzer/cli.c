@@ -364,7 +364,7 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	if (st != WC_READER_CLEAN && st != WC_READER_TRUNCATED)
 		return file_status(&s->a);
 	m = wc_replay_meta(s->a.replay);
-	s->sym = wc_symbolizer_new(&s->a.tasks, m->kallsyms, m->kallsyms_len, &c->paths);
+	s->sym = wc_symbolizer_new(&s->a.tasks, m->kallsyms, m->kallsyms_len, m->ksyms, &c->paths);
 	if (!s->sym) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
 		return WC_EXIT_BAD_FILE;

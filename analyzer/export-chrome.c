@@ -98,7 +98,8 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 
 	c->a = a;
 	if (!c->sym) {
-		c->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, c->o.paths);
+		c->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
+						 c->o.paths);
 		if (!c->sym)
 			return -ENOMEM;
 	}

@@ -109,12 +109,19 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "tasks:        %" PRIu64 " threads (%" PRIu64 " process leaders), %" PRIu64
 		     " forks, %" PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " maps\n",
 		threads, processes, a->tasks.forks, a->tasks.execs, a->tasks.exits, a->tasks.mmaps);
-	fprintf(out, "kallsyms:     %s\n", !m->kallsyms ? "none"
-					   : m->kallsyms_restricted ? "restricted (kptr_restrict): kernel frames unnamed"
-								    : "present");
+	if (!m->kallsyms)
+		fprintf(out, "kallsyms:     none\n");
+	else if (m->kallsyms_restricted)
+		fprintf(out, "kallsyms:     restricted (kptr_restrict): kernel frames unnamed\n");
+	else if (m->kallsyms_referenced)
+		fprintf(out, "kallsyms:     %zu functions, those the callchains refer to\n",
+			wc_kallsyms_count(m->ksyms));
+	else
+		fprintf(out, "kallsyms:     the whole snapshot\n");
 	fprintf(out, "edge cases:\n");
 	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
 	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
+	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
 	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
 	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);

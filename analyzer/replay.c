@@ -56,6 +56,13 @@ struct wc_replay *wc_replay_open(const char *path)
 		return NULL;
 	}
 	r->meta.clockid = -1;
+	r->meta.ksyms = wc_kallsyms_new(NULL, 0);
+	if (!r->meta.ksyms) {
+		wc_reader_free(r->reader);
+		free(r);
+		errno = ENOMEM;
+		return NULL;
+	}
 	return r;
 }
 
@@ -194,6 +201,18 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 			return -ENOMEM;
 		m->kallsyms_len = strlen(m->kallsyms);
 		m->kallsyms_restricted = k->flags & WC_KALLSYMS_RESTRICTED;
+		m->kallsyms_referenced = k->flags & WC_KALLSYMS_REFERENCED;
+		break;
+	}
+	case WC_REC_KSYM: {
+		const struct wc_rec_ksym *k = (const void *)h;
+		const char *name = k->strings, *module = name + strlen(name) + 1;
+		int err = wc_kallsyms_add(m->ksyms, k->start, k->end, name, module);
+
+		if (err == -EEXIST)
+			r->stats.bad_ksyms++;
+		else if (err)
+			return err;
 		break;
 	}
 	case WC_REC_NOTE: {
@@ -486,6 +505,7 @@ void wc_replay_free(struct wc_replay *r)
 	}
 	free(r->meta.notes);
 	free(r->meta.kallsyms);
+	wc_kallsyms_free(r->meta.ksyms);
 	free(r->stacks);
 	free(r->payloads);
 	free(r->ips);

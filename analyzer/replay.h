@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/kallsyms.h"
 #include "common/reader.h"
 #include "common/wct.h"
 
@@ -46,9 +47,11 @@ struct wc_replay_meta {
 	int32_t clockid;          /* -1: perf's clock */
 	uint64_t clock_ns, realtime_ns; /* one simultaneous reading of both */
 	struct wc_replay_event events[WC_REPLAY_MAX_EVENTS];
-	char *kallsyms;           /* the snapshot's text, NUL-terminated, or NULL */
+	char *kallsyms;           /* the snapshot's text, NUL-terminated, or NULL (no record) */
 	size_t kallsyms_len;      /* bytes, NUL excluded */
 	bool kallsyms_restricted;
+	bool kallsyms_referenced; /* the text is empty: the functions are the KSYM records' */
+	struct wc_kallsyms *ksyms; /* the KSYM records read so far; never NULL */
 	struct wc_replay_tp_format {
 		char *system, *text;
 	} *formats;
@@ -62,6 +65,7 @@ struct wc_replay_stats {
 	uint64_t records[WC_REC_TYPE_COUNT]; /* by type */
 	uint64_t late;            /* events older than one already handed out: dropped */
 	uint64_t bad_refs;        /* events naming a stack or payload id never defined */
+	uint64_t bad_ksyms;       /* KSYM records overlapping an earlier one: dropped */
 	uint64_t lost_records, lost_samples; /* sums of LOST records */
 	uint64_t first_ns, last_ns; /* times of the first and last event handed out */
 	uint64_t end_ns;          /* the trailer's end time, 0 without a trailer */

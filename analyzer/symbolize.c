@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/kallsyms.h"
+#include "common/kallsyms.h"
 #include "analyzer/map64.h"
 #include "analyzer/symbolize.h"
 
@@ -13,7 +13,8 @@
 struct wc_symbolizer {
 	const struct wc_tasks *tasks;
 	const struct wc_symbol_paths *paths;
-	struct wc_kallsyms *kallsyms;
+	struct wc_kallsyms *kallsyms;          /* parsed from the text, owned */
+	const struct wc_kallsyms *referenced; /* the KSYM records', borrowed */
 	struct wc_elfsym **elf;   /* by dso index, opened on first use */
 	bool *used;               /* by dso index: a frame was resolved against it */
 	size_t nelf;
@@ -24,7 +25,8 @@ struct wc_symbolizer {
 };
 
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
-					size_t len, const struct wc_symbol_paths *paths)
+					size_t len, const struct wc_kallsyms *referenced,
+					const struct wc_symbol_paths *paths)
 {
 	struct wc_symbolizer *s = calloc(1, sizeof(*s));
 
@@ -32,9 +34,10 @@ struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char
 		return NULL;
 	s->tasks = tasks;
 	s->paths = paths;
+	s->referenced = referenced;
 	if (wc_map64_init(&s->user) || wc_map64_init(&s->kernel))
 		goto fail;
-	if (kallsyms && len) {
+	if (kallsyms && len && *kallsyms) {
 		s->kallsyms = wc_kallsyms_new(kallsyms, len);
 		if (!s->kallsyms)
 			goto fail;
@@ -156,7 +159,10 @@ const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip)
 
 	if (v)
 		return s->names[*v];
-	name = s->kallsyms ? wc_kallsyms_lookup(s->kallsyms, ip, NULL, NULL) : NULL;
+	if (s->kallsyms)
+		name = wc_kallsyms_lookup(s->kallsyms, ip, NULL, NULL);
+	else
+		name = s->referenced ? wc_kallsyms_lookup(s->referenced, ip, NULL, NULL) : NULL;
 	return keep(s, &s->kernel, ip, strdup(name ? name : UNKNOWN));
 }
 

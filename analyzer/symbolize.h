@@ -19,15 +19,21 @@
 #include "analyzer/tasks.h"
 
 struct wc_symbolizer;
+struct wc_kallsyms;
 
 /**
- * wc_symbolizer_new() - a symbolizer over @tasks' address spaces and a kallsyms text
- * @kallsyms: the trace's /proc/kallsyms snapshot, @len bytes, or NULL; copied
- * @paths:    where to look for files (--symfs, --debug-dir); borrowed for the object's life
+ * wc_symbolizer_new() - a symbolizer over @tasks' address spaces and the trace's kernel symbols
+ * @kallsyms:   the trace's /proc/kallsyms snapshot, @len bytes, or NULL; copied.  Files before
+ *              format 1.2, and wcrec --full-kallsyms, have it.
+ * @referenced: the functions of the trace's KSYM records (wc_replay_meta.ksyms), looked up
+ *              when @kallsyms is NULL or empty; borrowed for the object's life, and it may grow
+ *              meanwhile (lookups see what it holds then); or NULL
+ * @paths:      where to look for files (--symfs, --debug-dir); borrowed for the object's life
  * Return: the symbolizer, or NULL with errno ENOMEM.
  */
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
-					size_t len, const struct wc_symbol_paths *paths);
+					size_t len, const struct wc_kallsyms *referenced,
+					const struct wc_symbol_paths *paths);
 void wc_symbolizer_free(struct wc_symbolizer *s);
 
 /**

@@ -783,7 +783,8 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	if (th->o.callchain && !switch_callchains(a, m))
 		th->o.callchain = false; /* nothing to show: no column for it, as perf */
 	if (th->o.callchain) {
-		th->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, th->o.paths);
+		th->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
+						 th->o.paths);
 		if (!th->sym)
 			return -ENOMEM;
 	}

@@ -297,6 +297,7 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		[WC_REC_NOTE] = sizeof(struct wc_rec_note),
 		[WC_REC_PAYLOAD] = sizeof(struct wc_rec_payload),
 		[WC_REC_TP_INLINE] = sizeof(struct wc_rec_tp_inline),
+		[WC_REC_KSYM] = sizeof(struct wc_rec_ksym),
 	};
 	static const bool timed[WC_REC_TYPE_COUNT] = {
 		[WC_REC_COMM] = true,	   [WC_REC_FORK] = true,   [WC_REC_EXIT] = true,
@@ -343,6 +344,19 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 
 		NEED(x->text_len <= body - sizeof(*x) && has_nul(x->text, x->text_len),
 		     "kallsyms text overruns the record");
+		break;
+	}
+	case WC_REC_KSYM: {
+		const struct wc_rec_ksym *x = (const void *)h;
+		size_t name_len;
+
+		NEED(x->strings_len <= body - sizeof(*x) && has_nul(x->strings, x->strings_len),
+		     "kernel symbol strings overrun the record");
+		name_len = strlen(x->strings);
+		NEED(name_len && name_len + 1 < x->strings_len, "kernel symbol without %s",
+		     name_len ? "a module string" : "a name");
+		NEED(x->start < x->end, "kernel symbol ends at 0x%" PRIx64 ", not after its start 0x%" PRIx64,
+		     x->end, x->start);
 		break;
 	}
 	case WC_REC_MMAP: {

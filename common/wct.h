@@ -31,8 +31,9 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 1 /* additions a reader of the same major may ignore
-				 * (1.1: TP_INLINE records, the RUNTIME event kind) */
+#define WC_FILE_VERSION_MINOR 2 /* additions a reader of the same major may ignore
+				 * (1.1: TP_INLINE records, the RUNTIME event kind;
+				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -72,6 +73,7 @@ enum wc_rec_type {
 	WC_REC_NOTE = 17,         /* struct wc_rec_note: a key and a text value */
 	WC_REC_PAYLOAD = 18,      /* struct wc_rec_payload */
 	WC_REC_TP_INLINE = 19,    /* struct wc_rec_tp_inline (since 1.1) */
+	WC_REC_KSYM = 20,         /* struct wc_rec_ksym (since 1.2) */
 	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
 };
 
@@ -155,8 +157,14 @@ struct wc_rec_tp_format {
 static_assert(sizeof(struct wc_rec_tp_format) == 16, "tp format record");
 
 #define WC_KALLSYMS_RESTRICTED 0x1u /* addresses were hidden (kptr_restrict): all zero */
+#define WC_KALLSYMS_REFERENCED 0x2u /* since 1.2: the text is empty; the kernel functions the
+				     * callchains refer to follow in KSYM records */
 
-/* KALLSYMS: /proc/kallsyms as read at the start of the recording, NUL-terminated text. */
+/*
+ * KALLSYMS: /proc/kallsyms as read at the start of the recording, NUL-terminated text; or,
+ * with WC_KALLSYMS_REFERENCED, an empty text: the snapshot was read, and what the file keeps of
+ * it are the KSYM records.
+ */
 struct wc_rec_kallsyms {
 	struct wc_rec_header h;
 	uint32_t flags;    /* WC_KALLSYMS_* */
@@ -164,6 +172,24 @@ struct wc_rec_kallsyms {
 	char text[];
 };
 static_assert(sizeof(struct wc_rec_kallsyms) == 16, "kallsyms record");
+
+/*
+ * KSYM (since 1.2): one kernel function of the recorder's kallsyms snapshot, [start, end),
+ * that an address of a callchain is in.  Written once per function, before the first STACK
+ * record that holds an address in it, so that any readable prefix of the file names every
+ * kernel frame it holds.  The end is the snapshot's (the next symbol, as perf sets it), so a
+ * reader needs nothing else to look addresses up.  strings: the name, then the module ("" for
+ * the kernel image), each NUL-terminated.
+ */
+struct wc_rec_ksym {
+	struct wc_rec_header h;
+	uint64_t start;
+	uint64_t end;         /* first address past the function; above start */
+	uint32_t strings_len; /* bytes, both NULs included */
+	uint32_t reserved;    /* 0 */
+	char strings[];
+};
+static_assert(sizeof(struct wc_rec_ksym) == 32, "ksym record");
 
 #define WC_TASK_SYNTH 0x1u /* read from /proc at the start, not seen happening */
 #define WC_COMM_EXEC 0x2u  /* the comm changed because of an exec (PERF_RECORD_MISC_COMM_EXEC) */

@@ -34,6 +34,8 @@ struct wc_writer {
 	uint64_t last_flush_ns; /* CLOCK_MONOTONIC */
 	unsigned since_clock_check;
 	struct wc_writer_stats stats;
+	wc_writer_stack_hook stack_hook;
+	void *stack_hook_ctx;
 };
 
 static uint64_t now_ns(void)
@@ -238,6 +240,11 @@ int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uin
 	err = wc_stack_table_add(table, ips, nr, id, &is_new);
 	if (err || !is_new)
 		return err;
+	if (w->stack_hook) {
+		err = w->stack_hook(w->stack_hook_ctx, w, ips, nr);
+		if (err)
+			return w->error ? w->error : (w->error = err);
+	}
 	size = sizeof(*rec) + nr * 8u;
 	rec = malloc(size);
 	if (!rec)
@@ -251,6 +258,12 @@ int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uin
 	if (err && !w->error)
 		w->error = err; /* an id without its STACK record: stop the file here */
 	return err;
+}
+
+void wc_writer_set_stack_hook(struct wc_writer *w, wc_writer_stack_hook fn, void *ctx)
+{
+	w->stack_hook = fn;
+	w->stack_hook_ctx = ctx;
 }
 
 int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_t event_id,

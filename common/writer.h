@@ -60,11 +60,27 @@ int wc_writer_add(struct wc_writer *w, const void *rec);
  * @id:    set to the stack id (never WC_STACK_NONE)
  *
  * Return: 0, -EINVAL for a callchain longer than a record holds, or the error of
- * wc_stack_table_add() or wc_writer_add().  Once an id was handed out whose STACK record could
+ * wc_stack_table_add(), the stack hook or wc_writer_add().  Once an id was handed out whose STACK record could
  * not be written, the writer keeps failing with that error, so no event refers to it.
  */
 int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uint64_t *ips,
 		    uint32_t nr, uint32_t *id);
+
+/*
+ * wc_writer_stack_hook - called by wc_writer_stack() with a callchain seen for the first time,
+ * before its STACK record is written (its ips and nr as given).  It may add records to the
+ * writer, which then come before the STACK record.  Return: 0, or a negative errno that
+ * wc_writer_stack() returns, and that stops the file (the id was handed out).
+ */
+typedef int (*wc_writer_stack_hook)(void *ctx, struct wc_writer *w, const uint64_t *ips,
+				    uint32_t nr);
+
+/**
+ * wc_writer_set_stack_hook() - call @fn, with @ctx, for each new callchain (NULL: none)
+ *
+ * wcrec writes the KSYM records of a callchain's kernel functions this way.
+ */
+void wc_writer_set_stack_hook(struct wc_writer *w, wc_writer_stack_hook fn, void *ctx);
 
 /**
  * wc_writer_payload() - store a tracepoint payload once and get its id

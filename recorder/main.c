@@ -21,6 +21,7 @@
 #include "common/writer.h"
 #include "config.h"
 #include "recorder/events.h"
+#include "recorder/ksyms.h"
 #include "recorder/metadata.h"
 
 #define MAX_CPUS 4096
@@ -57,6 +58,8 @@ static const char usage[] =
 	"  --no-runtime     no sched_stat_runtime (recorded by default where the kernel has it:\n"
 	"                   it places the switch-ins a kernel leaves untraced; about one more\n"
 	"                   event per switch); --runtime: fail where the kernel lacks it\n"
+	"  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
+	"                   functions the callchains refer to)\n"
 	"  -C CPUS          record these CPUs only (0,2-3)\n"
 	"  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
 	"  -z LEVEL         zstd level (default 3)\n"
@@ -146,7 +149,7 @@ enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_W
 	OPT_MIGRATIONS,
 	OPT_RUNTIME,
 	OPT_NO_RUNTIME,
-       OPT_WAKEUP_EVENT };
+       OPT_WAKEUP_EVENT, OPT_FULL_KALLSYMS };
 
 int main(int argc, char **argv)
 {
@@ -170,6 +173,7 @@ int main(int argc, char **argv)
 		{ "runtime", no_argument, NULL, OPT_RUNTIME },
 		{ "no-runtime", no_argument, NULL, OPT_NO_RUNTIME },
 		{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
+		{ "full-kallsyms", no_argument, NULL, OPT_FULL_KALLSYMS },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -183,12 +187,13 @@ int main(int argc, char **argv)
 	const char *out = "wcrec.wct", *why;
 	double duration = 0;
 	int npids = 0, level = 3, verbose = 1, c, err, status = 0, ret = 1;
-	bool all = false;
+	bool all = false, full_kallsyms = false;
 	char tracefs[4096] = "";
 	struct wc_writer_opts wo = { 0 };
 	struct wc_drain_stats ds = { 0 };
 	struct wc_events *ev = NULL;
 	struct wc_writer *w = NULL;
+	struct wc_ksym_writer *kw = NULL;
 	pid_t child = -1;
 	bool reaped = false; /* COMMAND exited and status holds its wait status */
 	int go[2] = { -1, -1 }, fd = -1;
@@ -281,6 +286,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_RUNTIME:
 			eo.runtime = 2;
+			break;
+		case OPT_FULL_KALLSYMS:
+			full_kallsyms = true;
 			break;
 		case OPT_NO_RUNTIME:
 			eo.runtime = 0;
@@ -422,6 +430,7 @@ int main(int argc, char **argv)
 
 	char note[64];
 	struct wc_meta_task_stats ts = { 0 };
+	struct wc_kallsyms *snapshot = NULL;
 	bool kptr_hidden = false;
 
 	snprintf(note, sizeof(note), "%d", (int)getpid());
@@ -442,7 +451,14 @@ int main(int argc, char **argv)
 		err = wc_meta_write_note(w, "target_pid", note);
 	}
 	if (!err)
-		err = wc_meta_write_kallsyms(w, &kptr_hidden);
+		err = wc_meta_write_kallsyms(w, full_kallsyms, &snapshot, &kptr_hidden);
+	if (!err && snapshot) {
+		kw = wc_ksym_writer_new(snapshot);
+		if (!kw)
+			err = -ENOMEM;
+		else
+			wc_writer_set_stack_hook(w, wc_ksym_writer_stack, kw);
+	}
 	if (!err)
 		err = wc_meta_write_tasks(w, wc_events_clockid(ev), pids, (size_t)npids, getpid(),
 					  &ts);
@@ -545,6 +561,7 @@ out:
 			ret = ret ? ret : WEXITSTATUS(status);
 	}
 	wc_writer_free(w);
+	wc_ksym_writer_free(kw);
 	if (fd >= 0)
 		close(fd);
 	wc_events_free(ev);

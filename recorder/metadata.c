@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/kallsyms.h"
 #include "common/wct.h"
 #include "common/writer.h"
 #include "recorder/metadata.h"
@@ -322,7 +323,8 @@ int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value)
 	return err;
 }
 
-int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted)
+int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **snapshot,
+			   bool *restricted)
 {
 	struct buf b = { NULL, 0, 0 };
 	struct wc_rec_kallsyms *r;
@@ -330,6 +332,7 @@ int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted)
 	const char *line;
 	int err;
 
+	*snapshot = NULL;
 	err = slurp("/proc/kallsyms", &b, sizeof(*r));
 	if (err)
 		goto out_free;
@@ -339,13 +342,28 @@ int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted)
 		for (; isxdigit((unsigned char)*line); line++)
 			all_zero = all_zero && *line == '0';
 	}
+	if (!full && !all_zero) {
+		*snapshot = wc_kallsyms_new(b.p + sizeof(*r), b.len - sizeof(*r));
+		if (!*snapshot) {
+			err = -errno;
+			goto out_free;
+		}
+	}
 	r = (struct wc_rec_kallsyms *)b.p;
 	memset(r, 0, sizeof(*r));
-	r->h.size = WC_ALIGN8(b.len + 1);
 	r->h.type = WC_REC_KALLSYMS;
-	r->flags = all_zero ? WC_KALLSYMS_RESTRICTED : 0;
+	r->flags = (all_zero ? WC_KALLSYMS_RESTRICTED : 0) | (full ? 0 : WC_KALLSYMS_REFERENCED);
+	if (!full) {
+		b.len = sizeof(*r);
+		memset(b.p + b.len, 0, 8);
+	}
+	r->h.size = WC_ALIGN8(b.len + 1);
 	r->text_len = (uint32_t)(b.len - sizeof(*r) + 1);
 	err = wc_writer_add(w, r);
+	if (err) {
+		wc_kallsyms_free(*snapshot);
+		*snapshot = NULL;
+	}
 	if (restricted)
 		*restricted = all_zero;
 out_free:

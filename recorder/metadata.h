@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct wc_kallsyms;
 struct wc_writer;
 
 /* wc_tracefs_find() flags */
@@ -102,15 +103,20 @@ int wc_meta_write_clock(struct wc_writer *w, int clockid);
 int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value);
 
 /**
- * wc_meta_write_kallsyms() - write the WC_REC_KALLSYMS record: /proc/kallsyms whole
+ * wc_meta_write_kallsyms() - read /proc/kallsyms and write the WC_REC_KALLSYMS record
  * @w:          writer
+ * @full:       write the text whole (wcrec --full-kallsyms, and files before format 1.2);
+ *              else an empty text flagged WC_KALLSYMS_REFERENCED, and *@snapshot is set
+ * @snapshot:   set, unless @full or the addresses are hidden, to the parsed snapshot, for
+ *              wc_ksym_writer_new() (recorder/ksyms.h); the caller owns it; else set to NULL
  * @restricted: set to true when every address read as zero (kptr_restrict, or not privileged
  *              enough), in which case the record's flags hold WC_KALLSYMS_RESTRICTED; may be NULL
  *
- * The file is several MB; it is read into memory in one piece for the record, then freed.
+ * The file is several MB; it is read into memory in one piece, then freed.
  * Return: 0, the error of reading /proc/kallsyms, -ENOMEM, -E2BIG, or the writer's error.
  */
-int wc_meta_write_kallsyms(struct wc_writer *w, bool *restricted);
+int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **snapshot,
+			   bool *restricted);
 
 /* What wc_meta_write_tasks() wrote. */
 struct wc_meta_task_stats {

@@ -9,6 +9,7 @@ B=${builddir:-.}
 WCREC="$B/wcrec"
 STAT="$B/tests/wct-stat"
 DEMO="$B/demo/wcdemo"
+WCANALYZE="$B/wcanalyze"
 . "$(dirname "$0")/testlib.sh"
 stat_of() { sed -n "s/^$1 //p" "$tmp/stat" | head -1; }
 thread_field() { # thread_field COMM FIELD
@@ -65,6 +66,61 @@ expect "no demo-spinner sample is attributed to demo_sleep" $? -ne 0
 want_bid=$(readelf -n "$DEMO" | sed -n 's/.*Build ID: *//p')
 expect "wcdemo's build-id is recorded ($want_bid)" \
 	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/frames" | head -1)" = "$want_bid"
+
+# 1c. kernel frames: the file keeps, of wcrec's kallsyms snapshot, the functions its callchains
+# refer to (KSYM records).  Each is a function of /proc/kallsyms at its address, ending where
+# the next symbol starts, and every kernel address of every callchain lies in one of them.
+# Checked against /proc/kallsyms with awk (hex strings of one width compare as numbers).
+"$STAT" --ksyms "$tmp/demo.wct" >"$tmp/ksyms"
+nksym=$(grep -c '^ksym' "$tmp/ksyms")
+if [ "$(awk 'NR == 1 { print ($1 ~ /^0+$/) }' /proc/kallsyms)" = 1 ]; then
+	echo "SKIP: kernel addresses are hidden here (kptr_restrict): no KSYM check"
+	expect "no KSYM records when addresses are hidden" "$nksym" -eq 0
+else
+	expect "the demo's trace names its kernel functions ($nksym KSYM records)" "$nksym" -gt 5
+	expect "only the functions referred to ($nksym of $(wc -l </proc/kallsyms))" "$nksym" -lt 5000
+	sort -k1,1 /proc/kallsyms >"$tmp/kallsyms.sorted"
+	awk -v list="$tmp/kallsyms.sorted" '
+		BEGIN {
+			while ((getline l < list) > 0) {
+				split(l, f, " ")
+				if (f[1] != prev)
+					addr[n++] = prev = f[1]
+				if (f[2] ~ /^[tTwW]$/)
+					fn[f[1] " " f[3]] = 1
+			}
+		}
+		function hex16(x) { sub(/^0x/, "", x); while (length(x) < 16) x = "0" x; return x }
+		$1 == "ksym" {
+			s = hex16($2); e = hex16($3); k++
+			if (!((s " " $4) in fn)) { print "not a function of kallsyms: " $0; bad++ }
+			if ($5 == "") {
+				lo = 0; hi = n	# the first address above s
+				while (lo < hi) { mid = int((lo + hi) / 2); if (addr[mid] <= s) lo = mid + 1; else hi = mid }
+				if (lo < n && addr[lo] != e) { print "ends at " e ", the next symbol is at " addr[lo] ": " $0; bad++ }
+			}
+			ks[k] = s; ke[k] = e
+		}
+		$1 == "kip" {
+			a = hex16($2); in_one = 0
+			for (i = 1; i <= k && !in_one; i++) in_one = ks[i] <= a && a < ke[i]
+			if (!in_one) { print "kernel address in no KSYM record: " $2; bad++ }
+			kips++
+		}
+		END { print "checked", k, "functions", kips, "kernel addresses"; exit bad > 0 }
+	' "$tmp/ksyms" >"$tmp/ksyms.check"
+	rc=$?
+	expect "KSYM records agree with /proc/kallsyms and cover every kernel frame ($(tail -1 "$tmp/ksyms.check"); $(head -2 "$tmp/ksyms.check" | tr '\n' ' '))" "$rc" -eq 0
+	"$WCANALYZE" folded "$tmp/demo.wct" 2>/dev/null >"$tmp/demo.folded"
+	grep -q '^demo-sleeper;.*;do_nanosleep;schedule;__schedule;\[off-cpu S\]' "$tmp/demo.folded"
+	expect "wcanalyze names demo-sleeper's kernel frames through them (do_nanosleep;schedule;__schedule)" $? -eq 0
+fi
+"$WCREC" -q --full-kallsyms -o "$tmp/full.wct" -- true 2>"$tmp/err"
+"$STAT" "$tmp/full.wct" >"$tmp/stat.full"
+expect "--full-kallsyms keeps the snapshot whole, with no KSYM record ($(grep records.ksym "$tmp/stat.full"))" \
+	"$(sed -n 's/^records.ksym //p' "$tmp/stat.full")" -eq 0
+expect "--full-kallsyms: the file is over 300 kB ($(stat -c %s "$tmp/full.wct") bytes)" \
+	"$(stat -c %s "$tmp/full.wct")" -gt 300000
 
 # 2. COMMAND's exit status passes through; a command that cannot run gives 127
 "$WCREC" -q -o "$tmp/x.wct" -- sh -c 'exit 3' 2>/dev/null

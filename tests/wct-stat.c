@@ -6,7 +6,10 @@
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
  * once), and that mapping's recorded build-id as "buildid MAPNAME HEX".
+ * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
+ * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
  * usage: wct-stat FILE [MAPNAME]
+ *        wct-stat --ksyms FILE
  */
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -108,8 +111,44 @@ static const char *const type_names[WC_REC_TYPE_COUNT] = {
 	[WC_REC_LOST] = "lost",		[WC_REC_ROUND] = "round",
 	[WC_REC_THROTTLE] = "throttle",	[WC_REC_TRAILER] = "trailer",
 	[WC_REC_NOTE] = "note",		[WC_REC_PAYLOAD] = "payload",
-	[WC_REC_TP_INLINE] = "tp_inline",
+	[WC_REC_TP_INLINE] = "tp_inline",	[WC_REC_KSYM] = "ksym",
 };
+
+/* wct-stat --ksyms FILE.  Return: the exit status. */
+static int print_ksyms(const char *path)
+{
+	struct wc_reader *r = wc_reader_open(path);
+	const struct wc_rec_header *h;
+	int clean;
+
+	if (!r) {
+		perror(path);
+		return 1;
+	}
+	while (wc_reader_next(r, &h)) {
+		if (h->type == WC_REC_KSYM) {
+			const struct wc_rec_ksym *k = (const void *)h;
+			const char *mod = k->strings + strlen(k->strings) + 1;
+
+			printf("ksym 0x%llx 0x%llx %s%s%s%s\n", (unsigned long long)k->start,
+			       (unsigned long long)k->end, k->strings, *mod ? " [" : "", mod,
+			       *mod ? "]" : "");
+		} else if (h->type == WC_REC_STACK) {
+			const struct wc_rec_stack *st = (const void *)h;
+			int kernel = 1;
+
+			for (uint32_t i = 0; i < st->nr; i++) {
+				if (st->ips[i] >= (uint64_t)PERF_CONTEXT_MAX)
+					kernel = st->ips[i] == (uint64_t)PERF_CONTEXT_KERNEL;
+				else if (kernel)
+					printf("kip 0x%llx\n", (unsigned long long)st->ips[i]);
+			}
+		}
+	}
+	clean = wc_reader_state(r) == WC_READER_CLEAN;
+	wc_reader_free(r);
+	return clean ? 0 : 1;
+}
 
 int main(int argc, char **argv)
 {
@@ -122,8 +161,10 @@ int main(int argc, char **argv)
 
 	const char *mapname = argc == 3 ? argv[2] : NULL;
 
+	if (argc == 3 && !strcmp(argv[1], "--ksyms"))
+		return print_ksyms(argv[2]);
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n");
+		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n       wct-stat --ksyms FILE\n");
 		return 2;
 	}
 	r = wc_reader_open(argv[1]);

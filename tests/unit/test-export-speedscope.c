@@ -41,7 +41,7 @@ static char *speedscope_text(struct wc_profile_opts o, size_t *nprofiles)
 	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
 	cr_assert_eq(an.start_ns, 1 * MS);
 	m = wc_replay_meta(an.replay);
-	sym = wc_symbolizer_new(&an.tasks, m->kallsyms, m->kallsyms_len, NULL);
+	sym = wc_symbolizer_new(&an.tasks, m->kallsyms, m->kallsyms_len, m->ksyms, NULL);
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);

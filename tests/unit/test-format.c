@@ -302,3 +302,62 @@ Test(format, inline_payload_overrunning_its_record_is_corrupt)
 	cr_assert_not_null(strstr(wc_reader_error(r), "overruns"), "%s", wc_reader_error(r));
 	wc_reader_free(r);
 }
+
+/* KSYM records with a bad range or bad strings are corrupt, each with its reason. */
+Test(format, bad_kernel_symbols_are_corrupt)
+{
+	static const struct {
+		const char *what, *why;
+	} cases[] = {
+		{ "end at start", "not after its start" },
+		{ "strings past the record", "overrun" },
+		{ "no module string", "without a module string" },
+		{ "empty name", "without a name" },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		static uint64_t buf[65536 / 8];
+		struct wc_rec_ksym *x = (void *)buf;
+		const struct wc_rec_header *h;
+		struct wc_reader *r;
+		int fd;
+
+		strcpy(trace.path, "/tmp/wct-test-XXXXXX");
+		fd = mkstemp(trace.path);
+		struct wc_writer *w = wc_writer_new(fd, NULL);
+		tu_make_record(buf, WC_REC_KSYM, 2); /* "vfs_read", "" */
+		cr_assert_eq(wc_writer_add(w, buf), 0);
+		switch (c) {
+		case 0:
+			x->end = x->start;
+			break;
+		case 1:
+			x->strings_len = x->h.size - (uint32_t)sizeof(*x) + 8;
+			break;
+		case 2:
+			x->strings_len = sizeof("vfs_read"); /* the name's NUL ends the strings */
+			break;
+		case 3:
+			memmove(x->strings, x->strings + 8, 2); /* "", "" */
+			x->strings_len = 2;
+			break;
+		}
+		cr_assert_eq(wc_writer_add(w, buf), 0);
+		cr_assert_eq(wc_writer_close(w, 5, 0), 0);
+		wc_writer_free(w);
+		close(fd);
+		r = wc_reader_open(trace.path);
+		cr_assert_not_null(r);
+		cr_assert_eq(wc_reader_next(r, &h), 1, "%s: the good one is read", cases[c].what);
+		cr_assert_eq(wc_reader_next(r, &h), 0, "%s: the bad record is not delivered",
+			     cases[c].what);
+		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
+		cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 20"), "%s: %s",
+				   cases[c].what, wc_reader_error(r));
+		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s", cases[c].what,
+				   wc_reader_error(r));
+		wc_reader_free(r);
+		unlink(trace.path);
+	}
+	trace.path[0] = '\0';
+}

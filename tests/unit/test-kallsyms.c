@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzer/kallsyms.h"
+#include "common/kallsyms.h"
 
 static struct wc_kallsyms *k;
 static char *real_text;

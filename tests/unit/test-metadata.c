@@ -31,6 +31,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/kallsyms.h"
 #include "common/reader.h"
 #include "common/writer.h"
 #include "recorder/metadata.h"
@@ -212,12 +213,14 @@ Test(metadata, note_round_trips)
 Test(metadata, kallsyms_record_is_the_whole_file)
 {
 	const struct wc_rec_kallsyms *k;
+	struct wc_kallsyms *snapshot = (void *)1;
 	char first[256];
 	bool restricted = true;
 
 	start();
-	cr_assert_eq(wc_meta_write_kallsyms(w, &restricted), 0);
+	cr_assert_eq(wc_meta_write_kallsyms(w, true, &snapshot, &restricted), 0);
 	finish();
+	cr_assert_null(snapshot, "no snapshot is handed out with the whole text");
 	k = only(WC_REC_KALLSYMS);
 	cr_assert_eq(strlen(k->text) + 1, k->text_len);
 	cr_assert_gt(k->text_len, 100000, "only %u bytes", k->text_len);
@@ -230,6 +233,54 @@ Test(metadata, kallsyms_record_is_the_whole_file)
 	bool zero = strspn(first, "0") == strcspn(first, " ");
 	cr_assert_eq(restricted, zero, "restricted iff the addresses read as zero");
 	cr_assert_eq(!!(k->flags & WC_KALLSYMS_RESTRICTED), zero);
+	cr_assert_eq(k->flags & WC_KALLSYMS_REFERENCED, 0);
+}
+
+/* The address of the first line of /proc/kallsyms naming @name with a text type, or 0. */
+static uint64_t kallsyms_addr(const char *name)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], sym[256], type;
+	unsigned long long addr;
+	uint64_t found = 0;
+
+	cr_assert_not_null(f);
+	while (!found && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c %255s", &addr, &type, sym) == 3 && !strcmp(sym, name) &&
+		    (type == 't' || type == 'T'))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+Test(metadata, kallsyms_referenced_record_and_snapshot)
+{
+	const struct wc_rec_kallsyms *k;
+	struct wc_kallsyms *snapshot = NULL;
+	uint64_t sched = kallsyms_addr("schedule");
+	struct wc_ksym f;
+	bool restricted = true;
+
+	start();
+	cr_assert_eq(wc_meta_write_kallsyms(w, false, &snapshot, &restricted), 0);
+	finish();
+	k = only(WC_REC_KALLSYMS);
+	cr_assert_eq(k->flags & WC_KALLSYMS_REFERENCED, WC_KALLSYMS_REFERENCED);
+	cr_assert_eq(k->h.size, 24, "an empty text: the header, the flags and one padded NUL");
+	cr_assert_eq(k->text_len, 1);
+	for (size_t i = 0; i < 8; i++)
+		cr_assert_eq(k->text[i], '\0', "padding byte %zu is zero", i);
+	if (restricted || !sched) {
+		cr_assert_null(snapshot);
+		cr_skip_test("kernel addresses are hidden here (kptr_restrict)");
+	}
+	cr_assert_not_null(snapshot);
+	cr_assert_gt(wc_kallsyms_count(snapshot), 10000);
+	cr_assert_neq(wc_kallsyms_find(snapshot, sched + 1, &f), SIZE_MAX);
+	cr_assert_eq(f.start, sched);
+	cr_assert_str_eq(f.name, "schedule");
+	cr_assert_gt(f.end, sched + 1);
+	wc_kallsyms_free(snapshot);
 }
 
 /* ---- ELF build-ids ---- */

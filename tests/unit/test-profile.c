@@ -99,7 +99,7 @@ static char *folded(const struct wc_profile_opts *o)
 	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
 	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
 	cr_assert_eq(an.start_ns, 1000000);
-	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL);
+	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL, NULL);
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);

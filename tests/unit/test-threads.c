@@ -105,7 +105,7 @@ static const struct wc_threads_row *report_file(const char *path, const struct w
 	opened = true;
 	cr_assert_eq(wc_analysis_run(&an, wc_threads_consumer(th)), 0, "%s", an.error);
 	cr_assert_eq(an.decode_errors, 0);
-	sym = wc_symbolizer_new(&an.tasks, kallsyms, sizeof(kallsyms) - 1, NULL);
+	sym = wc_symbolizer_new(&an.tasks, kallsyms, sizeof(kallsyms) - 1, NULL, NULL);
 	cr_assert_not_null(sym);
 	cr_assert_eq(wc_threads_finish(th, &an, sym), 0);
 	return wc_threads_rows(th, n);

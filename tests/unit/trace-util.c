@@ -13,7 +13,7 @@ const uint16_t tu_types[] = {
 	WC_REC_HOST,	  WC_REC_CLOCK, WC_REC_EVENT_ATTR, WC_REC_TP_FORMAT, WC_REC_KALLSYMS,
 	WC_REC_COMM,	  WC_REC_FORK,	WC_REC_EXIT,	   WC_REC_MMAP,	     WC_REC_STACK,
 	WC_REC_TRACEPOINT, WC_REC_SAMPLE, WC_REC_LOST,	   WC_REC_ROUND,     WC_REC_THROTTLE,
-	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE,
+	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE, WC_REC_KSYM,
 };
 const size_t tu_ntypes = sizeof(tu_types) / sizeof(tu_types[0]);
 
@@ -189,6 +189,16 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 		for (uint32_t i = 0; i < x->size; i++)
 			x->data[i] = (uint8_t)(i * 7 ^ seq);
 		size = sizeof(*x) + x->size;
+		break;
+	}
+	case WC_REC_KSYM: {
+		struct wc_rec_ksym *x = buf;
+		const char *str[2] = { seq % 2 ? "ext4_fn" : "vfs_read", seq % 2 ? "ext4" : "" };
+
+		x->start = 0xffffffff81000000ull + seq * 0x100ull;
+		x->end = x->start + 0x40 + seq % 0x80;
+		x->strings_len = put_strings(x->strings, str, 2);
+		size = sizeof(*x) + x->strings_len;
 		break;
 	}
 	case WC_REC_SAMPLE: {

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * kallsyms.h - kernel symbols from the text of /proc/kallsyms, as stored in a trace's
- * WC_REC_KALLSYMS record, and address to function lookups in them.
+ * kallsyms.h - kernel symbols: parsed from the text of /proc/kallsyms (wcrec's snapshot, and
+ * the WC_REC_KALLSYMS record of files written before format 1.2), or built up from the
+ * functions of KSYM records; address to function lookups in either.
  *
  * Lines read "ffffffff81000000 T _stext", and "ffffffffc0a01000 t foo\t[module]" for module
  * (and BPF, ftrace trampoline) symbols.  Functions are the symbols of types t T w W, and N
@@ -24,6 +25,13 @@
 
 struct wc_kallsyms;
 
+/* One function: [start, end).  Names are borrowed from the table, valid until it is freed. */
+struct wc_ksym {
+	uint64_t start, end; /* end: the first address past the function */
+	const char *name;
+	const char *module; /* "ext4", "bpf", or "" for the kernel image */
+};
+
 /**
  * wc_kallsyms_new() - parse the text of /proc/kallsyms
  * @text: the text; need not be NUL-terminated, and it ends at its first NUL if it has one
@@ -32,7 +40,7 @@ struct wc_kallsyms;
  * @len:  bytes of @text
  *
  * Lines that do not parse are skipped, as are ARM mapping symbols ("$x", "$d").  About 5 MB
- * and 120k lines take some 15 ms.
+ * and 120k lines take some 15 ms.  (NULL, 0) gives an empty table, to wc_kallsyms_add() to.
  *
  * Return: the symbols, to free with wc_kallsyms_free(); or NULL with errno set: ENOMEM, or
  * EFBIG when @len is 4 GiB or more.
@@ -52,6 +60,36 @@ bool wc_kallsyms_restricted(const struct wc_kallsyms *k);
 
 /** wc_kallsyms_count() - Return: the number of functions kept, after duplicates are dropped */
 size_t wc_kallsyms_count(const struct wc_kallsyms *k);
+
+/**
+ * wc_kallsyms_find() - the function an address is in, whole
+ * @k:    symbols
+ * @addr: kernel address
+ * @out:  set to the function when one is found; may be NULL
+ *
+ * Return: the function's index, or SIZE_MAX when @addr is in none (as wc_kallsyms_lookup()).
+ * In a table nothing was added to, the index is the function's rank by address, below
+ * wc_kallsyms_count(), so that a caller can keep a bitmap of functions (wcrec's KSYM records).
+ */
+size_t wc_kallsyms_find(const struct wc_kallsyms *k, uint64_t addr, struct wc_ksym *out);
+
+/**
+ * wc_kallsyms_add() - add one function, as a KSYM record gives it
+ * @k:      symbols: an empty table (wc_kallsyms_new(NULL, 0)) or one added to before
+ * @start:  first address
+ * @end:    first address past it; above @start
+ * @name:   its name, not empty; copied
+ * @module: its module, "" for the kernel image; copied
+ *
+ * Lookups may go on between adds: a recording's functions arrive as its callchains need them.
+ * Adding the same function again is a no-op.  The table is no longer "restricted" once a
+ * function was added.  Each add costs O(log n) plus, every 64 adds, one O(n) merge.
+ *
+ * Return: 0; -EINVAL when @end <= @start or @name is empty; -EEXIST when the range overlaps
+ * another function's (the table is unchanged); -ENOMEM.
+ */
+int wc_kallsyms_add(struct wc_kallsyms *k, uint64_t start, uint64_t end, const char *name,
+		    const char *module);
 
 /**
  * wc_kallsyms_lookup() - the function an address is in

@@ -5,9 +5,10 @@
  * One pass over the text fills an array of entries (address, type, name and module offsets)
  * and copies the names into one buffer; module names are interned through a small hash
  * table.  The array is sorted by address, one entry is kept per address, and each function's
- * end is set from the entry after it.
+ * end is set from the entry after it.  Functions added one by one (wc_kallsyms_add()) wait in
+ * a small sorted tail, merged into the array when it fills; a lookup searches both.
  */
-#include "analyzer/kallsyms.h"
+#include "common/kallsyms.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -28,15 +29,27 @@ struct ent {
 /* A function, as looked up. */
 struct ksym {
 	uint64_t start;
-	uint64_t end;    /* first address past the function */
-	uint32_t name;   /* offset in names */
-	uint32_t module; /* offset in names; 0 for the kernel image */
+	uint64_t end;       /* first address past the function */
+	const char *name;   /* in names, or in an arena block */
+	const char *module; /* likewise; "" for the kernel image */
 };
+
+/* Names of added functions: blocks that never move, so that names handed out stay valid. */
+struct arena {
+	struct arena *next;
+	size_t used, cap; /* bytes of data */
+	char data[];
+};
+
+#define TAIL_MAX 64 /* added functions kept apart, sorted, before they are merged into syms */
 
 struct wc_kallsyms {
 	struct ksym *syms; /* sorted by start; ranges do not overlap */
 	size_t nsyms;
+	struct ksym tail[TAIL_MAX]; /* added since the last merge: sorted, not overlapping syms */
+	size_t ntail;
 	char *names; /* NUL-terminated strings; names[0] is "" */
+	struct arena *arena;
 	bool restricted;
 };
 
@@ -291,10 +304,10 @@ static int build(struct wc_kallsyms *k, struct ent *ents, size_t n)
 		if (ents[i].name == NO_NAME)
 			continue;
 		s->start = ents[i].addr;
-		s->name = ents[i].name;
-		s->module = ents[i].module;
+		s->name = k->names + ents[i].name;
+		s->module = k->names + ents[i].module;
 		s->end = page_end(s->start);
-		if (i + 1 < m && (ents[i + 1].module == s->module || ents[i + 1].addr < s->end))
+		if (i + 1 < m && (ents[i + 1].module == ents[i].module || ents[i + 1].addr < s->end))
 			s->end = ents[i + 1].addr;
 		k->nsyms++;
 	}
@@ -363,6 +376,12 @@ void wc_kallsyms_free(struct wc_kallsyms *k)
 {
 	if (!k)
 		return;
+	while (k->arena) {
+		struct arena *next = k->arena->next;
+
+		free(k->arena);
+		k->arena = next;
+	}
 	free(k->syms);
 	free(k->names);
 	free(k);
@@ -375,32 +394,134 @@ bool wc_kallsyms_restricted(const struct wc_kallsyms *k)
 
 size_t wc_kallsyms_count(const struct wc_kallsyms *k)
 {
-	return k->nsyms;
+	return k->nsyms + k->ntail;
+}
+
+/* The number of functions in s[0..n) that start at or before addr (s sorted by start). */
+static size_t upto(const struct ksym *s, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t wc_kallsyms_find(const struct wc_kallsyms *k, uint64_t addr, struct wc_ksym *out)
+{
+	size_t i = upto(k->syms, k->nsyms, addr), j = upto(k->tail, k->ntail, addr), idx;
+	const struct ksym *s;
+
+	/* the last function starting at or before addr, of either array */
+	if (j && (!i || k->tail[j - 1].start > k->syms[i - 1].start)) {
+		idx = k->nsyms + j - 1;
+		s = &k->tail[j - 1];
+	} else if (i) {
+		idx = i - 1;
+		s = &k->syms[i - 1];
+	} else {
+		return SIZE_MAX;
+	}
+	if (addr >= s->end)
+		return SIZE_MAX;
+	if (out)
+		*out = (struct wc_ksym){ s->start, s->end, s->name, s->module };
+	return idx;
 }
 
 const char *wc_kallsyms_lookup(const struct wc_kallsyms *k, uint64_t addr, uint64_t *offset_out,
 			       const char **module_out)
 {
-	size_t lo = 0, hi = k->nsyms;
-	const struct ksym *s;
+	struct wc_ksym f;
 
-	/* the last function starting at or before addr */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	s = &k->syms[lo - 1];
-	if (addr >= s->end)
+	if (wc_kallsyms_find(k, addr, &f) == SIZE_MAX)
 		return NULL;
 	if (offset_out)
-		*offset_out = addr - s->start;
+		*offset_out = addr - f.start;
 	if (module_out)
-		*module_out = k->names + s->module;
-	return k->names + s->name;
+		*module_out = f.module;
+	return f.name;
+}
+
+/* A copy of s in k's arena.  Return: the copy, or NULL when out of memory. */
+static const char *arena_dup(struct wc_kallsyms *k, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	struct arena *a = k->arena;
+	char *p;
+
+	if (!a || a->cap - a->used < n) {
+		size_t cap = n > 65536 - sizeof(*a) ? n : 65536 - sizeof(*a);
+
+		a = malloc(sizeof(*a) + cap);
+		if (!a)
+			return NULL;
+		a->next = k->arena;
+		a->used = 0;
+		a->cap = cap;
+		k->arena = a;
+	}
+	p = memcpy(a->data + a->used, s, n);
+	a->used += n;
+	return p;
+}
+
+/* Does [start, end) overlap a function of s[0..n)?  *same: it is that very function. */
+static bool overlaps(const struct ksym *s, size_t n, uint64_t start, uint64_t end, const char *name,
+		     bool *same)
+{
+	size_t i = upto(s, n, start);
+
+	if (i && s[i - 1].end > start) {
+		*same = s[i - 1].start == start && s[i - 1].end == end && !strcmp(s[i - 1].name, name);
+		return true;
+	}
+	return i < n && s[i].start < end;
+}
+
+/* Merge the tail into syms.  Return: 0 or -ENOMEM. */
+static int merge_tail(struct wc_kallsyms *k)
+{
+	struct ksym *syms = realloc(k->syms, (k->nsyms + k->ntail) * sizeof(*syms));
+	size_t i = k->nsyms, j = k->ntail, o = k->nsyms + k->ntail;
+
+	if (!syms)
+		return -ENOMEM;
+	k->syms = syms;
+	while (j) /* from the back: the larger start goes last */
+		syms[--o] = i && syms[i - 1].start > k->tail[j - 1].start ? syms[--i] : k->tail[--j];
+	k->nsyms += k->ntail;
+	k->ntail = 0;
+	return 0;
+}
+
+int wc_kallsyms_add(struct wc_kallsyms *k, uint64_t start, uint64_t end, const char *name,
+		    const char *module)
+{
+	bool same = false;
+	struct ksym s;
+	size_t j;
+
+	if (end <= start || !name || !*name)
+		return -EINVAL;
+	if (overlaps(k->syms, k->nsyms, start, end, name, &same) ||
+	    overlaps(k->tail, k->ntail, start, end, name, &same))
+		return same ? 0 : -EEXIST;
+	if (k->ntail == TAIL_MAX && merge_tail(k))
+		return -ENOMEM;
+	s = (struct ksym){ start, end, arena_dup(k, name), arena_dup(k, module ? module : "") };
+	if (!s.name || !s.module)
+		return -ENOMEM;
+	j = upto(k->tail, k->ntail, start);
+	memmove(&k->tail[j + 1], &k->tail[j], (k->ntail - j) * sizeof(*k->tail));
+	k->tail[j] = s;
+	k->ntail++;
+	k->restricted = false;
+	return 0;
 }
