@@ -114,6 +114,9 @@ else
 	"$WCANALYZE" folded "$tmp/demo.wct" 2>/dev/null >"$tmp/demo.folded"
 	grep -q '^demo-sleeper;.*;do_nanosleep;schedule;__schedule;\[off-cpu S\]' "$tmp/demo.folded"
 	expect "wcanalyze names demo-sleeper's kernel frames through them (do_nanosleep;schedule;__schedule)" $? -eq 0
+	"$WCANALYZE" info "$tmp/demo.wct" 2>/dev/null >"$tmp/info"
+	expect "wcanalyze info counts them ($(grep '^kallsyms:' "$tmp/info"))" \
+		"$(sed -n 's/^kallsyms: *\([0-9]*\) functions, those the callchains refer to$/\1/p' "$tmp/info")" = "$nksym"
 fi
 "$WCREC" -q --full-kallsyms -o "$tmp/full.wct" -- true 2>"$tmp/err"
 "$STAT" "$tmp/full.wct" >"$tmp/stat.full"
