@@ -618,6 +618,41 @@ static int write_map(struct walk *k, int pid, const char *line)
 	return err;
 }
 
+/*
+ * The maps of pid through one of its threads, into k->b: /proc/PID/maps is empty when the
+ * main thread has exited and others go on (a zombie leader has no mm), while every live
+ * thread's /proc/PID/task/TID/maps shows the process's.  Kernel threads have none at all.
+ * Return: 0 (k->b.len stays 0 when no thread shows any), or -ENOMEM.
+ */
+static int slurp_task_maps(struct walk *k, int pid)
+{
+	char path[64];
+	struct dirent *e;
+	DIR *d;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return 0;
+	while (!k->b.len && (e = readdir(d))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (*end || tid <= 0 || tid == pid)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%ld/maps", pid, tid);
+		err = slurp(path, &k->b, 0);
+		if (err == -ENOMEM)
+			break;
+		if (err)
+			k->b.len = 0;
+		err = 0;
+	}
+	closedir(d);
+	return err;
+}
+
 /* COMMs, then MMAPs of one process.  Return: 0 or -errno (only -ENOMEM and writer errors). */
 static int write_process(struct walk *k, int pid)
 {
@@ -630,6 +665,8 @@ static int write_process(struct walk *k, int pid)
 	k->st.processes++;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
 	err = slurp(path, &k->b, 0);
+	if (!err && !k->b.len)
+		err = slurp_task_maps(k, pid);
 	if (err) /* gone, or not ours to read: the COMMs stay */
 		return err == -ENOMEM ? err : 0;
 	for (line = strtok_r(k->b.p, "\n", &save); line && !err; line = strtok_r(NULL, "\n", &save))

@@ -625,6 +625,71 @@ Test(metadata, tasks_map_the_test_binary_with_its_build_id)
 		cr_log_warn("readelf is not installed: build-id checked by the plain parse only");
 }
 
+static void *sleep_forever(void *arg)
+{
+	int out = *(int *)arg;
+
+	if (write(out, "x", 1) != 1)
+		_exit(3);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* A process whose main thread has exited while another goes on: /proc/PID/maps is empty
+ * then (the zombie leader has no mm), and the maps come from the live thread's. */
+Test(metadata, tasks_map_a_process_whose_main_thread_exited)
+{
+	struct wc_meta_task_stats st;
+	int fds[2], child, nmaps = 0, ncomm = 0;
+	char file[64], c;
+
+	cr_assert_eq(pipe(fds), 0);
+	child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		pthread_t t;
+
+		close(fds[0]);
+		if (pthread_create(&t, NULL, sleep_forever, &fds[1]))
+			_exit(2);
+		pthread_exit(NULL);
+	}
+	close(fds[1]);
+	cr_assert_eq(read(fds[0], &c, 1), 1, "the child's second thread runs");
+	close(fds[0]);
+	snprintf(file, sizeof(file), "/proc/%d/maps", child);
+	for (int i = 0; i < 200; i++) { /* until the leader is a zombie: up to 2 s */
+		char maps[64] = "";
+		int in = open(file, O_RDONLY);
+		ssize_t n = in >= 0 ? read(in, maps, sizeof(maps)) : -1;
+
+		if (in >= 0)
+			close(in);
+		if (n == 0)
+			break;
+		usleep(10000);
+	}
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &child, 1, -1, &st), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	finish();
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_mmap *m = (const void *)recs[i];
+
+		if (recs[i]->type == WC_REC_COMM)
+			ncomm++;
+		if (recs[i]->type != WC_REC_MMAP)
+			continue;
+		cr_assert_eq(m->pid, (uint32_t)child);
+		nmaps++;
+	}
+	cr_assert_geq(ncomm, 1, "a COMM for the live thread (and the zombie leader's)");
+	cr_assert_gt(nmaps, 1, "the process's executable mappings, from its live thread");
+	cr_assert_eq((size_t)nmaps, st.maps);
+}
+
 Test(metadata, tasks_skip_the_excluded_and_the_vanished)
 {
 	struct wc_meta_task_stats st;
