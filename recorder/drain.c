@@ -348,6 +348,11 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 	uint64_t mask = r->size - 1;
 	int err = 0;
 
+	st->ring_bytes = r->size;
+	if (head - tail > st->peak_fill) {
+		st->peak_fill = head - tail;
+		st->peak_fill_cpu = r->cpu;
+	}
 	while (tail < head && !err) {
 		const struct perf_event_header *h = (const void *)(r->data + (tail & mask));
 		uint64_t off = tail & mask;

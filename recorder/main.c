@@ -544,6 +544,13 @@ int main(int argc, char **argv)
 			ds.comm + ds.fork + ds.exit + ds.mmap, ds.lost_records + ds.lost_samples,
 			ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
 			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0);
+		if (verbose > 1 && ds.ring_bytes)
+			fprintf(stderr,
+				"wcrec: peak ring-buffer fill %.1f%% (%" PRIu64 " of %" PRIu64
+				" kB, CPU %d), %.0f events/s\n",
+				100.0 * (double)ds.peak_fill / (double)ds.ring_bytes, ds.peak_fill / 1024,
+				ds.ring_bytes / 1024, ds.peak_fill_cpu,
+				t_end > t_start ? (double)events * 1e9 / (double)(t_end - t_start) : 0.0);
 	}
 	ret = (trailer_flags & WC_TRAILER_WRITE_ERROR) ? 1 : 0;
 	if (reaped)
