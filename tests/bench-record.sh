@@ -11,18 +11,27 @@
 #             are interleaved run by run so that drift of the machine hits them all alike.
 #             Two pairs record exactly the same things: callchains on both events (perf's
 #             -g default), and callchains on sched_switch only (wcrec's default).
+#   floor     the same, under tests/bench-floor, a null recorder that opens exactly wcrec's
+#             events and attrs and hands the ring buffers back to the kernel unread: what
+#             the kernel's own per-event work costs (tracepoint, perf output, callchain
+#             unwinding), which no recorder of these events can go below.  floor-sw has
+#             callchains on switches (wcrec-sw's events), floor-g on both (perf -g's and
+#             wcrec's); printed: floor-sw / perf (the best ratio any recorder of wcrec's
+#             events can reach), wcrec-sw / floor-sw (wcrec's own share above the floor),
+#             floor-g / perf (perf's own share).
 #   size      bytes per scheduler event of wcrec's file and of `perf record -z` (zstd) on the
 #             same run, and the ratio (goal <= 0.5): whole files, and net of each tool's fixed
 #             per-file part (what a recording of `true` writes).
 #   loss      events lost by wcrec with its default settings (0 expected), by perf, and in
-#             every run above.
+#             every run above; and by the null recorder, in one run that counts its records.
 # Event counts are exact: wcrec's from tests/wct-stat (tracepoint records in the file), perf's
 # from `perf report --stats` (the SAMPLE events of each sched:* event).
 #
-# Needs root, perf (Debian: linux-perf), taskset, and a built tree (wcrec, tests/wct-stat:
-# `scripts/build.sh build && make -C build tests/wct-stat`).  A benchmark, not a test: run it
-# by hand on a quiet machine; make check never runs it.  It takes a minute or two with the
-# defaults; temporary files go to a directory under $TMPDIR (/tmp), removed at the end.
+# Needs root, perf (Debian: linux-perf), taskset, and a built tree (wcrec, tests/wct-stat,
+# tests/bench-floor: `scripts/build.sh build && make -C build bench`).  A benchmark, not a
+# test: run it by hand on a quiet machine; make check never runs it.  It takes two or three
+# minutes with the defaults; temporary files go to a directory under $TMPDIR (/tmp), removed
+# at the end.
 #
 # usage: tests/bench-record.sh [BUILDDIR]        BUILDDIR: else $builddir, else ./build
 # environment: RUNS=5 (runs per configuration), LOOPS=100000 (perf bench sched pipe -l),
@@ -61,8 +70,10 @@ command -v taskset >/dev/null 2>&1 || die "taskset not found (Debian: apt-get in
 builddir=$(cd "$builddir" && pwd) || die "cannot enter '$builddir'"
 wcrec=$builddir/wcrec
 wctstat=$builddir/tests/wct-stat
+floor=$builddir/tests/bench-floor
 [ -x "$wcrec" ] || die "$wcrec is not built: scripts/build.sh $builddir (or make -C $builddir)"
 [ -x "$wctstat" ] || die "$wctstat is not built: make -C $builddir tests/wct-stat"
+[ -x "$floor" ] || die "$floor is not built: make -C $builddir tests/bench-floor"
 
 ncpu=$(nproc)
 if [ -z "${BENCH_CPU:-}" ]; then
@@ -89,7 +100,7 @@ perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=n
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
 
 # The configurations, in the order they run in each round.
-configs="bare perf wcrec perf-sw wcrec-sw wcrec-rt"
+configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt"
 cmd_of() {
 	case $1 in
 	bare) echo "$bench" ;;
@@ -98,6 +109,8 @@ cmd_of() {
 	perf-sw) echo "$perf_rec $perf_sw -- $bench" ;;
 	wcrec-sw) echo "$wc_rec --no-samples --no-runtime -- $bench" ;;
 	wcrec-rt) echo "$wc_rec --no-samples -- $bench" ;;
+	floor-g) echo "$floor --switch-stacks --waking-stacks -- $bench" ;;
+	floor-sw) echo "$floor --switch-stacks -- $bench" ;;
 	esac
 }
 
@@ -180,6 +193,11 @@ echo "            only: wcrec --no-samples --no-runtime (wcrec's default callcha
 echo "            records as perf-sw)"
 echo "  wcrec-rt  wcrec-sw plus sched_stat_runtime, no callchain: wcrec --no-samples (wcrec's"
 echo "            default scheduler events)"
+echo "  floor-g   the null recorder (tests/bench-floor: wcrec's events and attrs, the rings"
+echo "            handed back unread), callchains on all three events: the kernel's cost of"
+echo "            wcrec's and perf's records"
+echo "  floor-sw  the null recorder, callchains on sched_switch only: the kernel's cost of"
+echo "            wcrec-sw's records"
 echo "  (sched_wakeup_new: wcrec always records it; it fires on fork only, a few per run.)"
 echo "  (perf runs with -B -N: no build-id pass after the workload, which perf 6.1 can crash in"
 echo "  on newer kernels; it comes after the workload, so no usecs/op changes.)"
@@ -224,6 +242,8 @@ for c in $configs; do
 	perf-sw) med_perf_sw=$1 ;;
 	wcrec-sw) med_wcrec_sw=$1 ;;
 	wcrec-rt) med_wcrec_rt=$1 ;;
+	floor-g) med_floor_g=$1 ;;
+	floor-sw) med_floor_sw=$1 ;;
 	esac
 	added=-
 	[ "$c" = bare ] || added=$(calc "$1 - $med_bare")
@@ -239,11 +259,18 @@ a_wcrec=$(calc "$med_wcrec - $med_bare")
 a_perf_sw=$(calc "$med_perf_sw - $med_bare")
 a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
 a_wcrec_rt=$(calc "$med_wcrec_rt - $med_bare")
+a_floor_g=$(calc "$med_floor_g - $med_bare")
+a_floor_sw=$(calc "$med_floor_sw - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
 r_same_sw=$(ratio "$a_wcrec_sw" "$a_perf_sw")
 r_defaults=$(ratio "$a_wcrec_sw" "$a_perf")
 r_rt=$(ratio "$a_wcrec_rt" "$a_perf")
-echo "  (events/run: scheduler events in the file, mean per run; lost: summed over the runs)"
+r_floor=$(ratio "$a_floor_sw" "$a_perf")
+r_above=$(ratio "$a_wcrec_sw" "$a_floor_sw")
+d_above=$(calc "$a_wcrec_sw - $a_floor_sw")
+r_perf_floor=$(ratio "$a_floor_g" "$a_perf")
+echo "  (events/run: scheduler events in the file, mean per run; lost: summed over the runs;"
+echo "  the null recorder counts neither, so as to touch no record: see \"loss\" below)"
 # A quiet machine gives runs within a few percent of each other; say so when it was not.
 noisy=
 for c in $configs; do
@@ -260,11 +287,15 @@ echo "  added cost, wcrec / perf, same records, callchains on both:      $a_wcre
 echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcrec_sw / $a_perf_sw = $r_same_sw  (goal <= 0.5: $(goal "$r_same_sw"))"
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
 echo "  added cost, wcrec-rt / perf (wcrec's default scheduler events):  $a_wcrec_rt / $a_perf = $r_rt"
+echo "  added cost, floor-sw / perf (no recorder of wcrec-sw's events can do better): $a_floor_sw / $a_perf = $r_floor"
+echo "  added cost, wcrec-sw / floor-sw (wcrec's own share above the floor):           $a_wcrec_sw / $a_floor_sw = $r_above  ($d_above usecs/op above it)"
+echo "  added cost, floor-g / perf (the kernel's share of perf's cost):                 $a_floor_g / $a_perf = $r_perf_floor"
 echo
 
 # Size: perf record -z on the same workload as perf and perf-sw; wcrec's files are the last
 # overhead runs'.  The fixed part of a file: what each writes recording `true` (wcrec: host,
-# a copy of /proc/kallsyms, tasks, formats; perf: header, synthesized tasks and mmaps).
+# formats, tasks and maps; since format 1.2 the kernel functions come with the callchains
+# that need them, so they count per event; perf: header, synthesized tasks and mmaps).
 echo "size: bytes per scheduler event (perf -z: zstd level 1, perf's default; wcrec: level 3)"
 rm -f "$tmp/perf.data"
 run "$tmp/z.log" $perf_rec -z $perf_g -- $bench
@@ -299,8 +330,8 @@ psw_per=$per psw_net=$net
 set -- $(wcrec_facts "$tmp/last-wcrec-sw.wct")
 line "wcrec-sw" "$tmp/last-wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
 wsw_per=$per wsw_net=$net
-echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes (with its"
-echo "  copy of /proc/kallsyms)"
+echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes (its kernel"
+echo "  functions, KSYM records, come with the callchains that need them)"
 echo "  (net bytes/event: (bytes - fixed part) / (events - events of the recording of true))"
 rs=$(ratio "$w_per" "$p_per")
 rn=$(ratio "$w_net" "$p_net")
@@ -322,11 +353,22 @@ p_lost=$(awk '{ s += $2 } END { print s }' "$tmp/perf.facts")
 psw_lost=$(awk '{ s += $2 } END { print s }' "$tmp/perf-sw.facts")
 echo
 
+# The null recorder's timed runs touch no record; this run counts them (--count walks the
+# record headers), to show that the floor runs lost nothing either.
+echo "loss: the null recorder as floor-g, counting records ($floor --count ...)"
+run "$tmp/f.log" $floor --switch-stacks --waking-stacks --count -- $bench
+f_line=$(sed -n 's/^bench-floor: //p' "$tmp/f.log")
+f_lost=$(echo "$f_line" | sed -n 's/.* \([0-9]*\) lost$/\1/p')
+echo "  $(usecs "$tmp/f.log") usecs/op; $f_line"
+echo
+
 echo "figures:"
 echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); perf-sw $a_perf_sw, wcrec-sw $a_wcrec_sw"
 echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
 echo "  with sched_stat_runtime (wcrec's default): added $a_wcrec_rt usecs/op, $r_rt of perf's"
+echo "  floor (null recorder), added usecs/op: floor-sw $a_floor_sw, floor-g $a_floor_g"
+echo "  floor ratios: floor-sw/perf $r_floor (best reachable for wcrec-sw/perf), wcrec-sw/floor-sw $r_above, floor-g/perf $r_perf_floor"
 echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both);"
 echo "                             $rs_sw whole files, $rn_sw net (on switches)   goal <= 0.5"
-echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost"
+echo "  lost: wcrec with defaults $d_lost; perf $p_lost over $RUNS runs, perf-sw $psw_lost; null recorder (floor-g) ${f_lost:-?}"
 [ -z "$noisy" ] || echo "  (noisy runs:$noisy; load at the end: $(cut -d' ' -f1-3 /proc/loadavg))"

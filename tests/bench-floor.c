@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * bench-floor - a null recorder: the kernel's floor of recording cost, for
+ * tests/bench-record.sh.
+ *
+ * It opens the perf events wcrec opens for `wcrec -a --no-samples --no-runtime` (sched_switch,
+ * sched_waking and sched_wakeup_new on every online CPU, pid -1), with the same attrs as
+ * recorder/events.c: tracepoint id from tracefs, sample_type BASE_SAMPLE_TYPE | RAW
+ * (| CALLCHAIN), sample_period 1, use_clockid CLOCK_MONOTONIC, watermark with
+ * wakeup_watermark = a quarter of the ring, sample_id_all, the side-band bits (mmap, mmap2,
+ * comm, comm_exec, task, build_id) on sched_switch, exclude_callchain_* as asked, one ring of
+ * -m PAGES data pages per CPU shared through PERF_EVENT_IOC_SET_OUTPUT.  Then it runs COMMAND
+ * and, until COMMAND exits, waits in poll() and hands every ring's bytes back to the kernel
+ * (data_tail = data_head) without looking at them.
+ *
+ * What the recorded workload pays above its bare cost under this program is what the kernel
+ * itself does per event (tracepoint, perf output, callchain unwinding) and what its wake-ups
+ * of the drainer cost.  A real recorder with these attrs must also read, and so cannot add
+ * less.  --count walks the record headers (one 8-byte load per record) to count records and
+ * PERF_RECORD_LOST / LOST_SAMPLES; it is off by default, so that the floor touches nothing.
+ *
+ * usage: bench-floor [options] -- COMMAND [ARGS]
+ * Prints one line on stderr: bytes drained, records and lost (with --count).
+ * Exit status: COMMAND's (128 + signal when it was killed); 1 when set-up failed; 2 for a
+ * bad option.
+ */
+#ifndef _GNU_SOURCE /* configure defines it; a build by hand may not */
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <linux/perf_event.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* as recorder/events-priv.h */
+#define BASE_SAMPLE_TYPE                                                                           \
+	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
+	 PERF_SAMPLE_PERIOD)
+#define MAX_CPUS 4096
+#define NEVENTS	 3
+
+struct ring {
+	struct perf_event_mmap_page *meta;
+	uint8_t *data;
+	uint64_t size; /* bytes of data, a power of two */
+};
+
+struct counts {
+	uint64_t bytes, records, lost_records, lost_samples;
+};
+
+static const char usage[] =
+    "usage: bench-floor [options] -- COMMAND [ARGS]\n"
+    "  a null recorder: wcrec's scheduler events on all CPUs, drained without reading\n"
+    "  --switch-stacks     callchains on sched_switch\n"
+    "  --waking-stacks     callchains on sched_waking and sched_wakeup_new\n"
+    "  --no-kernel-stacks  exclude_callchain_kernel\n"
+    "  --no-user-stacks    exclude_callchain_user\n"
+    "  --max-stack N       sample_max_stack (default 0: the kernel's perf_event_max_stack)\n"
+    "  -m PAGES            ring-buffer data pages per CPU, a power of two (default 2048)\n"
+    "  --count             walk record headers: count records and lost ones\n"
+    "  -h, --help          this text\n";
+
+static volatile sig_atomic_t stop_signal;
+
+/* SIGINT, SIGTERM: stop recording, and pass the signal on to COMMAND. */
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/* SIGCHLD: only interrupts poll(), so that COMMAND's exit is seen at once. */
+static void on_child(int sig)
+{
+	(void)sig;
+}
+
+/* perf_event_open(2), which libc does not wrap. */
+static int perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
+			   unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* Does DIR/events exist? */
+static bool has_events(const char *dir)
+{
+	char path[256];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/events", dir);
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* The tracing directory: tracefs, mounted if need be, else debugfs's.  NULL if none. */
+static const char *tracefs_dir(void)
+{
+	if (has_events("/sys/kernel/tracing"))
+		return "/sys/kernel/tracing";
+	if (has_events("/sys/kernel/debug/tracing"))
+		return "/sys/kernel/debug/tracing";
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL) &&
+	    has_events("/sys/kernel/tracing"))
+		return "/sys/kernel/tracing";
+	return NULL;
+}
+
+/* The id of tracepoint sched:NAME, from DIR/events/sched/NAME/id; -1 if absent. */
+static int tp_id(const char *dir, const char *name)
+{
+	char path[512];
+	FILE *f;
+	int id = -1;
+
+	snprintf(path, sizeof(path), "%s/events/sched/%s/id", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%d", &id) != 1)
+		id = -1;
+	fclose(f);
+	return id;
+}
+
+/* Parse the online CPU list ("0-3,5") into cpus[]; return the count, or -1. */
+static int online_cpus(int *cpus, int max)
+{
+	char buf[4096] = "", *s = buf, *end;
+	FILE *f = fopen("/sys/devices/system/cpu/online", "r");
+	int n = 0;
+
+	if (!f)
+		return -1;
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = 0;
+	fclose(f);
+	while (*s && *s != '\n') {
+		long a = strtol(s, &end, 10), b = a;
+
+		if (end == s || a < 0)
+			return -1;
+		if (*end == '-') {
+			s = end + 1;
+			b = strtol(s, &end, 10);
+			if (end == s || b < a)
+				return -1;
+		}
+		for (long c = a; c <= b; c++) {
+			if (n == max)
+				return -1;
+			cpus[n++] = (int)c;
+		}
+		s = *end == ',' ? end + 1 : end;
+	}
+	return n > 0 ? n : -1;
+}
+
+/* Fill in one tracepoint's attr as recorder/events.c does (add_event, add_tracepoint). */
+static void tp_attr(struct perf_event_attr *a, int id, bool stacks, unsigned pages, long page)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = sizeof(*a);
+	a->type = PERF_TYPE_TRACEPOINT;
+	a->config = (uint64_t)id;
+	a->sample_type = BASE_SAMPLE_TYPE | PERF_SAMPLE_RAW | (stacks ? PERF_SAMPLE_CALLCHAIN : 0);
+	a->sample_period = 1;
+	a->disabled = 1;
+	a->sample_id_all = 1;
+	a->watermark = 1;
+	a->use_clockid = 1;
+	a->clockid = CLOCK_MONOTONIC;
+	a->wakeup_watermark = (uint32_t)((uint64_t)pages * (uint64_t)page / 4);
+}
+
+/* Open one event on one CPU, retrying as recorder/events.c does where a kernel lacks a bit. */
+static int open_one(struct perf_event_attr *a, int cpu)
+{
+	for (;;) {
+		int fd = perf_event_open(a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+		if (fd >= 0 || errno != EINVAL)
+			return fd;
+		if (a->build_id)
+			a->build_id = 0;
+		else if (a->use_clockid) {
+			a->use_clockid = 0;
+			a->clockid = 0;
+		} else
+			return -1;
+	}
+}
+
+/*
+ * Give a ring's bytes back to the kernel.  With count, first walk the record headers: records
+ * are 8-byte aligned in a buffer whose size is a multiple of 8, so no header and no u64 field
+ * straddles the end of the buffer.
+ */
+static void drain(struct ring *r, bool count, struct counts *n)
+{
+	/* acquire: the record bytes below head are visible once head is */
+	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = r->meta->data_tail, mask = r->size - 1;
+
+	n->bytes += head - tail;
+	while (count && tail < head) {
+		const struct perf_event_header *h = (const void *)(r->data + (tail & mask));
+		uint64_t v;
+
+		if (h->size < sizeof(*h))
+			break; /* cannot happen with a sane kernel; do not loop on it */
+		n->records++;
+		if (h->type == PERF_RECORD_LOST) { /* id, lost */
+			memcpy(&v, r->data + ((tail + sizeof(*h) + 8) & mask), 8);
+			n->lost_records += v;
+		} else if (h->type == PERF_RECORD_LOST_SAMPLES) { /* lost */
+			memcpy(&v, r->data + ((tail + sizeof(*h)) & mask), 8);
+			n->lost_samples += v;
+		}
+		tail += h->size;
+	}
+	/* release: our reads of the bytes below head are done before the kernel reuses them */
+	__atomic_store_n(&r->meta->data_tail, head, __ATOMIC_RELEASE);
+}
+
+/* Enable (or disable) every event on every CPU.  Return: 0 or -errno. */
+static int enable_all(const int *fds, int nfds, bool on)
+{
+	for (int k = 0; k < nfds; k++)
+		if (fds[k] >= 0 &&
+		    ioctl(fds[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+			return -errno;
+	return 0;
+}
+
+enum { OPT_SWITCH = 256, OPT_WAKING, OPT_NO_K, OPT_NO_U, OPT_MAX_STACK, OPT_COUNT };
+
+/* Parse options, open and map the events, run COMMAND while draining, print the counts. */
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+	    {"switch-stacks", no_argument, NULL, OPT_SWITCH},
+	    {"waking-stacks", no_argument, NULL, OPT_WAKING},
+	    {"no-kernel-stacks", no_argument, NULL, OPT_NO_K},
+	    {"no-user-stacks", no_argument, NULL, OPT_NO_U},
+	    {"max-stack", required_argument, NULL, OPT_MAX_STACK},
+	    {"mmap-pages", required_argument, NULL, 'm'},
+	    {"count", no_argument, NULL, OPT_COUNT},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
+	};
+	static const char *const names[NEVENTS] = {"sched_switch", "sched_waking",
+						   "sched_wakeup_new"};
+	static int cpus[MAX_CPUS];
+	bool stacks_sw = false, stacks_wk = false, no_k = false, no_u = false, count = false;
+	unsigned pages = 2048, max_stack = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	struct perf_event_attr attrs[NEVENTS];
+	struct ring *rings = NULL;
+	struct pollfd *pfds = NULL;
+	struct counts n = {0};
+	int *fds = NULL, ncpus, nev = 0, status = 0, ret = 1, c, go[2] = {-1, -1};
+	const char *dir;
+	pid_t child = -1;
+	bool reaped = false;
+
+	while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
+		char *end;
+		long v;
+
+		switch (c) {
+		case OPT_SWITCH:
+			stacks_sw = true;
+			break;
+		case OPT_WAKING:
+			stacks_wk = true;
+			break;
+		case OPT_NO_K:
+			no_k = true;
+			break;
+		case OPT_NO_U:
+			no_u = true;
+			break;
+		case OPT_COUNT:
+			count = true;
+			break;
+		case OPT_MAX_STACK:
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > 65535) {
+				fprintf(stderr,
+					"bench-floor: --max-stack wants 1 to 65535, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			max_stack = (unsigned)v;
+			break;
+		case 'm':
+			v = strtol(optarg, &end, 10);
+			if (*end || v < 1 || v > (1 << 20) || (v & (v - 1))) {
+				fprintf(stderr,
+					"bench-floor: -m wants a power of two of pages, not '%s'\n",
+					optarg);
+				return 2;
+			}
+			pages = (unsigned)v;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			fputs(usage, stderr);
+			return 2;
+		}
+	}
+	if (optind >= argc) {
+		fputs(usage, stderr);
+		return 2;
+	}
+
+	dir = tracefs_dir();
+	if (!dir) {
+		fprintf(stderr,
+			"bench-floor: no tracefs: neither /sys/kernel/tracing nor "
+			"/sys/kernel/debug/tracing has events/, and mounting tracefs failed\n");
+		return 1;
+	}
+	for (int i = 0; i < NEVENTS; i++) {
+		bool stacks = i == 0 ? stacks_sw : stacks_wk;
+		int id = tp_id(dir, names[i]);
+
+		if (id < 0) {
+			if (i == 2) /* wcrec too goes on without it */
+				continue;
+			fprintf(stderr, "bench-floor: no tracepoint sched:%s in %s/events\n",
+				names[i], dir);
+			return 1;
+		}
+		tp_attr(&attrs[nev], id, stacks, pages, page);
+		attrs[nev].exclude_callchain_kernel = no_k;
+		attrs[nev].exclude_callchain_user = no_u;
+		attrs[nev].sample_max_stack = (uint16_t)max_stack;
+		if (i == 0) { /* side-band records come with sched_switch, as in wcrec */
+			attrs[nev].mmap = 1;
+			attrs[nev].mmap2 = 1;
+			attrs[nev].comm = 1;
+			attrs[nev].comm_exec = 1;
+			attrs[nev].task = 1;
+			attrs[nev].build_id = 1;
+		}
+		nev++;
+	}
+
+	ncpus = online_cpus(cpus, MAX_CPUS);
+	if (ncpus < 0) {
+		fprintf(stderr, "bench-floor: cannot read /sys/devices/system/cpu/online\n");
+		return 1;
+	}
+	fds = malloc(sizeof(*fds) * (size_t)(ncpus * nev));
+	rings = calloc((size_t)ncpus, sizeof(*rings));
+	pfds = calloc((size_t)ncpus, sizeof(*pfds));
+	if (!fds || !rings || !pfds) {
+		fprintf(stderr, "bench-floor: out of memory\n");
+		goto out;
+	}
+	for (int k = 0; k < ncpus * nev; k++)
+		fds[k] = -1;
+	for (int ci = 0; ci < ncpus; ci++) {
+		for (int i = 0; i < nev; i++) {
+			int fd = open_one(&attrs[i], cpus[ci]);
+
+			if (fd < 0) {
+				fprintf(stderr, "bench-floor: cannot open sched:%s on CPU %d: %s\n",
+					names[i], cpus[ci], strerror(errno));
+				goto out;
+			}
+			fds[ci * nev + i] = fd;
+			if (i == 0) {
+				size_t len = (size_t)(pages + 1) * (size_t)page;
+				void *p =
+				    mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+				if (p == MAP_FAILED) {
+					fprintf(stderr,
+						"bench-floor: cannot map %u pages on CPU %d: %s "
+						"(see -m and perf_event_mlock_kb)\n",
+						pages, cpus[ci], strerror(errno));
+					goto out;
+				}
+				rings[ci].meta = p;
+				rings[ci].data = (uint8_t *)p + page;
+				rings[ci].size = (uint64_t)pages * (uint64_t)page;
+				pfds[ci].fd = fd;
+				pfds[ci].events = POLLIN;
+			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, fds[ci * nev])) {
+				fprintf(stderr,
+					"bench-floor: PERF_EVENT_IOC_SET_OUTPUT on CPU %d: %s\n",
+					cpus[ci], strerror(errno));
+				goto out;
+			}
+		}
+	}
+
+	struct sigaction sa = {.sa_handler = on_signal};
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+	if (pipe2(go, O_CLOEXEC)) {
+		perror("bench-floor: pipe");
+		goto out;
+	}
+	child = fork();
+	if (child < 0) {
+		perror("bench-floor: fork");
+		goto out;
+	}
+	if (child == 0) { /* wait until the events are on, then become COMMAND */
+		char x;
+
+		close(go[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &x, 1) != 1)
+			_exit(127);
+		execvp(argv[optind], argv + optind);
+		fprintf(stderr, "bench-floor: cannot run %s: %s\n", argv[optind], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	go[0] = -1;
+	c = enable_all(fds, ncpus * nev, true);
+	if (c) {
+		fprintf(stderr, "bench-floor: cannot enable the events: %s\n", strerror(-c));
+		goto out;
+	}
+	if (write(go[1], "x", 1) != 1) {
+		perror("bench-floor: starting the command");
+		goto out;
+	}
+	close(go[1]);
+	go[1] = -1;
+
+	/* wcrec's loop: poll with a 100 ms timeout, then drain every CPU */
+	while (!stop_signal) {
+		if (poll(pfds, (nfds_t)ncpus, 100) < 0 && errno != EINTR) {
+			perror("bench-floor: poll");
+			break;
+		}
+		for (int ci = 0; ci < ncpus; ci++)
+			drain(&rings[ci], count, &n);
+		if (waitpid(child, &status, WNOHANG) == child) {
+			reaped = true;
+			break;
+		}
+	}
+	enable_all(fds, ncpus * nev, false);
+	for (int ci = 0; ci < ncpus; ci++)
+		drain(&rings[ci], count, &n);
+	if (count)
+		fprintf(stderr,
+			"bench-floor: %" PRIu64 " bytes drained, %" PRIu64 " records, %" PRIu64
+			" lost\n",
+			n.bytes, n.records, n.lost_records + n.lost_samples);
+	else
+		fprintf(stderr,
+			"bench-floor: %" PRIu64 " bytes drained, records not counted (--count), "
+			"lost not counted\n",
+			n.bytes);
+	ret = 0;
+	if (reaped)
+		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+
+out:
+	if (child > 0 && !reaped) { /* set-up failed, or we were stopped: no COMMAND left behind */
+		if (go[1] >= 0)
+			close(go[1]);
+		if (stop_signal)
+			kill(child, stop_signal);
+		waitpid(child, &status, 0);
+		if (stop_signal)
+			ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	}
+	for (int ci = 0; rings && ci < ncpus; ci++)
+		if (rings[ci].meta)
+			munmap(rings[ci].meta, rings[ci].size + (size_t)page);
+	for (int k = 0; fds && k < ncpus * nev; k++)
+		if (fds[k] >= 0)
+			close(fds[k]);
+	free(fds);
+	free(rings);
+	free(pfds);
+	return ret;
+}
