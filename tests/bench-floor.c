@@ -18,6 +18,9 @@
  * of the drainer cost.  A real recorder with these attrs must also read, and so cannot add
  * less.  --count walks the record headers (one 8-byte load per record) to count records and
  * PERF_RECORD_LOST / LOST_SAMPLES; it is off by default, so that the floor touches nothing.
+ * --only-tid TID sets the kernel-side tracepoint filters wcrec does not use (prev_pid/next_pid
+ * of sched_switch, pid of the wakeups): what they would save the rest of the machine when the
+ * target is one quiet thread (man/wcrec.1, "Why per-CPU events").
  *
  * usage: bench-floor [options] -- COMMAND [ARGS]
  * Prints one line on stderr: bytes drained, records and lost (with --count).
@@ -75,6 +78,8 @@ static const char usage[] =
     "  --max-stack N       sample_max_stack (default 0: the kernel's perf_event_max_stack)\n"
     "  -m PAGES            ring-buffer data pages per CPU, a power of two (default 2048)\n"
     "  --count             walk record headers: count records and lost ones\n"
+    "  --only-tid TID      kernel-side tracepoint filters keeping TID's events only: the\n"
+    "                      filters wcrec does not use (man wcrec, Why per-CPU events)\n"
     "  -h, --help          this text\n";
 
 static volatile sig_atomic_t stop_signal;
@@ -248,7 +253,7 @@ static int enable_all(const int *fds, int nfds, bool on)
 	return 0;
 }
 
-enum { OPT_SWITCH = 256, OPT_WAKING, OPT_NO_K, OPT_NO_U, OPT_MAX_STACK, OPT_COUNT };
+enum { OPT_SWITCH = 256, OPT_WAKING, OPT_NO_K, OPT_NO_U, OPT_MAX_STACK, OPT_COUNT, OPT_ONLY_TID };
 
 /* Parse options, open and map the events, run COMMAND while draining, print the counts. */
 int main(int argc, char **argv)
@@ -261,6 +266,7 @@ int main(int argc, char **argv)
 	    {"max-stack", required_argument, NULL, OPT_MAX_STACK},
 	    {"mmap-pages", required_argument, NULL, 'm'},
 	    {"count", no_argument, NULL, OPT_COUNT},
+	    {"only-tid", required_argument, NULL, OPT_ONLY_TID},
 	    {"help", no_argument, NULL, 'h'},
 	    {0},
 	};
@@ -269,6 +275,7 @@ int main(int argc, char **argv)
 	static int cpus[MAX_CPUS];
 	bool stacks_sw = false, stacks_wk = false, no_k = false, no_u = false, count = false;
 	unsigned pages = 2048, max_stack = 0;
+	long only_tid = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attrs[NEVENTS];
 	struct ring *rings = NULL;
@@ -298,6 +305,13 @@ int main(int argc, char **argv)
 			break;
 		case OPT_COUNT:
 			count = true;
+			break;
+		case OPT_ONLY_TID:
+			only_tid = strtol(optarg, &end, 10);
+			if (*end || only_tid < 1) {
+				fprintf(stderr, "bench-floor: --only-tid wants a tid, not '%s'\n", optarg);
+				return 2;
+			}
 			break;
 		case OPT_MAX_STACK:
 			v = strtol(optarg, &end, 10);
@@ -389,6 +403,20 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			fds[ci * nev + i] = fd;
+			if (only_tid) {
+				/* the fields of the format files: a switch either way, the woken task */
+				char filter[96];
+
+				snprintf(filter, sizeof(filter),
+					 i == 0 ? "prev_pid == %ld || next_pid == %ld" : "pid == %ld",
+					 only_tid, only_tid);
+				if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+					fprintf(stderr,
+						"bench-floor: filter '%s' on sched:%s: %s\n",
+						filter, names[i], strerror(errno));
+					goto out;
+				}
+			}
 			if (i == 0) {
 				size_t len = (size_t)(pages + 1) * (size_t)page;
 				void *p =
