@@ -233,21 +233,23 @@ done <"$tmp/wl.out.sum"
 # and ours (--all-tasks: perf has no target), over the time ours cover on each CPU.  A pair:
 # the same CPU and task, times within 0.2 ms.  perf's ":-1[-1/PID]" stands for any thread that
 # exited (NOTES: perf shows a thread's switch-outs after its EXIT record under one task of tid
-# -1, whose PID is that of the first such thread); perf's rows of the recorder, which
-# wcanalyze drops, are left out.  A
+# -1, whose PID is that of the first such thread); perf's rows of the recorder (the tid of
+# the file's recorder_pid NOTE), which wcanalyze drops, are left out, but not those of another
+# wcrec, such as one of a test running alongside.  A
 # task's row must be perf's from its name on ("0.000 0.000 0.000 ", as perf keeps no times of
 # tasks with -I, and no callchain here); idle rows differ where we say "-" (NOTES).
 # Output: "PERF-ROWS OUR-ROWS PAIRED TASK-ROWS-PAIRED TASK-ROWS-THE-SAME", then the unpaired.
 pair_rows() {
-	awk 'FNR == 1 { f++ }
+	awk -v rec="$("$B/tests/wct-stat" "$tmp/wl.wct" | sed -n 's/^note.recorder_pid //p')" '
+	FNR == 1 { f++ }
 	$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /^\[[0-9]+\]$/ && $3 != "lost" {
 		r = substr($0, index($0, "] ") + 3) # the name (it may hold spaces) and after
-		if (f == 1 && r ~ /^wcrec\[/) next
 		if (r ~ /^<idle> /) { key = "idle"; sub(/^<idle> +/, "", r) }
 		else if (match(r, /\[-?[0-9]+(\/[0-9]+)?\] /)) {
 			key = substr(r, RSTART + 1, RLENGTH - 3); r = substr(r, RSTART + RLENGTH)
 			sub(/^ +/, "", r)
 		} else next
+		if (f == 1 && key == rec) next
 		if (f == 2) { if (!($2 in lo)) lo[$2] = $1; hi[$2] = $1 }
 		n[f]++; t[f, n[f]] = $1; c[f, n[f]] = $2; k[f, n[f]] = key; rest[f, n[f]] = r
 	}
