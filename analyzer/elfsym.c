@@ -26,8 +26,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/strbuf.h"
+
 #define BUILD_ID_MAX     64 /* bytes; SHA-1 ids are 20 */
-#define NO_NAME          UINT32_MAX
+#define NO_NAME          WC_STRBUF_FAIL
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
 /* Longer mangled names stay mangled: the demangler's stack use grows with the name. */
@@ -66,12 +68,6 @@ struct efile {
 	size_t id_len; /* 0: no build-id */
 	Elf_Scn *symtab, *dynsym;
 	bool has_code; /* an executable section with contents: the program headers are real */
-};
-
-/* Growing buffer of NUL-terminated strings, handed out as offsets. */
-struct strbuf {
-	char *p;
-	size_t len, cap; /* bytes */
 };
 
 /* Output of one demangling, through the libiberty callback. */
@@ -290,28 +286,6 @@ static bool find_debug_file(struct efile *f, const char *path, const struct want
 
 /* ---- names ---- */
 
-/* Append s[0..n) and a NUL.  Return: the string's offset, or NO_NAME when out of memory. */
-static uint32_t strbuf_add(struct strbuf *b, const char *s, size_t n)
-{
-	uint32_t off = (uint32_t)b->len;
-
-	if (b->len + n + 1 > UINT32_MAX)
-		return NO_NAME;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = 2 * b->cap > b->len + n + 1 ? 2 * b->cap : b->len + n + 4096;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return NO_NAME;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->p[b->len + n] = '\0';
-	b->len += n + 1;
-	return off;
-}
-
 static void demangle_out(const char *s, size_t n, void *opaque)
 {
 	struct demangled *d = opaque;
@@ -347,7 +321,7 @@ static bool maybe_rust(const char *s)
  * cplus_demangle() would exit the program through xmalloc() when out of memory.
  * Return: the name's offset, or NO_NAME when out of memory.
  */
-static uint32_t add_name(struct strbuf *b, struct demangled *d, const char *raw)
+static uint32_t add_name(struct wc_strbuf *b, struct demangled *d, const char *raw)
 {
 	size_t n = strcspn(raw, "@");
 	char in[DEMANGLE_IN_MAX];
@@ -355,7 +329,7 @@ static uint32_t add_name(struct strbuf *b, struct demangled *d, const char *raw)
 	if (!n)
 		n = strlen(raw);
 	if (raw[0] != '_' || n >= sizeof(in))
-		return strbuf_add(b, raw, n);
+		return wc_strbuf_add(b, raw, n);
 	memcpy(in, raw, n);
 	in[n] = '\0';
 	d->len = 0;
@@ -364,14 +338,14 @@ static uint32_t add_name(struct strbuf *b, struct demangled *d, const char *raw)
 		d->len = 0;
 		d->overflow = false;
 		if (!cplus_demangle_v3_callback(in, DEMANGLE_OPTS, demangle_out, d))
-			return strbuf_add(b, raw, n);
+			return wc_strbuf_add(b, raw, n);
 	}
 	if (d->overflow || !d->len)
-		return strbuf_add(b, raw, n);
+		return wc_strbuf_add(b, raw, n);
 	/* a Rust legacy name that the Rust demangler refused comes out of the C++ one hashed */
 	if (!strncmp(in, "_ZN", 3) && has_rust_hash(d->buf, d->len))
 		d->len -= 19;
-	return strbuf_add(b, d->buf, d->len);
+	return wc_strbuf_add(b, d->buf, d->len);
 }
 
 /* ---- symbols ---- */
@@ -481,7 +455,7 @@ static ssize_t read_table(struct efile *f, Elf_Scn *scn, struct raw **raws_out)
  */
 static int load_symbols(struct wc_elfsym *e, struct efile *f)
 {
-	struct strbuf names = { NULL, 0, 0 };
+	struct wc_strbuf names = { NULL, 0, 0 };
 	struct demangled d = { NULL, 0, false };
 	struct raw *raws = NULL;
 	size_t m = 0;

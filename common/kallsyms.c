@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NO_NAME    UINT32_MAX
+#include "common/strbuf.h"
+
+#define NO_NAME    WC_STRBUF_FAIL /* also: a bound, not a function */
 #define PAGE_BYTES 4096u
 
 /* A symbol as read from one line. */
@@ -53,37 +55,11 @@ struct wc_kallsyms {
 	bool restricted;
 };
 
-/* Growing buffer of NUL-terminated strings, handed out as offsets. */
-struct strbuf {
-	char *p;
-	size_t len, cap; /* bytes */
-};
-
 /* Module names, interned: open addressing over offsets in a strbuf (0: empty slot). */
 struct modtab {
 	uint32_t *slots;
 	size_t nslots, nused; /* nslots a power of two */
 };
-
-/* Append s[0..n) and a NUL.  Return: the string's offset, or NO_NAME when out of memory. */
-static uint32_t strbuf_add(struct strbuf *b, const char *s, size_t n)
-{
-	uint32_t off = (uint32_t)b->len;
-
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = 2 * b->cap > b->len + n + 1 ? 2 * b->cap : b->len + n + 4096;
-		char *p = realloc(b->p, cap);
-
-		if (!p)
-			return NO_NAME;
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->p[b->len + n] = '\0';
-	b->len += n + 1;
-	return off;
-}
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
@@ -95,7 +71,7 @@ static uint64_t hash_bytes(const char *s, size_t n)
 }
 
 /* The offset of module name s[0..n) in b, added to b and t when new.  Return: NO_NAME: ENOMEM */
-static uint32_t modtab_intern(struct modtab *t, struct strbuf *b, const char *s, size_t n)
+static uint32_t modtab_intern(struct modtab *t, struct wc_strbuf *b, const char *s, size_t n)
 {
 	size_t i;
 
@@ -125,7 +101,7 @@ static uint32_t modtab_intern(struct modtab *t, struct strbuf *b, const char *s,
 		if (!strncmp(m, s, n) && !m[n])
 			return t->slots[i];
 	}
-	t->slots[i] = strbuf_add(b, s, n);
+	t->slots[i] = wc_strbuf_add(b, s, n);
 	if (t->slots[i] == NO_NAME) {
 		t->slots[i] = 0;
 		return NO_NAME;
@@ -216,7 +192,7 @@ static uint64_t page_end(uint64_t start)
  * Parse one line, [p, nl), into e, interning its name and module.
  * Return: 1 when e holds a symbol to keep, 0 to skip the line, -ENOMEM.
  */
-static int parse_line(const char *p, const char *nl, struct ent *e, struct strbuf *names,
+static int parse_line(const char *p, const char *nl, struct ent *e, struct wc_strbuf *names,
 		      struct modtab *mods, bool *nonzero)
 {
 	const char *name, *mod = NULL;
@@ -258,7 +234,7 @@ static int parse_line(const char *p, const char *nl, struct ent *e, struct strbu
 	}
 	e->name = NO_NAME;
 	if (is_function(e->type)) {
-		e->name = strbuf_add(names, name, name_len);
+		e->name = wc_strbuf_add(names, name, name_len);
 		if (e->name == NO_NAME)
 			return -ENOMEM;
 	}
@@ -316,7 +292,7 @@ static int build(struct wc_kallsyms *k, struct ent *ents, size_t n)
 
 struct wc_kallsyms *wc_kallsyms_new(const char *text, size_t len)
 {
-	struct strbuf names = { NULL, 0, 0 };
+	struct wc_strbuf names = { NULL, 0, 0 };
 	struct modtab mods = { NULL, 0, 0 };
 	struct wc_kallsyms *k;
 	struct ent *ents = NULL;
@@ -340,7 +316,7 @@ struct wc_kallsyms *wc_kallsyms_new(const char *text, size_t len)
 		nlines++;
 	k = calloc(1, sizeof(*k));
 	ents = malloc(nlines * sizeof(*ents));
-	if (!k || !ents || strbuf_add(&names, "", 0) == NO_NAME)
+	if (!k || !ents || wc_strbuf_add(&names, "", 0) == NO_NAME)
 		goto out_free;
 	for (p = text; p < end; p = nl + 1) {
 		int ret;

@@ -161,16 +161,6 @@ Test(ksyms, one_record_per_function_before_its_first_stack)
 		free(ks[i]);
 }
 
-struct seen {
-	const struct wc_replay_meta *meta;
-};
-
-static int on_begin(void *ctx, const struct wc_replay_meta *m)
-{
-	((struct seen *)ctx)->meta = m;
-	return 0;
-}
-
 static int on_event(void *ctx, const struct wc_rec_header *h)
 {
 	(void)ctx;
@@ -184,12 +174,11 @@ static void check_replay_against(const uint64_t *const *stacks, const uint32_t *
 				 size_t *checked)
 {
 	struct wc_replay *r = wc_replay_open(path);
-	struct wc_replay_ops ops = { .begin = on_begin, .event = on_event };
-	struct seen seen = { NULL };
+	struct wc_replay_ops ops = { .event = on_event };
 	const struct wc_replay_meta *m;
 
 	cr_assert_not_null(r);
-	cr_assert_eq(wc_replay_run(r, &ops, &seen), 0);
+	cr_assert_eq(wc_replay_run(r, &ops, NULL), 0);
 	m = wc_replay_meta(r);
 	cr_assert(m->kallsyms_referenced);
 	cr_assert_eq(wc_replay_stats(r)->bad_ksyms, 0);
