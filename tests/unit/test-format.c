@@ -272,11 +272,13 @@ Test(format, missing_file_fails_with_errno)
 	cr_assert_eq(errno, ENOENT);
 }
 
-/* An inline payload longer than its record is corrupt, named by type and offset. */
-Test(format, inline_payload_overrunning_its_record_is_corrupt)
+/*
+ * Write tu_make_record(type, seq), then the same record as spoil() leaves it, to a new file in
+ * trace.path; open it and read the first.  Return: the reader, at the spoiled record.
+ */
+static struct wc_reader *good_then_spoiled(uint16_t type, uint32_t seq, void (*spoil)(void *))
 {
 	static uint64_t buf[65536 / 8];
-	struct wc_rec_tp_inline *x = (void *)buf;
 	const struct wc_rec_header *h;
 	struct wc_reader *r;
 	int fd;
@@ -284,17 +286,33 @@ Test(format, inline_payload_overrunning_its_record_is_corrupt)
 	strcpy(trace.path, "/tmp/wct-test-XXXXXX");
 	fd = mkstemp(trace.path);
 	struct wc_writer *w = wc_writer_new(fd, NULL);
-	tu_make_record(buf, WC_REC_TP_INLINE, 1);
-	cr_assert_eq(wc_writer_add(w, buf), 0); /* a good one, 32 + 37 bytes in 72 */
-	x->size = (uint16_t)(x->h.size - sizeof(*x) + 1); /* one byte past its record */
+	tu_make_record(buf, type, seq);
+	cr_assert_eq(wc_writer_add(w, buf), 0);
+	spoil(buf);
 	cr_assert_eq(wc_writer_add(w, buf), 0);
 	cr_assert_eq(wc_writer_close(w, 5, 0), 0);
 	wc_writer_free(w);
 	close(fd);
 	r = wc_reader_open(trace.path);
 	cr_assert_not_null(r);
-	cr_assert_eq(wc_reader_next(r, &h), 1);
-	cr_assert_eq(h->type, WC_REC_TP_INLINE);
+	cr_assert_eq(wc_reader_next(r, &h), 1, "the good record is read");
+	cr_assert_eq(h->type, type);
+	return r;
+}
+
+static void inline_one_byte_past(void *rec)
+{
+	struct wc_rec_tp_inline *x = rec; /* 32 + 37 bytes in 72 */
+
+	x->size = (uint16_t)(x->h.size - sizeof(*x) + 1);
+}
+
+/* An inline payload longer than its record is corrupt, named by type and offset. */
+Test(format, inline_payload_overrunning_its_record_is_corrupt)
+{
+	struct wc_reader *r = good_then_spoiled(WC_REC_TP_INLINE, 1, inline_one_byte_past);
+	const struct wc_rec_header *h;
+
 	cr_assert_eq(wc_reader_next(r, &h), 0, "the bad record is not delivered");
 	cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT);
 	cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 19"), "%s",
@@ -303,52 +321,53 @@ Test(format, inline_payload_overrunning_its_record_is_corrupt)
 	wc_reader_free(r);
 }
 
+static void ksym_end_at_start(void *rec)
+{
+	struct wc_rec_ksym *x = rec;
+
+	x->end = x->start;
+}
+
+static void ksym_strings_past_the_record(void *rec)
+{
+	struct wc_rec_ksym *x = rec;
+
+	x->strings_len = x->h.size - (uint32_t)sizeof(*x) + 8;
+}
+
+static void ksym_no_module_string(void *rec)
+{
+	struct wc_rec_ksym *x = rec;
+
+	x->strings_len = sizeof("vfs_read"); /* the name's NUL ends the strings */
+}
+
+static void ksym_empty_name(void *rec)
+{
+	struct wc_rec_ksym *x = rec;
+
+	memmove(x->strings, x->strings + 8, 2); /* "", "" */
+	x->strings_len = 2;
+}
+
 /* KSYM records with a bad range or bad strings are corrupt, each with its reason. */
 Test(format, bad_kernel_symbols_are_corrupt)
 {
 	static const struct {
 		const char *what, *why;
+		void (*spoil)(void *);
 	} cases[] = {
-		{ "end at start", "not after its start" },
-		{ "strings past the record", "overrun" },
-		{ "no module string", "without a module string" },
-		{ "empty name", "without a name" },
+		{ "end at start", "not after its start", ksym_end_at_start },
+		{ "strings past the record", "overrun", ksym_strings_past_the_record },
+		{ "no module string", "without a module string", ksym_no_module_string },
+		{ "empty name", "without a name", ksym_empty_name },
 	};
 
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		static uint64_t buf[65536 / 8];
-		struct wc_rec_ksym *x = (void *)buf;
+		/* seq 2: "vfs_read", "" */
+		struct wc_reader *r = good_then_spoiled(WC_REC_KSYM, 2, cases[c].spoil);
 		const struct wc_rec_header *h;
-		struct wc_reader *r;
-		int fd;
 
-		strcpy(trace.path, "/tmp/wct-test-XXXXXX");
-		fd = mkstemp(trace.path);
-		struct wc_writer *w = wc_writer_new(fd, NULL);
-		tu_make_record(buf, WC_REC_KSYM, 2); /* "vfs_read", "" */
-		cr_assert_eq(wc_writer_add(w, buf), 0);
-		switch (c) {
-		case 0:
-			x->end = x->start;
-			break;
-		case 1:
-			x->strings_len = x->h.size - (uint32_t)sizeof(*x) + 8;
-			break;
-		case 2:
-			x->strings_len = sizeof("vfs_read"); /* the name's NUL ends the strings */
-			break;
-		case 3:
-			memmove(x->strings, x->strings + 8, 2); /* "", "" */
-			x->strings_len = 2;
-			break;
-		}
-		cr_assert_eq(wc_writer_add(w, buf), 0);
-		cr_assert_eq(wc_writer_close(w, 5, 0), 0);
-		wc_writer_free(w);
-		close(fd);
-		r = wc_reader_open(trace.path);
-		cr_assert_not_null(r);
-		cr_assert_eq(wc_reader_next(r, &h), 1, "%s: the good one is read", cases[c].what);
 		cr_assert_eq(wc_reader_next(r, &h), 0, "%s: the bad record is not delivered",
 			     cases[c].what);
 		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
