@@ -520,11 +520,26 @@ struct walk {
 	struct wc_meta_task_stats st;
 };
 
+/* The next number of a /proc or /proc/PID/task listing.  Return: it, or -1 at the end. */
+static long next_id(DIR *d)
+{
+	struct dirent *e;
+
+	while ((e = readdir(d))) {
+		char *end;
+		long tid = strtol(e->d_name, &end, 10);
+
+		if (!*end && tid > 0)
+			return tid;
+	}
+	return -1;
+}
+
 /* A COMM per thread of pid.  Return: 0, 1 when the process is gone, or the writer's error. */
 static int write_comms(struct walk *k, int pid)
 {
 	char path[64], comm[80];
-	struct dirent *e;
+	long tid;
 	DIR *d;
 	int err = 0;
 
@@ -532,16 +547,12 @@ static int write_comms(struct walk *k, int pid)
 	d = opendir(path);
 	if (!d)
 		return errno == ENOMEM ? -ENOMEM : 1;
-	while (!err && (e = readdir(d))) {
+	while (!err && (tid = next_id(d)) > 0) {
 		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME },
 					 .flags = WC_TASK_SYNTH };
-		char *end;
-		long tid = strtol(e->d_name, &end, 10);
 		ssize_t n;
 		int fd;
 
-		if (*end || tid <= 0)
-			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/comm", pid, tid);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0)
@@ -627,7 +638,7 @@ static int write_map(struct walk *k, int pid, const char *line)
 static int slurp_task_maps(struct walk *k, int pid)
 {
 	char path[64];
-	struct dirent *e;
+	long tid;
 	DIR *d;
 	int err = 0;
 
@@ -635,11 +646,8 @@ static int slurp_task_maps(struct walk *k, int pid)
 	d = opendir(path);
 	if (!d)
 		return 0;
-	while (!k->b.len && (e = readdir(d))) {
-		char *end;
-		long tid = strtol(e->d_name, &end, 10);
-
-		if (*end || tid <= 0 || tid == pid)
+	while (!k->b.len && (tid = next_id(d)) > 0) {
+		if (tid == pid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/maps", pid, tid);
 		err = slurp(path, &k->b, 0);
@@ -679,7 +687,7 @@ int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_
 {
 	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid };
 	struct timespec ts;
-	struct dirent *e;
+	long pid;
 	DIR *d;
 	int err = 0;
 
@@ -696,13 +704,9 @@ int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_
 			err = -errno;
 			goto out_free;
 		}
-		while (!err && (e = readdir(d))) {
-			char *end;
-			long pid = strtol(e->d_name, &end, 10);
-
-			if (!*end && pid > 0 && pid <= INT_MAX && pid != exclude_pid)
+		while (!err && (pid = next_id(d)) > 0)
+			if (pid <= INT_MAX && pid != exclude_pid)
 				err = write_process(&k, (int)pid);
-		}
 		closedir(d);
 	}
 out_free:
