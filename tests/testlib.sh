@@ -1,9 +1,22 @@
 # testlib.sh - shared by the live test scripts (sourced): a temp dir, skip with the reason
 # (automake's 77, or a failure when WC_REQUIRE_RECORDING=1), and one line per check.
-# WC_KEEP_TMP=1 keeps the temp dir (recordings, outputs) for a look after a failure.
+# A script that fails leaves its temp dir (recordings, perf.data, outputs) for inspection
+# under the build tree, in tests/kept/SCRIPT.PID, and says so on its last line; one that
+# passes or skips removes it.  WC_KEEP_TMP=1 keeps it in every case.
 tmp=$(mktemp -d)
-if [ "${WC_KEEP_TMP:-0}" = 1 ]; then echo "temp dir kept: $tmp"; else trap 'rm -rf "$tmp"' EXIT; fi
 fails=0
+keep_on_failure() {
+	rc=$?
+	if [ "${WC_KEEP_TMP:-0}" = 1 ]; then
+		echo "temp dir kept: $tmp"
+	elif [ $rc -ne 0 ] && [ $rc -ne 77 ] && [ -d "${builddir:-.}/tests" ]; then
+		kept="${builddir:-.}/tests/kept/$(basename "$0" .sh).$$"
+		mkdir -p "${kept%/*}" && mv "$tmp" "$kept" && echo "failed: its files are kept in $kept"
+	fi
+	rm -rf "$tmp"
+	exit $rc
+}
+trap keep_on_failure EXIT
 
 skip() {
 	if [ "${WC_REQUIRE_RECORDING:-0}" = 1 ]; then
@@ -99,4 +112,41 @@ cut_run() {
 	expect "a cut trace: $1 exits 3 (got $rc)" $rc -eq 3
 	expect "a cut trace: a warning with the byte offset ($(cat "$tmp/err"))" \
 		"$(grep -c 'cut at byte [0-9]' "$tmp/err")" -eq 1
+}
+
+# perf_stamps PERF.DATA IN.wct OUT.wct: OUT is IN with perf's time stamps on the scheduler
+# events both recorded; perf's events are left in $tmp/perf.ev, one a line, in time order:
+# "CPU TIME_NS NAME A B [PREV_STATE]" (see tests/wct-restamp.c, PREV_STATE as perf prints it
+# from the recorded format, for sched_switch) (tests/wct-restamp.c says why two consumers of one tracepoint stamp
+# it microseconds apart, and by how much more when a third sits between them).  Sets
+# ps_paired, ps_unpaired (events of ours that perf has no record of) and ps_offsets ("MIN P50
+# P99 MAX" ns, perf's stamp minus ours); returns 1, with ps_why, when it could not be made.
+# perf's MMAP2 records may carry a build-id flag the kernel leaked from another session
+# (tests/perf-unleak.py), on which perf 6.1 aborts: perf reads a copy without it.
+perf_stamps() {
+	ps_paired=0 ps_unpaired=0 ps_offsets= ps_why=
+	/usr/bin/python3 "${S:-$(dirname "$0")/..}/tests/perf-unleak.py" "$1" "$1.clean" \
+		>/dev/null 2>"$tmp/ps.err" || { ps_why="perf-unleak.py: $(tail -1 "$tmp/ps.err")"; return 1; }
+	perf script -i "$1.clean" --ns -F cpu,time,event,trace 2>"$tmp/ps.err" | awk '
+	function num(key) { # the integer after " KEY=" in this line
+		if (!match($0, " " key "=-?[0-9]+")) return 0
+		return substr($0, RSTART + length(key) + 2, RLENGTH - length(key) - 2)
+	}
+	{
+		cpu = substr($1, 2, length($1) - 2) + 0; t = $2; sub(/:$/, "", t); split(t, s, ".")
+		ev = $3; sub(/^sched:/, "", ev); sub(/:$/, "", ev)
+		st = ""
+		if (ev == "sched_switch") { a = num("prev_pid"); b = num("next_pid")
+			if (match($0, / prev_state=[^ ]+/)) st = " " substr($0, RSTART + 12, RLENGTH - 12) }
+		else if (ev ~ /^sched_wak/) { a = num("pid"); b = 0 }
+		else if (ev == "sched_stat_runtime") { a = num("pid"); b = num("runtime") }
+		else next
+		printf "%d %s%09d %s %s %s%s\n", cpu, s[1], s[2], ev, a, b, st
+	}' >"$tmp/perf.ev"
+	[ -s "$tmp/perf.ev" ] || { ps_why="perf script printed no events ($(tail -1 "$tmp/ps.err"))"; return 1; }
+	"${B:-.}/tests/wct-restamp" "$2" "$tmp/perf.ev" "$3" >"$tmp/ps.out" 2>"$tmp/ps.err" ||
+		{ ps_why="wct-restamp: $(tail -1 "$tmp/ps.err")"; return 1; }
+	ps_paired=$(sed -n 's/^paired //p' "$tmp/ps.out")
+	ps_unpaired=$(sed -n 's/^unpaired //p' "$tmp/ps.out")
+	ps_offsets=$(sed -n 's/^offset_ns //p' "$tmp/ps.out")
 }
