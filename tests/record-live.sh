@@ -12,8 +12,11 @@ DEMO="$B/demo/wcdemo"
 WCANALYZE="$B/wcanalyze"
 . "$(dirname "$0")/testlib.sh"
 stat_of() { sed -n "s/^$1 //p" "$tmp/stat" | head -1; }
-thread_field() { # thread_field COMM FIELD
-	awk -v c="$1" -v f="$2" '$1 == "thread" && $3 == c { for (i = 4; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$tmp/stat"
+# thread_field COMM FIELD: the sum of FIELD over the threads named COMM of the recording's
+# target process (the target_pid NOTE): a system-wide trace holds other tests' demos too
+thread_field() {
+	awk -v c="$1" -v f="$2" -v p="$(stat_of note.target_pid)" '$1 == "thread" && $3 == c &&
+		$NF == p { for (i = 4; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$tmp/stat"
 }
 
 # 1. the demo: every thread kind shows up, nothing lost, clean ending
@@ -195,7 +198,7 @@ sleep 0.5
 expect "-p PID exits 0 ($(cat "$tmp/err"))" $? -eq 0
 "$STAT" "$tmp/p.wct" "$(basename "$DEMO")" >"$tmp/stat"
 expect "-p: target_pid NOTE" "$(stat_of note.target_pid)" = $demo
-expect "-p: the threads' comms come from /proc" "$(grep -c "^thread .* demo-" "$tmp/stat")" -ge 4
+expect "-p: the threads' comms come from /proc" "$(grep -c "^thread .* demo-.* pid $demo\$" "$tmp/stat")" -ge 4
 expect "-p: demo-ping events" "$(thread_field demo-ping tracepoints)" -gt 100
 expect "-p: wcdemo's map with its build-id from /proc" \
 	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/stat" | head -1)" = "$want_bid"

@@ -2,10 +2,13 @@
 /*
  * wct-stat - facts about a trace file for the end-to-end test scripts, one "key value" per
  * line: ending, records by type, events by name, lost, the comm of every thread seen, and
- * the tids seen in events of each comm, events per CPU, the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
+ * the tids seen in events of each comm with their pid ("thread TID COMM tracepoints N samples N
+ * pid PID", the pid of its last event), events per CPU, the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
- * once), and that mapping's recorded build-id as "buildid MAPNAME HEX".
+ * once), and that mapping's recorded build-id as "buildid MAPNAME HEX": of the target process
+ * only when the trace names one (the target_pid NOTE), as a system-wide trace holds the
+ * mappings of other processes of the same program (another test's, another build's).
  * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
  * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
  * usage: wct-stat FILE [MAPNAME]
@@ -30,6 +33,7 @@ struct map {
 
 static struct map maps[MAX_MAPS];
 static int nmaps;
+static long target_pid = -1; /* the target_pid NOTE, once seen */
 static uint64_t **stacks; /* by id: nr, then the ips */
 static size_t nstacks;
 static char frames[MAX_FRAMES][64];
@@ -39,7 +43,8 @@ static void keep_map(const struct wc_rec_mmap *m, const char *mapname)
 {
 	size_t n = strlen(m->filename), k = strlen(mapname);
 
-	if (n < k || strcmp(m->filename + n - k, mapname) != 0 || nmaps == MAX_MAPS)
+	if (n < k || strcmp(m->filename + n - k, mapname) != 0 || nmaps == MAX_MAPS ||
+	    (target_pid >= 0 && m->pid != (uint32_t)target_pid))
 		return;
 	maps[nmaps++] = (struct map){ m->pid, m->addr, m->len, m->pgoff };
 	printf("buildid %s ", mapname);
@@ -154,6 +159,7 @@ int main(int argc, char **argv)
 {
 	static char comm_of[MAX_TIDS][16];
 	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS], events_of_cpu[MAX_CPUS];
+	static uint32_t pid_of_tid[MAX_TIDS];
 	char names[16][64] = { { 0 } };
 	uint64_t counts[WC_REC_TYPE_COUNT] = { 0 }, by_event[16] = { 0 }, lost = 0;
 	const struct wc_rec_header *h;
@@ -195,8 +201,10 @@ int main(int argc, char **argv)
 
 			if (t->event_id < 16)
 				by_event[t->event_id]++;
-			if (t->tid < MAX_TIDS)
+			if (t->tid < MAX_TIDS) {
 				tp_of_tid[t->tid]++;
+				pid_of_tid[t->tid] = t->pid;
+			}
 			if (t->cpu < MAX_CPUS)
 				events_of_cpu[t->cpu]++;
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
@@ -218,8 +226,10 @@ int main(int argc, char **argv)
 
 			if (s->event_id < 16)
 				by_event[s->event_id]++;
-			if (s->tid < MAX_TIDS)
+			if (s->tid < MAX_TIDS) {
 				samples_of_tid[s->tid]++;
+				pid_of_tid[s->tid] = s->pid;
+			}
 			if (s->cpu < MAX_CPUS)
 				events_of_cpu[s->cpu]++;
 			if (mapname && s->tid < MAX_TIDS)
@@ -238,6 +248,8 @@ int main(int argc, char **argv)
 			const struct wc_rec_note *n = (const void *)h;
 
 			printf("note.%s %s\n", n->data, n->data + n->key_len);
+			if (!strcmp((const char *)n->data, "target_pid"))
+				target_pid = strtol((const char *)n->data + n->key_len, NULL, 10);
 			break;
 		}
 		case WC_REC_CLOCK:
@@ -263,9 +275,9 @@ int main(int argc, char **argv)
 			printf("cpu.%d %llu\n", c, (unsigned long long)events_of_cpu[c]);
 	for (int t = 0; t < MAX_TIDS; t++)
 		if (comm_of[t][0] && (tp_of_tid[t] || samples_of_tid[t]))
-			printf("thread %d %s tracepoints %llu samples %llu\n", t, comm_of[t],
+			printf("thread %d %s tracepoints %llu samples %llu pid %u\n", t, comm_of[t],
 			       (unsigned long long)tp_of_tid[t],
-			       (unsigned long long)samples_of_tid[t]);
+			       (unsigned long long)samples_of_tid[t], pid_of_tid[t]);
 	int clean = wc_reader_state(r) == WC_READER_CLEAN;
 
 	wc_reader_free(r);
