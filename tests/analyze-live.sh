@@ -49,7 +49,10 @@ clock_checks() {
 	done <"$1"
 }
 
-# 1. one pinned recording, with bpftrace summing times per tid on the side
+# 1. one pinned recording, with bpftrace summing times per tid on the side; it and the two
+# of 1b and 1c are checked against the threads' clocks and bpftrace: no other recorder of
+# the live tests runs meanwhile (alone_begin, testlib.sh)
+alone_begin
 bt_start
 # 999 Hz: a switch-in the kernel did not trace is placed between two sampling ticks
 "$WCREC" -q -F 999 -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
@@ -89,6 +92,7 @@ recorded() {
 recorded free unpinned
 # 1c. pinned to CPU 1, where every switch out of idle goes untraced
 recorded cpu1 "CPU 1" taskset -c 1
+alone_end
 
 # 2. the named functions, in lines of the right kind
 has_line() { # has_line COMM FUNCTION on|off

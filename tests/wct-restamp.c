@@ -16,10 +16,11 @@
  * PERF-EVENTS is one line per event, from `perf script --ns -F cpu,time,event,trace`
  * rewritten by the test as "CPU TIME_NS NAME A B": NAME sched_switch (A prev_pid, B next_pid),
  * sched_waking, sched_wakeup or sched_wakeup_new (A pid, B 0), sched_stat_runtime (A pid,
- * B runtime in ns).  Per CPU, an event of the trace pairs with the first event of perf's
- * after the last one paired that has the same NAME, A and B and a time stamp within 2 ms of
- * ours; an event with none keeps its own stamp and is counted as unpaired.  Events of a name
- * perf did not record at all keep their stamps and are not counted.
+ * B runtime in ns).  Per CPU, an event of the trace pairs with the event of perf's after the
+ * last one paired that has the same NAME, A and B and the time stamp nearest ours, within
+ * 2 ms (the same pids can recur within that: the nearest is the same firing); an event with
+ * none keeps its own stamp and is counted as unpaired.  Events of a name perf did not record
+ * at all keep their stamps and are not counted.
  *
  * Output on stdout: "paired N", "unpaired N", "offset_ns MIN P50 P99 MAX" (perf's stamp
  * minus ours, over the paired events) and "unpaired_first CPU TIME_NS NAME A B" for the first
@@ -207,19 +208,27 @@ static void pair(struct evs *ours, const struct evs *perf)
 			o->name[0] = 0;
 		if (!o->name[0] || o->cpu < 0 || o->cpu >= MAX_CPUS)
 			continue;
+		size_t best = perf->n;
+		long long best_d = 0;
+
 		for (size_t j = next[o->cpu]; j < perf->n; j++) {
 			const struct ev *p = &perf->v[j];
+			long long d = llabs(p->time_ns - o->time_ns);
 
 			if (p->cpu != o->cpu || p->time_ns < o->time_ns - WINDOW_NS)
 				continue;
 			if (p->time_ns > o->time_ns + WINDOW_NS)
 				break;
-			if (!strcmp(p->name, o->name) && p->a == o->a && p->b == o->b) {
-				o->new_ns = p->time_ns;
-				o->paired = 1;
-				next[o->cpu] = j + 1;
-				break;
+			if (!strcmp(p->name, o->name) && p->a == o->a && p->b == o->b &&
+			    (best == perf->n || d < best_d)) {
+				best = j;
+				best_d = d;
 			}
+		}
+		if (best < perf->n) {
+			o->new_ns = perf->v[best].time_ns;
+			o->paired = 1;
+			next[o->cpu] = best + 1;
 		}
 	}
 }
@@ -319,6 +328,13 @@ int main(int argc, char **argv)
 	pair(&ours, &perf);
 	report(&ours);
 	err = rewrite(argv[1], argv[3], &ours);
+	free(ours.v);
+	free(perf.v);
+	for (size_t i = 0; i < sizeof(t.payload) / sizeof(t.payload[0]); i++)
+		free(t.payload[i]);
+	for (size_t i = 0; i < sizeof(t.name_of) / sizeof(t.name_of[0]); i++)
+		free((char *)t.name_of[i]);
+	wc_tpdecode_free(t.dec);
 	if (err) {
 		fprintf(stderr, "wct-restamp: %s: %s\n", argv[3], strerror(-err));
 		return 1;
