@@ -321,8 +321,9 @@ fi
 # 1d. perf 6.1's summary lists the tasks that exited apart, after the others, under
 # "Terminated tasks:": each task in both summaries (-s; ours --all-tasks) is in the same part,
 # and the workload's threads, which all exit, are in the second.  perf's ":-1" is left out,
-# and so is a task whose exit perf recorded after our last event (perf records longer than
-# wcrec: another test's process that ended meanwhile is still there for us).
+# and so is a task that perf saw exit and that ran after our last event (perf records longer
+# than wcrec: another test's process that ended meanwhile is still there for us; perf shows
+# the switch-outs after its EXIT record under ":-1", so not its exit row itself).
 # Output of parts(): "TID PART" (1 the tasks still there, 2 those that exited).
 parts() {
 	awk '/^(Runtime|Wait-time|Idle-time) summary$/ { p = 1; next }
@@ -337,13 +338,14 @@ if [ $have_perf = 1 ] && [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ]; then
 	perf sched timehist -i "$tmp/perf.data" -s >"$tmp/perf.sum.all" 2>/dev/null
 	"$WCA" timehist -s --all-tasks "$PS" >"$tmp/sum.all" 2>"$tmp/err"
 	expect "wcanalyze timehist -s --all-tasks exits 0 ($(cat "$tmp/err"))" $? -eq 0
-	# the tids whose exit row (X or Z) perf has after our last row
+	# the tids perf has a row of after our last row
 	end=$("$WCA" timehist -G --all-tasks "$PS" 2>/dev/null | awk '$1 ~ /^[0-9]+\.[0-9]+$/ { t = $1 } END { printf "%.6f", t }')
-	awk -v end="$end" '$7 ~ /^[XZ]/ && $1 > end + 0.0002 && match($3, /\[[0-9]+[\/\]]/) {
+	awk -v end="$end" '$1 > end + 0.0002 && match($3, /\[[0-9]+[\/\]]/) {
 		print substr($3, RSTART + 1, RLENGTH - 2) }' "$tmp/perf.rows" | sort -u >"$tmp/late.exits"
-	[ -s "$tmp/late.exits" ] &&
-		echo "note: left out of the parts, as they exited after our last event ($end): $(tr '\n' ' ' <"$tmp/late.exits")"
-	parts "$tmp/perf.sum.all" | grep -v -w -F -f "$tmp/late.exits" >"$tmp/perf.parts"
+	parts "$tmp/perf.sum.all" >"$tmp/perf.parts.all"
+	awk 'FNR == NR { late[$1] = 1; next } !($2 == 2 && $1 in late)' "$tmp/late.exits" \
+		"$tmp/perf.parts.all" >"$tmp/perf.parts"
+	echo "note: left out of the parts, as perf saw them run after our last event ($end) and exit: $(join "$tmp/late.exits" "$tmp/perf.parts.all" 2>/dev/null | awk '$2 == 2 { printf "%s ", $1 }')"
 	parts "$tmp/sum.all" >"$tmp/parts"
 	set -- $(join "$tmp/perf.parts" "$tmp/parts" | awk '{ n++; same += $2 == $3; ended += $2 == 2 }
 		END { print n + 0, same + 0, ended + 0 }')
