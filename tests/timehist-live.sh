@@ -250,7 +250,7 @@ done <"$tmp/wl.out.sum"
 
 # 1c. -I row for row: perf's -I rows (timehist_skip_sample keeps the switches to and from idle)
 # and ours (--all-tasks: perf has no target), over the time ours cover on each CPU.  A pair:
-# the same CPU and task, times within 0.2 ms.  perf's ":-1[-1/PID]" stands for any thread that
+# the same CPU and task, the same time (ours carry perf's stamps; 2 us for the printing).  perf's ":-1[-1/PID]" stands for any thread that
 # exited (NOTES: perf shows a thread's switch-outs after its EXIT record under one task of tid
 # -1, whose PID is that of the first such thread); perf's rows of the recorder (the tid of
 # the file's recorder_pid NOTE), which wcanalyze drops, are left out, but not those of another
@@ -259,7 +259,8 @@ done <"$tmp/wl.out.sum"
 # tasks with -I, and no callchain here); idle rows differ where we say "-" (NOTES).
 # Output: "PERF-ROWS OUR-ROWS PAIRED TASK-ROWS-PAIRED TASK-ROWS-THE-SAME", then the unpaired.
 pair_rows() {
-	awk -v rec="$("$B/tests/wct-stat" "$tmp/wl.wct" | sed -n 's/^note.recorder_pid //p')" '
+	awk -v rec="$("$B/tests/wct-stat" "$tmp/wl.wct" | sed -n 's/^note.recorder_pid //p')" \
+		-v tol=0.000002 '
 	FNR == 1 { f++ }
 	$1 ~ /^[0-9]+\.[0-9]+$/ && $2 ~ /^\[[0-9]+\]$/ && $3 != "lost" {
 		r = substr($0, index($0, "] ") + 3) # the name (it may hold spaces) and after
@@ -274,15 +275,15 @@ pair_rows() {
 	}
 	END {
 		for (x = 1; x <= n[1]; x++)
-			if ((c[1, x] in lo) && t[1, x] > lo[c[1, x]] - 0.0002 &&
-			    t[1, x] < hi[c[1, x]] + 0.0002) {
+			if ((c[1, x] in lo) && t[1, x] > lo[c[1, x]] - tol &&
+			    t[1, x] < hi[c[1, x]] + tol) {
 				m++; t[3, m] = t[1, x]; c[3, m] = c[1, x]; k[3, m] = k[1, x]
 				rest[3, m] = rest[1, x]
 			}
 		i = j = 1
 		while (i <= m || j <= n[2]) {
-			if (i <= m && j <= n[2] && c[3, i] == c[2, j] && t[3, i] - t[2, j] < 0.0002 &&
-			    t[2, j] - t[3, i] < 0.0002 && (k[3, i] == k[2, j] ||
+			if (i <= m && j <= n[2] && c[3, i] == c[2, j] && t[3, i] - t[2, j] < tol &&
+			    t[2, j] - t[3, i] < tol && (k[3, i] == k[2, j] ||
 			    (k[3, i] ~ /^-1\// && k[2, j] != "idle"))) {
 				paired++
 				if (k[2, j] != "idle") { tp++; ts += rest[3, i] == rest[2, j] }
