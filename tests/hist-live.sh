@@ -34,7 +34,7 @@ command -v $PY >/dev/null 2>&1 || skip "no python3 to compare the histograms"
 #    recording of the same tracepoints, on wcrec's clock
 have_perf=0
 if command -v perf >/dev/null 2>&1; then
-	perf record -q -B -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking \
+	shared_run perf record -q -B -a -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking \
 		-e sched:sched_wakeup_new -o "$tmp/perf.data" -- \
 		"$WCREC" -q -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
 	rc=$?

@@ -14,6 +14,14 @@ WCANALYZE="$B/wcanalyze"
 stat_of() { sed -n "s/^$1 //p" "$tmp/stat" | head -1; }
 # thread_field COMM FIELD: the sum of FIELD over the threads named COMM of the recording's
 # target process (the target_pid NOTE): a system-wide trace holds other tests' demos too
+# started FILE: wait until a recorder started in the background has begun to write FILE (it
+# may first wait for the live tests' lock, testlib.sh), 5 minutes at most
+started() {
+	for _ in $(seq 3000); do
+		[ -s "$1" ] && return 0
+		sleep 0.1
+	done
+}
 thread_field() {
 	awk -v c="$1" -v f="$2" -v p="$(stat_of note.target_pid)" '$1 == "thread" && $3 == c &&
 		$NF == p { for (i = 4; i < NF; i++) if ($i == f) s += $(i + 1) } END { print s + 0 }' "$tmp/stat"
@@ -153,6 +161,7 @@ expect "-d 1 stops within 3 s" "$(($(date +%s) - start))" -le 3
 expect "-d trace ends clean" "$(stat_of ending)" = clean
 "$WCREC" -q -a -o "$tmp/int.wct" 2>/dev/null &
 pid=$!
+started "$tmp/int.wct"
 sleep 1.5
 kill -INT $pid
 wait $pid
@@ -163,6 +172,7 @@ expect "SIGINT trace ends clean" "$(stat_of ending)" = clean
 # 5. SIGKILL: what was flushed (at most a second old) still reads
 "$WCREC" -q -a -o "$tmp/kill.wct" -- "$DEMO" 10 >/dev/null 2>&1 &
 pid=$!
+started "$tmp/kill.wct"
 sleep 3
 child=$(pgrep -P $pid) # its wcdemo, and no other test's (tests run in parallel)
 kill -KILL $pid

@@ -26,18 +26,44 @@ trap keep_on_failure EXIT
 # (perf_stamps, below).  The checks against the threads' own clocks and against bpftrace,
 # whose stamps come before every perf event's, cannot: the recordings they check are made
 # with no other recorder of the live tests running, of this suite or of another copy on the
-# host.  Every live test holds one lock shared while it runs; such a recording takes it alone
-# between alone_begin and alone_end (5 minutes at most: then it goes on, and says so).
+# host.  One lock file does it: every recorder holds it shared while it runs ($WCREC is a
+# wrapper that takes it and execs wcrec, so $! is still wcrec's pid; shared_run for perf), and
+# such a recording takes it alone between alone_begin and alone_end (5 minutes at most: then
+# it goes on, and says so).
+LOCK=/tmp/wcrec-live-tests.lock
 have_lock=0
-if command -v flock >/dev/null 2>&1; then
-	exec 9>>/tmp/wcrec-live-tests.lock && flock -s 9 && have_lock=1
+if command -v flock >/dev/null 2>&1 && exec 9>>"$LOCK"; then
+	have_lock=1
+	if [ -n "${WCREC:-}" ]; then
+		printf '%s\n' '#!/bin/sh' \
+			'# the live tests'"'"' lock, shared, while wcrec (and its command) runs; not in an' \
+			'# alone phase, whose test holds it already' \
+			"exec 9>>\"$LOCK\"" \
+			'[ -n "${WC_TEST_ALONE:-}" ] || flock -s 9' \
+			"exec \"$WCREC\" \"\$@\"" >"$tmp/wcrec"
+		chmod +x "$tmp/wcrec"
+		WCREC="$tmp/wcrec"
+	fi
 fi
+shared_run() { # shared_run CMD...: CMD, a recorder, holding the lock shared (not if alone)
+	if [ $have_lock = 1 ] && [ -z "${WC_TEST_ALONE:-}" ]; then
+		flock -s 9
+		"$@"
+		set -- $?
+		flock -u 9
+		return "$1"
+	fi
+	"$@"
+}
 alone_begin() {
 	[ $have_lock = 1 ] || return 0
 	flock -w 300 -x 9 || echo "note: went on without the lock after 300 s (other recorders may skew these figures)"
+	WC_TEST_ALONE=1
+	export WC_TEST_ALONE
 }
 alone_end() {
-	[ $have_lock = 0 ] || flock -s 9
+	unset WC_TEST_ALONE
+	[ $have_lock = 0 ] || flock -u 9
 }
 
 skip() {

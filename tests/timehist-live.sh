@@ -61,7 +61,7 @@ for attempt in 1 2 3; do
 		break
 	fi
 	# wcrec on CPU 1, so that the workload starts there and its taskset moves it (-M)
-	perf sched record -k CLOCK_MONOTONIC -B -o "$tmp/perf.data" -- taskset -c 1 "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
+	shared_run perf sched record -k CLOCK_MONOTONIC -B -o "$tmp/perf.data" -- taskset -c 1 "$WCREC" -q -g none $mig -o "$tmp/wl.wct" -- \
 		taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/rec.err"
 	rc=$?
 	grep -q '^thread ' "$tmp/wl.out" ||
@@ -322,9 +322,11 @@ fi
 # 1d. perf 6.1's summary lists the tasks that exited apart, after the others, under
 # "Terminated tasks:": each task in both summaries (-s; ours --all-tasks) is in the same part,
 # and the workload's threads, which all exit, are in the second.  perf's ":-1" is left out,
-# and so is a task that perf saw exit and that ran after our last event (perf records longer
-# than wcrec: another test's process that ended meanwhile is still there for us; perf shows
-# the switch-outs after its EXIT record under ":-1", so not its exit row itself).
+# and so is a task that perf saw exit and that ran before our first event or after our last
+# (perf records longer than wcrec, before and after: another test's process that ended after
+# our recording is still there for us, one preempted inside its exit before our recording
+# began and ending inside it has its EXIT record in perf's file only; perf shows the
+# switch-outs after an EXIT record under ":-1", so the exit rows themselves do not tell).
 # Output of parts(): "TID PART" (1 the tasks still there, 2 those that exited).
 parts() {
 	awk '/^(Runtime|Wait-time|Idle-time) summary$/ { p = 1; next }
@@ -339,14 +341,17 @@ if [ $have_perf = 1 ] && [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ]; then
 	perf sched timehist -i "$tmp/perf.data" -s >"$tmp/perf.sum.all" 2>/dev/null
 	"$WCA" timehist -s --all-tasks "$PS" >"$tmp/sum.all" 2>"$tmp/err"
 	expect "wcanalyze timehist -s --all-tasks exits 0 ($(cat "$tmp/err"))" $? -eq 0
-	# the tids perf has a row of after our last row
-	end=$("$WCA" timehist -G --all-tasks "$PS" 2>/dev/null | awk '$1 ~ /^[0-9]+\.[0-9]+$/ { t = $1 } END { printf "%.6f", t }')
-	awk -v end="$end" '$1 > end + 0.0002 && match($3, /\[[0-9]+[\/\]]/) {
-		print substr($3, RSTART + 1, RLENGTH - 2) }' "$tmp/perf.rows" | sort -u >"$tmp/late.exits"
+	# the tids perf has a row of before our first row or after our last
+	set -- $("$WCA" timehist -G --all-tasks "$PS" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+\.[0-9]+$/ { if (s == "") s = $1; t = $1 } END { printf "%s %s", s, t }')
+	start=$1 end=$2
+	awk -v start="$start" -v end="$end" '($1 < start - 0.0002 || $1 > end + 0.0002) &&
+		match($3, /\[[0-9]+[\/\]]/) { print substr($3, RSTART + 1, RLENGTH - 2) }' \
+		"$tmp/perf.rows" | sort -u >"$tmp/late.exits"
 	parts "$tmp/perf.sum.all" >"$tmp/perf.parts.all"
 	awk 'FNR == NR { late[$1] = 1; next } !($2 == 2 && $1 in late)' "$tmp/late.exits" \
 		"$tmp/perf.parts.all" >"$tmp/perf.parts"
-	echo "note: left out of the parts, as perf saw them run after our last event ($end) and exit: $(join "$tmp/late.exits" "$tmp/perf.parts.all" 2>/dev/null | awk '$2 == 2 { printf "%s ", $1 }')"
+	echo "note: left out of the parts, as perf saw them run outside our events ($start to $end) and exit: $(join "$tmp/late.exits" "$tmp/perf.parts.all" 2>/dev/null | awk '$2 == 2 { printf "%s ", $1 }')"
 	parts "$tmp/sum.all" >"$tmp/parts"
 	set -- $(join "$tmp/perf.parts" "$tmp/parts" | awk '{ n++; same += $2 == $3; ended += $2 == 2 }
 		END { print n + 0, same + 0, ended + 0 }')
