@@ -154,9 +154,11 @@ for args in "-F 0" "-e bogus" "-d -1" "-m 3" "-g lbr" "-p 999999999" "--no-sampl
 done
 
 # 4. -d stops a system-wide recording; SIGINT ends it cleanly
+shared_begin # the lock is the test's before the clock starts (testlib.sh)
 start=$(date +%s)
 "$WCREC" -q -a -d 1 -o "$tmp/d.wct" 2>/dev/null
 expect "-d 1 stops within 3 s" "$(($(date +%s) - start))" -le 3
+shared_end
 "$STAT" "$tmp/d.wct" >"$tmp/stat"
 expect "-d trace ends clean" "$(stat_of ending)" = clean
 "$WCREC" -q -a -o "$tmp/int.wct" 2>/dev/null &

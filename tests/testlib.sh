@@ -36,17 +36,17 @@ if command -v flock >/dev/null 2>&1 && exec 9>>"$LOCK"; then
 	have_lock=1
 	if [ -n "${WCREC:-}" ]; then
 		printf '%s\n' '#!/bin/sh' \
-			'# the live tests'"'"' lock, shared, while wcrec (and its command) runs; not in an' \
-			'# alone phase, whose test holds it already' \
+			'# the live tests'"'"' lock, shared, while wcrec (and its command) runs; not when' \
+			'# its test holds it already (alone, or shared for a timed recording)' \
 			"exec 9>>\"$LOCK\"" \
-			'[ -n "${WC_TEST_ALONE:-}" ] || flock -s 9' \
+			'[ -n "${WC_TEST_LOCKED:-}" ] || flock -s 9' \
 			"exec \"$WCREC\" \"\$@\"" >"$tmp/wcrec"
 		chmod +x "$tmp/wcrec"
 		WCREC="$tmp/wcrec"
 	fi
 fi
 shared_run() { # shared_run CMD...: CMD, a recorder, holding the lock shared (not if alone)
-	if [ $have_lock = 1 ] && [ -z "${WC_TEST_ALONE:-}" ]; then
+	if [ $have_lock = 1 ] && [ -z "${WC_TEST_LOCKED:-}" ]; then
 		flock -s 9
 		"$@"
 		set -- $?
@@ -55,14 +55,26 @@ shared_run() { # shared_run CMD...: CMD, a recorder, holding the lock shared (no
 	fi
 	"$@"
 }
+# shared_begin / shared_end: the test itself holds the lock shared, for a timed recording
+# (the wrapper's wait for the lock would count in its time)
+shared_begin() {
+	[ $have_lock = 1 ] || return 0
+	flock -s 9
+	WC_TEST_LOCKED=1
+	export WC_TEST_LOCKED
+}
+shared_end() {
+	unset WC_TEST_LOCKED
+	[ $have_lock = 0 ] || flock -u 9
+}
 alone_begin() {
 	[ $have_lock = 1 ] || return 0
 	flock -w 300 -x 9 || echo "note: went on without the lock after 300 s (other recorders may skew these figures)"
-	WC_TEST_ALONE=1
-	export WC_TEST_ALONE
+	WC_TEST_LOCKED=1
+	export WC_TEST_LOCKED
 }
 alone_end() {
-	unset WC_TEST_ALONE
+	unset WC_TEST_LOCKED
 	[ $have_lock = 0 ] || flock -u 9
 }
 
