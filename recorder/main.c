@@ -370,6 +370,24 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (eo.ncpus) { /* -C: each CPU named must be online (perf_event_open says only EINVAL) */
+		static int online[MAX_CPUS];
+		int n = online_cpus(online, MAX_CPUS);
+
+		for (int i = 0; i < eo.ncpus && n > 0; i++) {
+			int k = 0;
+
+			while (k < n && online[k] != cpus[i])
+				k++;
+			if (k == n) {
+				char cpu[16];
+
+				snprintf(cpu, sizeof(cpu), "%d", cpus[i]);
+				return bad("-C: CPU %s is not online here "
+					   "(/sys/devices/system/cpu/online)", cpu);
+			}
+		}
+	}
 	if (!eo.ncpus) {
 		eo.ncpus = online_cpus(cpus, MAX_CPUS);
 		if (eo.ncpus <= 0) {

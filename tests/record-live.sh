@@ -152,6 +152,9 @@ for args in "-F 0" "-e bogus" "-d -1" "-m 3" "-g lbr" "-p 999999999" "--no-sampl
 	expect "wcrec $args exits 2 (got $rc)" "$rc" -eq 2
 	expect "wcrec $args explains itself on stderr" -s "$tmp/err"
 done
+"$WCREC" -C 99 -o "$tmp/bad.wct" -- true 2>"$tmp/err" >/dev/null
+expect "wcrec -C 99: exit 2, one line naming CPU 99 ($(cat "$tmp/err"))" \
+	"$?$(wc -l <"$tmp/err")$(grep -c 'CPU 99 is not online' "$tmp/err")" = 211
 
 # 3b. -o onto what is not a regular file (wcrec runs as root here): a character device is
 # written to as it is; anything else is refused with exit 2, one line naming it, and nothing
