@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "common/error.h"
 
 int wc_analysis_open(struct wc_analysis *a, const char *path)
 {
@@ -61,6 +62,17 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	bool have_waking = false;
 	const char *v;
 	int err;
+
+	/* the CPU count sizes per-CPU tables and timehist's columns: no more than Linux has */
+	if (m->ncpus_configured > WC_ANALYSIS_MAX_CPUS || m->ncpus_online > WC_ANALYSIS_MAX_CPUS) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%u CPUs configured, %u online", m->ncpus_configured,
+			 m->ncpus_online);
+		return fail(a, -WC_ECORRUPT,
+			    "corrupt HOST record: %s, past the " WC_STR(WC_ANALYSIS_MAX_CPUS)
+			    " CPUs of Linux's largest NR_CPUS", what);
+	}
 
 	for (size_t i = 0; i < m->nformats; i++) {
 		/* a format that does not parse only matters for an event bound below, whose
@@ -337,6 +349,8 @@ int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 	err = wc_replay_run(a->replay, &ops, a);
 	if (!err)
 		wc_sched_finish(&a->sched, wc_analysis_end_ns(a));
+	if (err == -WC_ECORRUPT && !a->error[0])
+		fail(a, err, "%s", wc_replay_error(a->replay));
 	if (err == -ENOMEM && !a->error[0])
 		fail(a, err, "%s", "out of memory");
 	return err;

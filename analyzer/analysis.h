@@ -47,6 +47,11 @@ struct wc_analysis_consumer {
 	int (*sched_event)(void *ctx, const struct wc_sched_event *ev);
 };
 
+/* Most CPUs a trace may name: CONFIG_NR_CPUS is at most 8192 (arch/x86/Kconfig, MAXSMP). */
+#define WC_ANALYSIS_MAX_CPUS 8192
+#define WC_STR_(x) #x
+#define WC_STR(x) WC_STR_(x)
+
 struct wc_analysis {
 	const char *path;
 	struct wc_replay *replay;

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -262,6 +263,25 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 				  argc - optind > 1 ? argv[optind + 1] : argv[0]);
 	c->file = argv[optind];
 	return -1;
+}
+
+int wc_cli_output_ok(const char *path)
+{
+	struct stat st;
+	const char *kind;
+
+	if (!path || !strcmp(path, "-") || lstat(path, &st) || S_ISREG(st.st_mode) ||
+	    S_ISCHR(st.st_mode))
+		return 0;
+	kind = S_ISLNK(st.st_mode)    ? "a symbolic link"
+	       : S_ISDIR(st.st_mode)  ? "a directory"
+	       : S_ISFIFO(st.st_mode) ? "a FIFO"
+	       : S_ISSOCK(st.st_mode) ? "a socket"
+	       : S_ISBLK(st.st_mode)  ? "a block device"
+				      : "not a regular file";
+	fprintf(stderr, "wcanalyze: %s: is %s, not a regular file or a character device: refusing "
+			"to write there\n", path, kind);
+	return WC_EXIT_USAGE;
 }
 
 /* The end of an analysis: a warning and exit 3 for a cut file, exit 1 for a damaged one. */

@@ -91,6 +91,17 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 /** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
 int wc_cli_bad(const char *what, const char *arg);
 
+/**
+ * wc_cli_output_ok() - may an output file be written at @path: nothing there, a regular
+ * file (replaced), or a character device (/dev/null, written to as it is), as wcrec -o.
+ * Anything else (a symbolic link, directory, FIFO, socket, block device) is refused, so that
+ * wcanalyze run as root writes through no link and over no device.  NULL or "-" (stdout) is
+ * fine.
+ *
+ * Return: 0, or WC_EXIT_USAGE after one line on stderr naming @path and what is there.
+ */
+int wc_cli_output_ok(const char *path);
+
 /** wc_cli_parse_ids() - "1,2,3" into @ids (at most @max).  Return: the count, or -1. */
 int wc_cli_parse_ids(const char *s, uint32_t *ids, int max);
 

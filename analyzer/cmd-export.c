@@ -102,7 +102,7 @@ static int open_output(struct output *o, const char *path)
 		o->path = NULL;
 		return 0;
 	}
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode)) { /* a symlink is written through */
+	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode)) { /* as it is (wc_cli_output_ok()) */
 		o->f = fopen(path, "w");
 		return o->f ? 0 : -errno;
 	}
@@ -250,6 +250,9 @@ int wc_cmd_export(int argc, char **argv)
 		return WC_EXIT_USAGE;
 	}
 	if (x.format == FMT_CHROME && (ret = chrome_options(&c.prof)) != 0)
+		return ret;
+	ret = wc_cli_output_ok(x.output);
+	if (ret)
 		return ret;
 	err = open_output(&out, x.output);
 	if (err) {

@@ -116,8 +116,12 @@ static const char *default_title(enum wc_profile_mode mode, bool waker, bool inv
 /* Write @fg to @path, or stdout when NULL; a failed file is removed.  0 or an exit status. */
 static int write_out(struct wc_flamegraph *fg, const char *path)
 {
-	FILE *out = path ? fopen(path, "w") : stdout;
-	int err;
+	int err = wc_cli_output_ok(path);
+	FILE *out;
+
+	if (err)
+		return err;
+	out = path ? fopen(path, "w") : stdout;
 
 	if (!out) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", path, strerror(errno));

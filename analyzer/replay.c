@@ -8,11 +8,13 @@
 
 #include "analyzer/grow.h"
 #include "analyzer/replay.h"
+#include "common/error.h"
 
 struct ref {
 	uint64_t off; /* into the arena: u64 units for stacks, bytes for payloads */
 	uint32_t nr;  /* ips, or payload bytes */
-	uint32_t defined;
+	uint16_t defined;
+	uint16_t event_id; /* a payload's EVENT_ATTR: the events that may carry it */
 };
 
 struct qent {
@@ -28,6 +30,8 @@ struct wc_replay {
 	/* stacks and payloads by id */
 	struct ref *stacks, *payloads;
 	size_t nstacks, npayloads; /* slots */
+	uint64_t stacks_seen, payloads_seen; /* distinct ids defined: the highest, ids being dense */
+	char error[256]; /* a record the replay refused, naming its field and where; "" if none */
 	uint64_t *ips;
 	size_t nips, ips_cap;
 	uint8_t *bytes;
@@ -66,6 +70,27 @@ struct wc_replay *wc_replay_open(const char *path)
 	return r;
 }
 
+/*
+ * Ids of STACK and PAYLOAD records are dense from 1 (wcrec-trace(5)): each record defines the
+ * next id or repeats an earlier one.  One beyond that is refused, so that the memory kept by
+ * id follows the records in the file, not a number written in one of them.
+ * Return: 0, or -WC_ECORRUPT with r->error set.
+ */
+static int check_id(struct wc_replay *r, const char *what, uint32_t id, uint64_t *seen)
+{
+	if (id <= *seen + 1) {
+		if (id == *seen + 1)
+			(*seen)++;
+		return 0;
+	}
+	snprintf(r->error, sizeof(r->error),
+		 "corrupt %s record in the frame ending at or before byte %llu: id %u out of "
+		 "sequence (ids are dense from 1, and %llu are defined before it)",
+		 what, (unsigned long long)wc_reader_offset(r->reader), id,
+		 (unsigned long long)*seen);
+	return -WC_ECORRUPT;
+}
+
 static int keep_ref(struct ref **refs, size_t *n, uint32_t id, uint64_t off, uint32_t nr)
 {
 	if (id >= *n) {
@@ -76,14 +101,19 @@ static int keep_ref(struct ref **refs, size_t *n, uint32_t id, uint64_t off, uin
 		memset(*refs + old, 0, (cap - old) * sizeof(**refs));
 		*n = cap;
 	}
-	(*refs)[id] = (struct ref){ off, nr, 1 };
+	(*refs)[id] = (struct ref){ off, nr, 1, 0 };
 	return 0;
 }
 
 static int keep_stack(struct wc_replay *r, const struct wc_rec_stack *s)
 {
+	int err;
+
 	if (s->id == WC_STACK_NONE)
 		return 0;
+	err = check_id(r, "STACK", s->id, &r->stacks_seen);
+	if (err)
+		return err;
 	if (wc_grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
 		return -ENOMEM;
 	memcpy(r->ips + r->nips, s->ips, (size_t)s->nr * sizeof(uint64_t));
@@ -95,13 +125,19 @@ static int keep_stack(struct wc_replay *r, const struct wc_rec_stack *s)
 
 static int keep_payload(struct wc_replay *r, const struct wc_rec_payload *p)
 {
+	int err;
+
 	if (p->id == WC_PAYLOAD_NONE)
 		return 0;
+	err = check_id(r, "PAYLOAD", p->id, &r->payloads_seen);
+	if (err)
+		return err;
 	if (wc_grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
 		return -ENOMEM;
 	memcpy(r->bytes + r->nbytes, p->data, p->size);
 	if (keep_ref(&r->payloads, &r->npayloads, p->id, r->nbytes, p->size))
 		return -ENOMEM;
+	r->payloads[p->id].event_id = p->event_id;
 	r->nbytes += p->size;
 	return 0;
 }
@@ -398,7 +434,8 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 			if ((t->stack_id && (t->stack_id >= r->nstacks ||
 					     !r->stacks[t->stack_id].defined)) ||
 			    (t->payload_id && (t->payload_id >= r->npayloads ||
-					       !r->payloads[t->payload_id].defined))) {
+					       !r->payloads[t->payload_id].defined ||
+					       r->payloads[t->payload_id].event_id != t->event_id))) {
 				r->stats.bad_refs++;
 				break;
 			}
@@ -478,6 +515,8 @@ const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *r)
 
 const char *wc_replay_error(const struct wc_replay *r)
 {
+	if (r->error[0])
+		return r->error;
 	return wc_reader_error(r->reader);
 }
 

@@ -64,7 +64,8 @@ struct wc_replay_meta {
 struct wc_replay_stats {
 	uint64_t records[WC_REC_TYPE_COUNT]; /* by type */
 	uint64_t late;            /* events older than one already handed out: dropped */
-	uint64_t bad_refs;        /* events naming a stack or payload id never defined */
+	uint64_t bad_refs;        /* events naming a stack or payload id never defined, or the
+				   * payload of another event */
 	uint64_t bad_ksyms;       /* KSYM records overlapping an earlier one: dropped */
 	uint64_t lost_records, lost_samples; /* sums of LOST records */
 	uint64_t first_ns, last_ns; /* times of the first and last event handed out */
@@ -130,7 +131,10 @@ const struct wc_replay_meta *wc_replay_meta(const struct wc_replay *r);
 /* wc_replay_stats() - counts so far, and after wc_replay_run() how the file ended. */
 const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *r);
 
-/* wc_replay_error() - one line on why the file ended early ("" when it did not). */
+/*
+ * wc_replay_error() - one line on why the file ended early, or on the record the replay
+ * refused when wc_replay_run() returned -WC_ECORRUPT ("" when neither).
+ */
 const char *wc_replay_error(const struct wc_replay *r);
 
 /* wc_replay_note() - the value of the first NOTE with @key, or NULL. */

@@ -99,8 +99,18 @@ static void read_header(struct wc_reader *r)
 		if (n < 0)
 			return;
 		if (n == 0) {
-			fail(r, WC_READER_TRUNCATED, got,
-			     "file ends at byte %zu, inside the 64-byte header", got);
+			/* a trace cut inside its header begins like one; anything else
+			 * (an empty file, /dev/null, a short text) is not a trace */
+			size_t k = got < WC_FILE_MAGIC_LEN ? got : WC_FILE_MAGIC_LEN;
+
+			if (!got)
+				fail(r, WC_READER_CORRUPT, 0, "not a wcrec trace file (empty)");
+			else if (memcmp(p, WC_FILE_MAGIC, k))
+				fail(r, WC_READER_CORRUPT, 0,
+				     "not a wcrec trace file (bad magic at byte 0, %zu bytes)", got);
+			else
+				fail(r, WC_READER_TRUNCATED, got,
+				     "file ends at byte %zu, inside the 64-byte header", got);
 			return;
 		}
 		take = (size_t)n < sizeof(r->hdr) - got ? (size_t)n : sizeof(r->hdr) - got;

@@ -47,7 +47,9 @@ static uint64_t now_ns(void)
 }
 
 /* Write all of buf, retrying on EINTR and short writes.  Return: 0 or -errno. */
-static int write_all(int fd, const void *buf, size_t len)
+/* Write all @len bytes; @written (may be NULL) grows by what did reach the file, a
+ * failed write's part too (after ENOSPC the file holds a frame's head). */
+static int write_all(int fd, const void *buf, size_t len, uint64_t *written)
 {
 	const uint8_t *p = buf;
 
@@ -61,6 +63,8 @@ static int write_all(int fd, const void *buf, size_t len)
 		}
 		if (n == 0)
 			return -EIO;
+		if (written)
+			*written += (uint64_t)n;
 		p += n;
 		len -= (size_t)n;
 	}
@@ -114,7 +118,7 @@ struct wc_writer *wc_writer_new(int fd, const struct wc_writer_opts *opts)
 	hdr.version_major = WC_FILE_VERSION_MAJOR;
 	hdr.version_minor = WC_FILE_VERSION_MINOR;
 	hdr.header_size = sizeof(hdr);
-	err = -write_all(fd, &hdr, sizeof(hdr));
+	err = -write_all(fd, &hdr, sizeof(hdr), NULL);
 	if (err)
 		goto out_free;
 	w->stats.bytes_written = sizeof(hdr);
@@ -162,12 +166,11 @@ int wc_writer_flush(struct wc_writer *w)
 		w->error = -WC_EZSTD;
 		return w->error;
 	}
-	err = write_all(w->fd, w->out, n);
+	err = write_all(w->fd, w->out, n, &w->stats.bytes_written);
 	if (err) {
 		w->error = err;
 		return err;
 	}
-	w->stats.bytes_written += n;
 	w->stats.frames++;
 	w->stage_len = 0;
 	w->prev_time_ns = 0;

@@ -127,11 +127,12 @@ struct wc_writer_stats {
 	uint64_t records;            /* records added, trailer included */
 	uint64_t counts[WC_REC_TYPE_COUNT]; /* records added by type */
 	uint64_t bytes_uncompressed; /* record bytes added */
-	uint64_t bytes_written;      /* bytes written to the file, header included */
+	uint64_t bytes_written;      /* bytes written to the file, header included, and the
+				      * part of a frame whose write failed (ENOSPC) */
 	uint64_t frames;             /* frames written */
 };
 
-/** wc_writer_stats() - figures so far; bytes_written counts only frames written out. */
+/** wc_writer_stats() - figures so far; bytes_written is what reached the file. */
 void wc_writer_stats(const struct wc_writer *w, struct wc_writer_stats *stats);
 
 /** wc_writer_free() - free the writer without writing anything more; NULL is a no-op. */

@@ -131,18 +131,59 @@ static uint64_t clock_now(int clockid)
 }
 
 /* Create the output 0600, keeping an existing one as FILE.old.  Return: fd or -errno. */
+/*
+ * Open the output as perf record does its perf.data, but safe to run as root: a regular file
+ * already there is kept as PATH.old (one only, replaced); a character device (/dev/null) is
+ * written to as it is; anything else there (a symlink, directory, FIFO, socket, block device)
+ * is refused, with nothing renamed.  A new file is created 0600 (the trace names kernel
+ * functions and the tasks' command lines), never through a symlink put there meanwhile.
+ * Return: the fd, or -errno; -EEXIST when something other than a regular file or a character
+ * device is at @path (the caller says what it found, see output_kind()).
+ */
 static int create_output(const char *path)
 {
 	char old[4096];
+	struct stat st;
 	int fd;
 
-	if (!access(path, F_OK)) {
-		snprintf(old, sizeof(old), "%s.old", path);
+	if (!lstat(path, &st)) {
+		if (S_ISCHR(st.st_mode)) {
+			fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+			if (fd >= 0 && (fstat(fd, &st) || !S_ISCHR(st.st_mode))) {
+				close(fd);
+				return -EEXIST;
+			}
+			return fd < 0 ? -errno : fd;
+		}
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+			return -ENAMETOOLONG;
 		if (rename(path, old))
 			return -errno;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	return fd < 0 ? -errno : fd;
+}
+
+/* What is at @path that create_output() refused, for its message. */
+static const char *output_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return "something that is not a regular file";
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	return "something that is not a regular file";
 }
 
 enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_WAKER_STACKS,
@@ -329,6 +370,24 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (eo.ncpus) { /* -C: each CPU named must be online (perf_event_open says only EINVAL) */
+		static int online[MAX_CPUS];
+		int n = online_cpus(online, MAX_CPUS);
+
+		for (int i = 0; i < eo.ncpus && n > 0; i++) {
+			int k = 0;
+
+			while (k < n && online[k] != cpus[i])
+				k++;
+			if (k == n) {
+				char cpu[16];
+
+				snprintf(cpu, sizeof(cpu), "%d", cpus[i]);
+				return bad("-C: CPU %s is not online here "
+					   "(/sys/devices/system/cpu/online)", cpu);
+			}
+		}
+	}
 	if (!eo.ncpus) {
 		eo.ncpus = online_cpus(cpus, MAX_CPUS);
 		if (eo.ncpus <= 0) {
@@ -380,8 +439,14 @@ int main(int argc, char **argv)
 			eo.freq_hz);
 
 	fd = create_output(out);
+	if (fd == -EEXIST) {
+		fprintf(stderr, "wcrec: %s: is %s, not a regular file or a character device: refusing "
+				"to write the trace there (nothing renamed)\n", out, output_kind(out));
+		ret = 2;
+		goto out;
+	}
 	if (fd < 0) {
-		fprintf(stderr, "wcrec: %s: %s\n", out, strerror(-fd));
+		fprintf(stderr, "wcrec: %s: cannot create the trace file: %s\n", out, strerror(-fd));
 		goto out;
 	}
 	wo.level = level;

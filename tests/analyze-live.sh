@@ -159,6 +159,26 @@ expect "folded --waker without waker stacks: wakers as comm-tid" \
 	"$(grep -c ';--;[^;]*-[0-9]* [0-9]*$' "$tmp/wk2.folded")" -gt 0
 "$WCA" folded --waker --mode on "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
 expect "folded --waker --mode on: exit 2" $? -eq 2
+# -o of flamegraph and export, as wcrec -o: onto a directory, a FIFO or a symlink, exit 2 and
+# nothing written or touched; a character device is written to as it is
+mkdir "$tmp/o" "$tmp/o/dir"
+mkfifo "$tmp/o/fifo"
+echo mine >"$tmp/target"
+ln -s "$tmp/target" "$tmp/o/link"
+for o in dir fifo link; do
+	for cmd in "flamegraph" "export --format speedscope" "export --format chrome"; do
+		# shellcheck disable=SC2086
+		"$WCA" $cmd -o "$tmp/o/$o" "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
+		expect "$cmd -o onto a $o: exit 2, one line naming it ($(cat "$tmp/err"))" \
+			"$?$(grep -c "o/$o: is a" "$tmp/err")$(wc -l <"$tmp/err")" = 211
+	done
+	expect "-o onto a $o: it is as it was, no file beside it" \
+		"$(stat -c %F "$tmp/o/$o")$(ls "$tmp/o" | wc -l)$(cat "$tmp/target")" \
+		= "$(stat -c %F "$tmp/o/$o")3mine"
+done
+"$WCA" flamegraph -o /dev/null "$tmp/wl.wct" 2>"$tmp/err"
+expect "flamegraph -o /dev/null: exit 0 ($(cat "$tmp/err")), still a character device" \
+	"$?$(stat -c %F /dev/null)" = "0character special file"
 
 # 4. progress: on a terminal only (script(1) gives one), after WCANALYZE_PROGRESS_DELAY_MS
 if command -v script >/dev/null 2>&1; then

@@ -152,6 +152,44 @@ for args in "-F 0" "-e bogus" "-d -1" "-m 3" "-g lbr" "-p 999999999" "--no-sampl
 	expect "wcrec $args exits 2 (got $rc)" "$rc" -eq 2
 	expect "wcrec $args explains itself on stderr" -s "$tmp/err"
 done
+"$WCREC" -C 99 -o "$tmp/bad.wct" -- true 2>"$tmp/err" >/dev/null
+expect "wcrec -C 99: exit 2, one line naming CPU 99 ($(cat "$tmp/err"))" \
+	"$?$(wc -l <"$tmp/err")$(grep -c 'CPU 99 is not online' "$tmp/err")" = 211
+
+# 3b. -o onto what is not a regular file (wcrec runs as root here): a character device is
+# written to as it is; anything else is refused with exit 2, one line naming it, and nothing
+# renamed or touched; a regular file without write permission is kept as .old like any
+mkdir "$tmp/o" "$tmp/o/dir" "$tmp/elsewhere"
+echo mine >"$tmp/elsewhere/target"
+ln -s "$tmp/elsewhere/target" "$tmp/o/link"
+mkfifo "$tmp/o/fifo"
+mknod "$tmp/o/blk" b 7 0 2>/dev/null
+for o in dir fifo link blk; do
+	[ -e "$tmp/o/$o" ] || [ -L "$tmp/o/$o" ] || continue
+	kind=$(stat -c %F "$tmp/o/$o")
+	"$WCREC" -q -o "$tmp/o/$o" -- true >/dev/null 2>"$tmp/err"
+	rc=$?
+	expect "-o onto a $kind: exit 2 (got $rc) and one line naming it ($(cat "$tmp/err"))" \
+		"$rc$(wc -l <"$tmp/err")$(grep -c "o/$o: is a" "$tmp/err")" = 211
+	expect "-o onto a $kind: it is still there, nothing renamed" \
+		"$(stat -c %F "$tmp/o/$o")$(ls "$tmp/o" | grep -c '\.old$')" = "${kind}0"
+done
+expect "-o onto a symlink: the file it points to is untouched" "$(cat "$tmp/elsewhere/target")" = mine
+"$WCREC" -q -o /dev/null -- true >/dev/null 2>"$tmp/err"
+expect "-o /dev/null: exit 0 ($(cat "$tmp/err")), /dev/null still a character device, no .old" \
+	"$?$(stat -c %F /dev/null)$(ls /dev/null.old 2>/dev/null | wc -l)" = "0character special file0"
+if [ -c /dev/full ]; then
+	"$WCREC" -q -o /dev/full -- true >/dev/null 2>"$tmp/err"
+	expect "-o /dev/full: exit 1, one line with ENOSPC ($(cat "$tmp/err")), still a device" \
+		"$?$(grep -c 'No space left' "$tmp/err")$(stat -c %F /dev/full)" = "11character special file"
+fi
+echo old >"$tmp/o/ro.wct"
+chmod 0444 "$tmp/o/ro.wct"
+"$WCREC" -q -o "$tmp/o/ro.wct" -- true >/dev/null 2>"$tmp/err"
+expect "-o onto a file without write permission: exit 0 ($(cat "$tmp/err")), kept as .old" \
+	"$?$(cat "$tmp/o/ro.wct.old")" = 0old
+"$STAT" "$tmp/o/ro.wct" >"$tmp/stat"
+expect "... and the new trace reads" "$(stat_of ending)" = clean
 
 # 4. -d stops a system-wide recording; SIGINT ends it cleanly
 shared_begin # the lock is the test's before the clock starts (testlib.sh)

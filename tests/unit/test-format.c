@@ -208,11 +208,27 @@ Test(format, byte_swapped_file_is_refused)
 	expect_header_failure(WC_READER_CORRUPT, "byte-order");
 }
 
-Test(format, empty_file_is_truncated)
+Test(format, empty_file_is_not_a_trace)
 {
 	strcpy(trace.path, "/tmp/wct-test-XXXXXX");
 	close(mkstemp(trace.path));
-	expect_header_failure(WC_READER_TRUNCATED, "inside the 64-byte header");
+	expect_header_failure(WC_READER_CORRUPT, "not a wcrec trace file (empty)");
+}
+
+/* Under 64 bytes: a trace cut inside its header begins with the magic; a text does not. */
+Test(format, short_file_is_not_a_trace_unless_it_begins_like_one)
+{
+	int fd;
+
+	strcpy(trace.path, "/tmp/wct-test-XXXXXX");
+	fd = mkstemp(trace.path);
+	cr_assert_eq(write(fd, "hello\n", 6), 6);
+	close(fd);
+	expect_header_failure(WC_READER_CORRUPT, "bad magic at byte 0, 6 bytes");
+	fd = open(trace.path, O_WRONLY | O_TRUNC);
+	cr_assert_eq(write(fd, WC_FILE_MAGIC, 5), 5);
+	close(fd);
+	expect_header_failure(WC_READER_TRUNCATED, "file ends at byte 5, inside the 64-byte header");
 }
 
 Test(format, trailer_totals_must_agree)

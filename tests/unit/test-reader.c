@@ -96,6 +96,9 @@ static void cut_everywhere(size_t nrec, size_t flush_every)
 			cr_assert_eq(o.state, WC_READER_CLEAN, "whole file: %s", o.error);
 			cr_assert(o.trailer);
 			cr_assert_eq(o.n, trace.nrec);
+		} else if (k == 0) { /* an empty file is not a trace */
+			cr_assert_eq(o.state, WC_READER_CORRUPT, "cut at 0: %s, %s",
+				     wc_reader_state_name(o.state), o.error);
 		} else {
 			cr_assert_eq(o.state, WC_READER_TRUNCATED, "cut at %lu: %s, %s", k,
 				     wc_reader_state_name(o.state), o.error);

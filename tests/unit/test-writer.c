@@ -3,6 +3,8 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -218,4 +220,45 @@ Test(writer, stacks_are_written_once)
 	cr_assert_eq(s->nr, 3);
 	cr_assert_arr_eq(s->ips, a, sizeof(a));
 	wc_reader_free(r);
+}
+
+/*
+ * A write that fails part-way (the file size limit here, ENOSPC in real life) leaves a frame's
+ * head in the file: bytes_written counts it, so a recorder's summary gives the file's size.
+ */
+Test(writer, bytes_written_counts_a_partial_frame)
+{
+	static uint64_t buf[65536 / 8];
+	struct rlimit old, lim;
+	struct wc_writer_stats st;
+	int fd = new_file(), err = 0;
+	struct wc_writer *w = wc_writer_new(fd, NULL);
+
+	cr_assert_not_null(w);
+	signal(SIGXFSZ, SIG_IGN);
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 100000;
+	cr_assert_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	/* STACK records of distinct random-looking ips: zstd cannot shrink them much */
+	for (uint32_t seq = 1; !err && seq < 100000; seq++) {
+		struct wc_rec_stack *s = (void *)buf;
+
+		s->h = (struct wc_rec_header){ sizeof(*s) + 512 * 8, WC_REC_STACK, 0 };
+		s->id = seq;
+		s->nr = 512;
+		for (int i = 0; i < 512; i++)
+			s->ips[i] = (seq * 6364136223846793005ull + (uint64_t)i) * 1442695040888963407ull;
+		err = wc_writer_add(w, s);
+		if (!err && seq % 8 == 0)
+			err = wc_writer_flush(w);
+	}
+	setrlimit(RLIMIT_FSIZE, &old);
+	cr_assert_eq(err, -EFBIG);
+	wc_writer_stats(w, &st);
+	cr_assert_eq(st.bytes_written, file_size(fd), "%llu counted, %llu in the file",
+		     (unsigned long long)st.bytes_written, (unsigned long long)file_size(fd));
+	cr_assert_eq(file_size(fd), 100000, "the write stopped at the limit");
+	wc_writer_free(w);
+	close(fd);
 }
