@@ -241,11 +241,13 @@ else
 fi
 
 # 7. -p: a process that started before wcrec, its threads and maps
+shared_begin # the lock is the test's before its 4 s demo starts (testlib.sh)
 "$DEMO" 4 >/dev/null &
 demo=$!
 sleep 0.5
 "$WCREC" -q -p $demo -d 1 -o "$tmp/p.wct" 2>"$tmp/err"
 expect "-p PID exits 0 ($(cat "$tmp/err"))" $? -eq 0
+shared_end
 "$STAT" "$tmp/p.wct" "$(basename "$DEMO")" >"$tmp/stat"
 expect "-p: target_pid NOTE" "$(stat_of note.target_pid)" = $demo
 expect "-p: the threads' comms come from /proc" "$(grep -c "^thread .* demo-.* pid $demo\$" "$tmp/stat")" -ge 4
