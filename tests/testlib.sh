@@ -55,28 +55,23 @@ shared_run() { # shared_run CMD...: CMD, a recorder, holding the lock shared (no
 	fi
 	"$@"
 }
-# shared_begin / shared_end: the test itself holds the lock shared, for a timed recording
-# (the wrapper's wait for the lock would count in its time)
-shared_begin() {
+# hold_lock -s|-x / release_lock: the test itself holds the lock, shared (shared_begin, for a
+# timed recording: the wrapper's wait for the lock would count in its time) or alone
+# (alone_begin, 5 minutes at most: then it goes on, and says so)
+hold_lock() {
 	[ $have_lock = 1 ] || return 0
-	flock -s 9
+	flock -w 300 "$1" 9 || echo "note: went on without the lock after 300 s (other recorders may skew these figures)"
 	WC_TEST_LOCKED=1
 	export WC_TEST_LOCKED
 }
-shared_end() {
+release_lock() {
 	unset WC_TEST_LOCKED
 	[ $have_lock = 0 ] || flock -u 9
 }
-alone_begin() {
-	[ $have_lock = 1 ] || return 0
-	flock -w 300 -x 9 || echo "note: went on without the lock after 300 s (other recorders may skew these figures)"
-	WC_TEST_LOCKED=1
-	export WC_TEST_LOCKED
-}
-alone_end() {
-	unset WC_TEST_LOCKED
-	[ $have_lock = 0 ] || flock -u 9
-}
+shared_begin() { hold_lock -s; }
+shared_end() { release_lock; }
+alone_begin() { hold_lock -x; }
+alone_end() { release_lock; }
 
 skip() {
 	if [ "${WC_REQUIRE_RECORDING:-0}" = 1 ]; then
@@ -183,6 +178,19 @@ cut_run() {
 ps_unpaired_of() {
 	awk -v t="$1" '$1 == "unpaired_event" && ($5 == t || $6 == t) { n++ } END { print n + 0 }' \
 		"$tmp/ps.out" 2>/dev/null || echo 0
+}
+
+# perf_stamps_checked PERF.DATA IN.wct OUT.wct: perf_stamps, with the checks and the note of
+# the side-by-side tests: it worked, and ours are in perf's recording but under 1 in 1000 of
+# them (ps_unpaired_of).  Returns 1 when OUT is not to be used.
+perf_stamps_checked() {
+	perf_stamps "$@"
+	expect "our trace takes perf's time stamps ($ps_why)" $? -eq 0
+	expect "our $ps_paired scheduler events are in perf's recording but $ps_unpaired (under 1 in 1000)" \
+		"$ps_paired" -gt 1000 -a "$((ps_unpaired * 1000))" -lt "$ps_paired"
+	[ "$ps_unpaired" -eq 0 ] || grep '^unpaired_event' "$tmp/ps.out" | head -5 | sed 's/^/    /'
+	echo "note: perf's stamps were later than ours by ${ps_offsets:-?} ns (min, median, 99th percentile, max)"
+	[ -s "$tmp/perf.ev" ] && [ "$ps_paired" -gt 1000 ] && [ "$((ps_unpaired * 1000))" -lt "$ps_paired" ]
 }
 
 # perf_stamps PERF.DATA IN.wct OUT.wct: OUT is IN with perf's time stamps on the scheduler
