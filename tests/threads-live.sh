@@ -95,8 +95,13 @@ while read -r _ tid comm life cpu; do
 		# bpftrace pairs the switches it saw; a span it could not pair (a switch the
 		# kernel did not trace: PID 1's threads here) is ours to split
 		un=$(bt unpaired "$tid")
-		between "$on_ns" "$(bt on "$tid")" "$un" 0.5
-		expect "$comm: ON-CPU $on_ns ns within 0.5% of bpftrace's $(bt on "$tid") ns (+ unpaired $un ns)" $? -eq 0
+		# and its runs summed on CLOCK_MONOTONIC and on the scheduler's task clock part by
+		# the steal time under load (2.1 ms of 315 seen, ASan with a second suite running):
+		# ON-CPU lies from the task clock's sum to the monotonic one's (+ unpaired)
+		lo=$(bt on_task "$tid")
+		[ "$lo" -le "$(bt on "$tid")" ] || lo=$(bt on "$tid")
+		between "$on_ns" "$lo" $(($(bt on "$tid") - lo + un)) 0.5
+		expect "$comm: ON-CPU $on_ns ns within 0.5% of bpftrace's $(bt on "$tid") ns, $lo ns on the task clock (+ unpaired $un ns)" $? -eq 0
 		# OFF-CPU counts a new thread's wait for its first run (it has no switch-out; ten
 		# ms of it were seen under load): bpftrace's @first
 		first=$(bt first "$tid")
