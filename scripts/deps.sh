@@ -3,12 +3,15 @@
 # chromium, xmllint, w3c-sgml-lib (the SVG 1.1 DTD) and python3-jsonschema are for the tests
 # of the pictures and exports;
 # nodejs and npm too, below.
+# clang and libclang-rt-14-dev (libFuzzer, the sanitizers' runtimes) are for make fuzz, time
+# (/usr/bin/time) for the RSS check of tests/fuzz-regressions.sh.
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
       linux-perf bpftrace
-      chromium libxml2-utils w3c-sgml-lib python3-jsonschema"
+      chromium libxml2-utils w3c-sgml-lib python3-jsonschema
+      clang libclang-rt-14-dev time"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fuzz-raw.c - libFuzzer target: the input as a trace file, as it is, through every
+ * wcanalyze command line of commands.h.  It reaches the file header, the zstd frames and
+ * the reader's checks; a mutated frame mostly fails its checksum, so the record layer is
+ * fuzz-records.c's.  Seeds: testdata/fuzz-seeds/ (`make fuzz`, scripts/fuzz.sh).
+ */
+#include <stdlib.h>
+
+#include "tests/fuzz/fuzz-common.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (fz_init())
+		abort(); /* no memfd or /dev/null: nothing can be fuzzed */
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (fz_file_set(data, size))
+		abort();
+	fz_run_all();
+	return 0;
+}
