@@ -346,6 +346,9 @@ int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 	int err;
 
 	a->consumer = c ? c : &none;
+	wc_replay_set_max_memory(a->replay, !a->max_memory		 ? WC_REPLAY_DEFAULT_MAX_MEMORY
+					    : a->max_memory == UINT64_MAX ? 0
+									  : a->max_memory);
 	err = wc_replay_run(a->replay, &ops, a);
 	if (!err)
 		wc_sched_finish(&a->sched, wc_analysis_end_ns(a));

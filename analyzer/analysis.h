@@ -84,6 +84,9 @@ struct wc_analysis {
 	 * each round of the recording */
 	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
 	void *progress_ctx;
+	/* optional, set before wc_analysis_run(): the replay's memory limit in bytes
+	 * (wc_replay_set_max_memory()); 0 WC_REPLAY_DEFAULT_MAX_MEMORY, UINT64_MAX none */
+	uint64_t max_memory;
 };
 
 /**

@@ -12,7 +12,7 @@
 
 enum {
 	O_COMM = 256, O_TIME, O_STATE, O_MODE, O_PER_THREAD, O_ANNOTATE, O_UNIT,
-	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS
+	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS, O_MAX_MEMORY
 };
 
 struct shared_opt {
@@ -40,6 +40,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_STACKS, { "no-calibrate", no_argument, NULL, O_NO_CALIBRATE }, "" },
 	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
+	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
 #define NSHARED (sizeof(shared) / sizeof(shared[0]))
@@ -110,6 +111,32 @@ static int parse_states(struct wc_cli *c, const char *arg)
 		return wc_cli_bad("--state wants letters such as S,D,R", arg);
 	c->states[n] = 0;
 	c->prof.filter.states = c->states;
+	return 0;
+}
+
+/*
+ * --max-memory SIZE: bytes, with an optional binary suffix K, M, G or T (as perf's sizes);
+ * 0 for no limit.  Return: 0 or an exit status.
+ */
+static int parse_memory(struct wc_cli *c, const char *arg)
+{
+	static const char units[] = "KMGT";
+	unsigned long long v;
+	char *end;
+	const char *u;
+	int shift = 0;
+
+	if (*arg < '0' || *arg > '9')
+		return wc_cli_bad("--max-memory wants a size such as 512M or 4G", arg);
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end && (u = strchr(units, *end & ~0x20)) && !end[1])
+		shift = 10 * (int)(u - units + 1);
+	else if (*end)
+		return wc_cli_bad("--max-memory wants a size such as 512M or 4G", arg);
+	if (errno || v > (UINT64_MAX >> shift))
+		return wc_cli_bad("--max-memory is too large", arg);
+	c->max_memory = v ? (uint64_t)v << shift : UINT64_MAX;
 	return 0;
 }
 
@@ -194,6 +221,8 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 	case O_SYMFS:
 		c->paths.symfs = arg;
 		return 0;
+	case O_MAX_MEMORY:
+		return parse_memory(c, arg);
 	case O_DEBUG_DIR:
 		if (c->paths.ndebug_dirs == WC_CLI_MAX_DEBUG_DIRS)
 			return wc_cli_bad("too many --debug-dir", arg);
@@ -232,7 +261,7 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 	for (size_t i = 0; i < NSHARED; i++) {
 		const struct shared_opt *s = &shared[i];
 
-		if (!(s->group & groups))
+		if (s->group && !(s->group & groups))
 			continue;
 		longopts[n++] = s->opt;
 		if (s->letters[0] && !extra_has(x, s->letters[0]))
@@ -361,6 +390,7 @@ int wc_cli_replay(struct wc_cli_session *s, const char *file,
 		return WC_EXIT_BAD_FILE;
 	}
 	s->opened = true;
+	s->a.max_memory = s->max_memory;
 	wc_cli_progress(s, true);
 	err = wc_analysis_run(&s->a, consumer);
 	wc_cli_progress(s, false);
@@ -376,8 +406,10 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 {
 	const struct wc_replay_meta *m;
 	enum wc_reader_state st;
-	int err = wc_cli_replay(s, c->file, consumer);
+	int err;
 
+	s->max_memory = c->max_memory;
+	err = wc_cli_replay(s, c->file, consumer);
 	if (err >= 0)
 		return err;
 	st = wc_replay_stats(s->a.replay)->state;

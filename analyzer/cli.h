@@ -53,6 +53,9 @@ enum {
 	"  --symfs DIR            look for recorded files under DIR\n"                          \
 	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"
 
+#define WC_CLI_HELP_MEMORY /* every subcommand */                                      \
+	"  --max-memory SIZE      stop past this resident memory (default 2G; 0 none)\n"
+
 #define WC_CLI_MAX_IDS 4096
 #define WC_CLI_MAX_DEBUG_DIRS 16
 
@@ -64,6 +67,7 @@ struct wc_cli {
 	uint32_t pids[WC_CLI_MAX_IDS], tids[WC_CLI_MAX_IDS];
 	char states[64];
 	const char *debug_dirs[WC_CLI_MAX_DEBUG_DIRS];
+	uint64_t max_memory;          /* --max-memory: bytes, 0 the default, UINT64_MAX none */
 };
 
 /* A subcommand's own options, handled before the shared groups. */
@@ -114,6 +118,7 @@ struct wc_cli_session {
 	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */
 	uint64_t progress_delay_ns;
 	bool progress_shown;
+	uint64_t max_memory; /* set before wc_cli_replay(): wc_analysis' max_memory */
 };
 
 /**

@@ -41,7 +41,7 @@ static const char usage[] =
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
 	"  --unit us|ms|ns        weight unit (default us)\n"
 	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
-	WC_CLI_HELP_SYMBOLS;
+	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 struct args {
 	int format;

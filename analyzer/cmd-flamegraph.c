@@ -26,7 +26,7 @@ static const char usage[] =
 	"                         chain graph: the wakers' frames above a \"--\" frame, in aqua\n"
 	WC_CLI_HELP_FILTER WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
 	"  --annotate             (always on: kernel frames are told apart by colour)\n"
-	WC_CLI_HELP_SYMBOLS;
+	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 enum { O_TITLE = 512, O_WIDTH, O_MINWIDTH, O_INVERTED, O_COLORS, O_WAKER };
 

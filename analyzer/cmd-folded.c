@@ -14,7 +14,7 @@ static const char usage[] =
 	"  --annotate             kernel frames get the _[k] suffix\n"
 	"  --waker                blocked time by target and waker stacks (offwaketime), in\n"
 	"                         FlameGraph's --colors chain layout\n"
-	WC_CLI_HELP_SYMBOLS;
+	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 enum { O_WAKER = 512 };
 

@@ -25,7 +25,8 @@ static const char usage[] =
 	"  --time START,END       values ending in this window, seconds from the start\n"
 	"  --state S,D,R,...      intervals (runs for --kind on) ended by these switch-out states\n"
 	"  -m, --min-block US     --kind off: intervals at least this long\n"
-	"  -M, --max-block US     --kind off: intervals at most this long\n";
+	"  -M, --max-block US     --kind off: intervals at most this long\n"
+	WC_CLI_HELP_MEMORY;
 
 enum { O_KIND = 300, O_UNIT, O_JSON };
 

@@ -6,7 +6,7 @@
 #include "analyzer/cli.h"
 #include "analyzer/info.h"
 
-static const char usage[] = "usage: wcanalyze info FILE   (also: wcanalyze FILE)\n";
+static const char usage[] = "usage: wcanalyze info [--max-memory SIZE] FILE   (also: wcanalyze FILE)\n";
 
 int wc_cmd_info(int argc, char **argv)
 {
@@ -16,6 +16,7 @@ int wc_cmd_info(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	s.max_memory = c.max_memory;
 	ret = wc_cli_replay(&s, c.file, NULL);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);

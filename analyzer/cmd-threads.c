@@ -13,7 +13,7 @@ static const char usage[] =
 	WC_CLI_HELP_FILTER
 	"  --unit ms|us|ns        unit of the table's times (default ms)\n"
 	"  --json                 one JSON object, times in ns (schema: man wcanalyze-threads)\n"
-	WC_CLI_HELP_SYMBOLS;
+	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 enum { O_JSON = 512, O_UNIT };
 

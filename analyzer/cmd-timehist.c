@@ -25,7 +25,7 @@ static const char usage[] =
 	"  -g, --call-graph       the switch-out callchain on each row (the default)\n"
 	"  --max-stack N          frames of it shown (default 5)\n"
 	WC_CLI_HELP_FILTER
-	WC_CLI_HELP_SYMBOLS;
+	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 enum { O_STATE = 512, O_MAX_STACK, O_NO_CALLCHAIN };
 
@@ -138,6 +138,7 @@ int wc_cmd_timehist(int argc, char **argv)
 		return WC_EXIT_BAD_FILE;
 	}
 	s.opened = true;
+	s.a.max_memory = c.max_memory;
 	s.counts_shown = true; /* the footer line holds them */
 	wc_cli_progress(&s, true);
 	err = wc_analysis_run(&s.a, wc_timehist_consumer(th));

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* replay.c - see replay.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer/grow.h"
 #include "analyzer/replay.h"
@@ -43,7 +45,12 @@ struct wc_replay {
 	size_t arena_used, arena_cap, arena2_cap;
 	uint64_t seq, max_time, round_limit, last_out;
 	bool delivered_any;
+	/* --max-memory: the resident set checked every MEMORY_CHECK_BYTES of records */
+	uint64_t max_memory, unchecked_bytes;
+	int statm_fd; /* /proc/self/statm, or -1 */
 };
+
+#define MEMORY_CHECK_BYTES (1u << 20)
 
 struct wc_replay *wc_replay_open(const char *path)
 {
@@ -60,9 +67,13 @@ struct wc_replay *wc_replay_open(const char *path)
 		return NULL;
 	}
 	r->meta.clockid = -1;
+	r->max_memory = WC_REPLAY_DEFAULT_MAX_MEMORY;
+	r->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	r->meta.ksyms = wc_kallsyms_new(NULL, 0);
 	if (!r->meta.ksyms) {
 		wc_reader_free(r->reader);
+		if (r->statm_fd >= 0)
+			close(r->statm_fd);
 		free(r);
 		errno = ENOMEM;
 		return NULL;
@@ -88,6 +99,45 @@ static int check_id(struct wc_replay *r, const char *what, uint32_t id, uint64_t
 		 "sequence (ids are dense from 1, and %llu are defined before it)",
 		 what, (unsigned long long)wc_reader_offset(r->reader), id,
 		 (unsigned long long)*seen);
+	return -WC_ECORRUPT;
+}
+
+void wc_replay_set_max_memory(struct wc_replay *r, uint64_t bytes)
+{
+	r->max_memory = bytes;
+}
+
+/* The resident set size of this process in bytes (proc(5), /proc/PID/statm), 0 unknown. */
+static uint64_t rss_bytes(int fd)
+{
+	char buf[128];
+	unsigned long long size, resident;
+	ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	if (sscanf(buf, "%llu %llu", &size, &resident) != 2)
+		return 0;
+	return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* Return: 0 while the process is within --max-memory, else -WC_ECORRUPT with r->error set. */
+static int check_memory(struct wc_replay *r)
+{
+	uint64_t rss;
+
+	r->unchecked_bytes = 0;
+	if (!r->max_memory)
+		return 0;
+	rss = rss_bytes(r->statm_fd);
+	if (rss <= r->max_memory)
+		return 0;
+	snprintf(r->error, sizeof(r->error),
+		 "over --max-memory (%llu MiB): %llu MiB resident by byte %llu of the file; give "
+		 "it more if the trace is real",
+		 (unsigned long long)(r->max_memory >> 20), (unsigned long long)(rss >> 20),
+		 (unsigned long long)wc_reader_offset(r->reader));
 	return -WC_ECORRUPT;
 }
 
@@ -397,6 +447,9 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 
 	while (!err && wc_reader_next(r->reader, &h)) {
 		r->stats.records[h->type < WC_REC_TYPE_COUNT ? h->type : 0]++;
+		r->unchecked_bytes += h->size;
+		if (r->unchecked_bytes >= MEMORY_CHECK_BYTES && (err = check_memory(r)))
+			break;
 		switch (h->type) {
 		case WC_REC_STACK:
 			err = keep_stack(r, (const void *)h);
@@ -533,6 +586,8 @@ void wc_replay_free(struct wc_replay *r)
 	if (!r)
 		return;
 	wc_reader_free(r->reader);
+	if (r->statm_fd >= 0)
+		close(r->statm_fd);
 	for (size_t i = 0; i < r->meta.nformats; i++) {
 		free(r->meta.formats[i].system);
 		free(r->meta.formats[i].text);

@@ -38,6 +38,8 @@ struct wc_reader {
 	bool frame_partial; /* the file ended inside this frame */
 	bool have_frame;
 	uint64_t time_base;
+	uint64_t out_total; /* decompressed bytes of the frames before the current one */
+	uint64_t out_limit; /* most decompressed bytes the whole file may hold */
 
 	bool trailer_seen;
 	uint64_t counts[WC_REC_TYPE_COUNT];
@@ -189,6 +191,7 @@ struct wc_reader *wc_reader_open(const char *path)
 		goto out_free;
 	}
 	r->file_size = (uint64_t)st.st_size;
+	r->out_limit = wc_reader_decompressed_limit(r->file_size);
 	r->dctx = ZSTD_createDCtx();
 	r->in = malloc(IN_BYTES);
 	r->frame_cap = FRAME_INITIAL_BYTES;
@@ -232,6 +235,14 @@ static bool next_frame(struct wc_reader *r)
 			r->frame_partial = true;
 			return true;
 		}
+		if (r->out_total + r->frame_len >= r->out_limit) {
+			fail(r, WC_READER_CORRUPT, r->frame_off,
+			     "frames decompress to more than %" PRIu64 " MiB by the one at byte %" PRIu64
+			     ": over %u times the file's %" PRIu64 " bytes, as no trace does (a zstd "
+			     "bomb?)",
+			     r->out_limit >> 20, r->frame_off, WC_READER_MAX_EXPANSION, r->file_size);
+			return false;
+		}
 		if (r->frame_len == r->frame_cap) {
 			size_t cap = r->frame_cap * 2;
 			uint8_t *p;
@@ -254,7 +265,12 @@ static bool next_frame(struct wc_reader *r)
 			r->frame_cap = cap;
 		}
 		in = (ZSTD_inBuffer){ r->in, r->in_len, r->in_pos };
-		out = (ZSTD_outBuffer){ r->frame, r->frame_cap, r->frame_len };
+		/* no further than the file's allowance (checked above, the next time round) */
+		out = (ZSTD_outBuffer){ r->frame,
+					r->frame_cap < r->out_limit - r->out_total
+						? r->frame_cap
+						: (size_t)(r->out_limit - r->out_total),
+					r->frame_len };
 		ret = ZSTD_decompressStream(r->dctx, &out, &in);
 		if (in.pos > r->in_pos)
 			started = true;
@@ -267,9 +283,20 @@ static bool next_frame(struct wc_reader *r)
 			     r->frame_off, ZSTD_getErrorName(ret), in_offset(r));
 			return false;
 		}
-		if (ret == 0)
+		if (ret == 0) {
+			r->out_total += r->frame_len;
 			return true;
+		}
 	}
+}
+
+uint64_t wc_reader_decompressed_limit(uint64_t file_size)
+{
+	uint64_t by_size = file_size > UINT64_MAX / WC_READER_MAX_EXPANSION
+				   ? UINT64_MAX
+				   : file_size * WC_READER_MAX_EXPANSION;
+
+	return by_size > WC_READER_MIN_DECOMPRESSED ? by_size : WC_READER_MIN_DECOMPRESSED;
 }
 
 #define NEED(cond, ...)                                                                            \

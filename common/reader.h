@@ -76,6 +76,21 @@ uint64_t wc_reader_file_size(const struct wc_reader *r);
 /** wc_reader_skipped() - records of unknown types skipped so far */
 uint64_t wc_reader_skipped(const struct wc_reader *r);
 
+/*
+ * The most a file may decompress to, all frames together: WC_READER_MAX_EXPANSION times its
+ * size, and at least WC_READER_MIN_DECOMPRESSED bytes.  wcrec's traces decompress to 3-16
+ * times their size at its default zstd level 3 (16 for wcdemo's repeated ping-pong, 6.5 for a
+ * busy host); a file past the bound is a zstd bomb, refused as corrupt.
+ */
+#define WC_READER_MAX_EXPANSION 256u
+#define WC_READER_MIN_DECOMPRESSED (32ull << 20)
+
+/**
+ * wc_reader_decompressed_limit() - the bound above for a file of @file_size bytes
+ * Return: bytes.
+ */
+uint64_t wc_reader_decompressed_limit(uint64_t file_size);
+
 /** wc_reader_free() - close the file and free the reader; NULL is a no-op */
 void wc_reader_free(struct wc_reader *r);
 

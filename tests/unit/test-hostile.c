@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include "analyzer/analysis.h"
 #include "common/error.h"
@@ -136,4 +137,80 @@ Test(hostile, host_cpus_past_linux)
 	cr_assert_not_null(strstr(a.error, "corrupt HOST record: 10000000 CPUs configured"), "%s",
 			   a.error);
 	cr_assert_not_null(strstr(a.error, "8192"), "%s", a.error);
+}
+
+/*
+ * A zstd bomb: 48 MiB of zeros in records of an unknown type, which compress to some KB.
+ * The reader stops at WC_READER_MIN_DECOMPRESSED (the file being small), as corrupt, before
+ * the memory is taken.
+ */
+Test(hostile, zstd_bomb)
+{
+	const uint32_t body = 1u << 20;
+	struct wc_rec_header *big = calloc(1, body);
+	long before = max_rss_kb();
+	struct stat st;
+
+	cr_assert_not_null(big);
+	*big = (struct wc_rec_header){ body, 200, 0 };
+	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
+	for (int i = 0; i < 48; i++)
+		cr_assert_eq(wc_writer_add(tr.w, big), 0);
+	free(big);
+	st_switch(&tr, 3000, 0, 42, "a", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, 100000), 0);
+	cr_assert_eq(stat(tr.path, &st), 0);
+	cr_assert_lt(st.st_size, 128 * 1024, "the bomb is %ld bytes", (long)st.st_size);
+	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	opened = true;
+	cr_assert_eq(wc_analysis_run(&a, NULL), 0, "%s", a.error);
+	cr_assert_eq(wc_replay_stats(a.replay)->state, WC_READER_CORRUPT);
+	cr_assert_not_null(strstr(wc_replay_error(a.replay), "frames decompress to more than 32 MiB"),
+			   "%s", wc_replay_error(a.replay));
+	cr_assert_not_null(strstr(wc_replay_error(a.replay), "over 256 times the file's"), "%s",
+			   wc_replay_error(a.replay));
+	cr_assert_lt(max_rss_kb() - before, 48 * 1024, "took %ld kB", max_rss_kb() - before);
+}
+
+/* The same records in a file large enough to hold them are read whole. */
+Test(hostile, decompressed_limit_follows_the_file)
+{
+	cr_assert_eq(wc_reader_decompressed_limit(0), 32ull << 20);
+	cr_assert_eq(wc_reader_decompressed_limit(1 << 20), 256ull << 20);
+	cr_assert_eq(wc_reader_decompressed_limit(UINT64_MAX / 3), UINT64_MAX);
+}
+
+/*
+ * --max-memory: the replay stops once the resident set passes it, naming the limit and the
+ * byte reached, after at most a MiB of records more.
+ */
+Test(hostile, max_memory)
+{
+	struct {
+		struct wc_rec_stack s;
+		uint64_t ips[126];
+	} rec = { .s = { .h = { sizeof(rec), WC_REC_STACK, 0 }, .nr = 126 } };
+
+	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", st_kstack(&tr, 3));
+	for (uint32_t id = 2; id < 4000; id++) { /* 4 MiB of callchains */
+		rec.s.id = id;
+		rec.ips[0] = id;
+		cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
+	}
+	st_switch(&tr, 3000, 0, 42, "a", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, 100000), 0);
+	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	opened = true;
+	a.max_memory = 1 << 20; /* far less than the process holds */
+	cr_assert_eq(wc_analysis_run(&a, NULL), -WC_ECORRUPT);
+	cr_assert_not_null(strstr(a.error, "over --max-memory (1 MiB): "), "%s", a.error);
+	cr_assert_not_null(strstr(a.error, " MiB resident by byte "), "%s", a.error);
+	wc_analysis_close(&a);
+	opened = false;
+
+	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	opened = true;
+	a.max_memory = UINT64_MAX; /* none */
+	cr_assert_eq(wc_analysis_run(&a, NULL), 0, "%s", a.error);
+	cr_assert_eq(wc_replay_stats(a.replay)->state, WC_READER_CLEAN);
 }
