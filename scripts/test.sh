@@ -1,6 +1,7 @@
 #!/bin/sh
 # test.sh - install what is missing, build, and run the whole test suite: make check with
-# warnings as errors, the unit tests again under ASan+UBSan, and make distcheck.
+# warnings as errors, make check again under ASan+UBSan, the fuzz targets for 60 s each
+# (a finding fails), and make distcheck.
 # usage: sudo scripts/test.sh
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,6 +21,8 @@ make -C "$top/build" -j"$(nproc)" check || failed "$top/build"
 echo "test.sh: make check under AddressSanitizer and UndefinedBehaviorSanitizer"
 "$top/scripts/build.sh" "$top/build-asan" --enable-werror --enable-sanitizers
 make -C "$top/build-asan" -j"$(nproc)" check || failed "$top/build-asan"
+echo "test.sh: the fuzz targets of tests/fuzz/, 60 s each (make fuzz)"
+make -C "$top/build" fuzz FUZZ_SECONDS=60
 echo "test.sh: make distcheck"
 make -C "$top/build" -j"$(nproc)" distcheck >/dev/null
 # one closing line: Criterion test cases, and the script tests, of the main build

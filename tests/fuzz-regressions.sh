@@ -4,6 +4,10 @@
 # command line of tests/fuzz/commands.h: each must end by itself (an exit status below 128,
 # no sanitizer report), within 5 s, and within 512 MB of RSS.  What it prints and its exit
 # status otherwise are not checked: a hostile file may well be refused.
+# Then issue 14's reproducers, each one field of a seed's records changed
+# (tests/hostile-craft.py), written with valid frames (tests/fuzz/wct-records): through each
+# command line too, within 5 s and 100 MB, each with the exit status and the words its
+# refusal must have.
 # testdata/fuzz-regressions/XFAIL names the inputs whose bug is known and not fixed yet, one
 # a line ("FILE  what it does"): their failure is reported and expected; once one passes the
 # test fails until its line is removed.
@@ -42,7 +46,8 @@ xfail() { # xfail NAME: is NAME in the XFAIL list
 		grep -q "^$1\([[:space:]]\|\$\)" "$S/testdata/fuzz-regressions/XFAIL"
 }
 
-# check FILE ARGS...: one run; prints why it failed, returns 1 then
+# check FILE ARGS...: one run (its exit status in $rc, its stderr in $tmp/err); prints why
+# it failed, returns 1 then
 check() {
 	f=$1
 	shift
@@ -95,5 +100,62 @@ for f in "$S"/testdata/fuzz-regressions/*.wct "$S"/testdata/fuzz-seeds/*.wct; do
 		echo "ok: $name"
 	fi
 done
+# the reproducers: KIND, the exit status, words of stdout or stderr (a grep -e pattern)
+WCT=$B/tests/fuzz/wct-records
+LIMIT_KB=$((100 * 1024))
+if [ -x "$WCT" ] && command -v python3 >/dev/null; then
+	"$WCT" --to-records "$S/testdata/fuzz-seeds/demo.wct" "$tmp/seed.rec" ||
+		{ echo "FAIL: wct-records --to-records"; exit 1; }
+	printf '' >"$tmp/empty.wct"
+	echo hello >"$tmp/hello.wct"
+	while read -r kind want words; do
+		case $kind in
+		empty | hello) f=$tmp/$kind.wct ;;
+		*)
+			f=$tmp/$kind.wct
+			python3 "$S/tests/hostile-craft.py" "$kind" "$tmp/seed.rec" "$tmp/$kind.rec" &&
+				"$WCT" --to-wct "$tmp/$kind.rec" "$f" $((16 << 20)) ||
+				{ echo "FAIL: crafting $kind"; fails=$((fails + 1)); continue; }
+			;;
+		esac
+		size=$(wc -c <"$f")
+		bad=0
+		[ "$size" -le 65536 ] || { echo "FAIL: $kind: $size bytes, over 64 KB"; bad=1; }
+		while read -r line; do
+			# shellcheck disable=SC2086
+			set -- $(echo "$line" | sed "s|@OUT|$tmp/out|g")
+			runs=$((runs + 1))
+			check "$f" "$@" || { bad=1; continue; }
+			[ $rc -eq "$want" ] ||
+				{ echo "exit $rc, not $want: wcanalyze $* ($kind)"; bad=1; continue; }
+			[ "$want" -eq 0 ] || grep -q -e "$words" "$tmp/err" ||
+				{ echo "no '$words': wcanalyze $* ($kind): $(head -1 "$tmp/err")"; bad=1; }
+		done <"$tmp/commands"
+		if [ "$want" -eq 0 ]; then # counted and skipped: info says so
+			"$WCA" info "$f" 2>&1 | grep -q -e "$words" ||
+				{ echo "no '$words' in wcanalyze info ($kind)"; bad=1; }
+		fi
+		if [ $bad -eq 1 ]; then
+			echo "FAIL: crafted $kind"
+			fails=$((fails + 1))
+		else
+			echo "ok: crafted $kind (exit $want, $size bytes)"
+		fi
+	done <<-EOF
+		empty 1 not a wcrec trace file
+		hello 1 not a wcrec trace file
+		stack-id 1 STACK record .*id 150000000 out of sequence
+		payload-id 1 PAYLOAD record .*id 268435456 out of sequence
+		payload-event 0 events naming an undefined stack/payload *1$
+		ncpus 1 HOST record: 10000000 CPUs configured
+		ncpus-max 1 HOST record: 4294967295 CPUs configured
+		zstd-bomb 1 frames decompress to more than 32 MiB
+		stack-bomb 0 4043 callchains
+	EOF
+else
+	echo "FAIL: no $WCT or no python3: the crafted inputs were not tried"
+	fails=$((fails + 1))
+fi
+
 echo "$runs runs, $fails inputs failed"
 [ $fails -eq 0 ]

@@ -113,12 +113,12 @@ static uint32_t fixed_size(const struct wc_rec_header *h, size_t left)
 	return size < least ? 0 : (uint32_t)size;
 }
 
-int fz_records_write(int fd, const uint8_t *data, size_t size)
+int fz_records_write(int fd, const uint8_t *data, size_t size, uint32_t frame_bytes)
 {
 	const struct wc_writer_opts opts = {
 		.level = 1,
 		.flush_interval_ms = UINT32_MAX, /* frames by size only: the same file each run */
-		.frame_bytes = FRAME_BYTES,
+		.frame_bytes = frame_bytes ? frame_bytes : FRAME_BYTES,
 	};
 	struct wc_writer *w = NULL;
 	uint64_t end_ns = 0, t;

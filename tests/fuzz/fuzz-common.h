@@ -57,10 +57,11 @@ void fz_run_all(void);
  *        8 and cut to what is left of @data (the last bytes short of a record are dropped);
  *        records of type 0 are dropped.  Every other field is written as it is.
  * @size: bytes of @data
+ * @frame_bytes: the writer's frame size (its frame_bytes option); 0 for the targets' 8 KiB
  *
  * The file ends with the writer's trailer, at the latest time of a timed record.
  * Return: 0 or -errno.
  */
-int fz_records_write(int fd, const uint8_t *data, size_t size);
+int fz_records_write(int fd, const uint8_t *data, size_t size, uint32_t frame_bytes);
 
 #endif /* WC_TESTS_FUZZ_COMMON_H */

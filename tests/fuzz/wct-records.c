@@ -3,8 +3,10 @@
  * wct-records - convert between trace files and the record sequences fuzz-records.c takes.
  * usage: wct-records --to-records TRACE OUT   the records of TRACE, times absolute, without
  *                                             its trailer, one after the other
- *        wct-records --to-wct RECORDS OUT     RECORDS as a trace, fixed up and written as
- *                                             the fuzz target does (fz_records_write())
+ *        wct-records --to-wct RECORDS OUT [FRAME_BYTES]
+ *                                             RECORDS as a trace, fixed up and written as
+ *                                             the fuzz target does (fz_records_write()), in
+ *                                             frames of FRAME_BYTES (default 8 KiB)
  * Exit status: 0; 1 TRACE or RECORDS cannot be read, or OUT written; 2 bad usage.
  * A test aid for `make fuzz` (scripts/fuzz.sh), not a product.
  */
@@ -50,7 +52,7 @@ static int to_records(const char *in, const char *out)
 	return st == WC_READER_CLEAN || st == WC_READER_TRUNCATED ? 0 : 1;
 }
 
-static int to_wct(const char *in, const char *out)
+static int to_wct(const char *in, const char *out, uint32_t frame_bytes)
 {
 	struct stat st;
 	uint8_t *data = NULL;
@@ -70,7 +72,7 @@ static int to_wct(const char *in, const char *out)
 		fprintf(stderr, "wct-records: %s: %s\n", out, strerror(errno));
 		goto out_close;
 	}
-	err = fz_records_write(out_fd, data, (size_t)st.st_size);
+	err = fz_records_write(out_fd, data, (size_t)st.st_size, frame_bytes);
 	if (close(out_fd) && !err)
 		err = -errno;
 	if (err)
@@ -86,8 +88,9 @@ int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "--to-records"))
 		return to_records(argv[2], argv[3]);
-	if (argc == 4 && !strcmp(argv[1], "--to-wct"))
-		return to_wct(argv[2], argv[3]);
-	fputs("usage: wct-records --to-records TRACE OUT | --to-wct RECORDS OUT\n", stderr);
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--to-wct"))
+		return to_wct(argv[2], argv[3], argc == 5 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0);
+	fputs("usage: wct-records --to-records TRACE OUT | --to-wct RECORDS OUT [FRAME_BYTES]\n",
+	      stderr);
 	return 2;
 }
