@@ -76,26 +76,29 @@ int fz_file_set(const uint8_t *data, size_t size)
 	return 0;
 }
 
-void fz_run_all(void)
+static void run(size_t i)
 {
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
-		char *argv[MAX_ARGS + 2];
-		int argc = 0;
+	char *argv[MAX_ARGS + 2];
+	int argc = 0;
 
-		for (const char *const *a = cmds[i].args; *a && argc < MAX_ARGS; a++)
-			argv[argc++] = (char *)(strcmp(*a, "@OUT") ? *a : out_path);
-		argv[argc++] = file_path;
-		argv[argc] = NULL;
-		/*
-		 * glibc's full reset of getopt's state.  wc_cli_parse() sets optind = 1 itself,
-		 * which is enough here: every command line above is parsed to its end.
-		 */
-		optind = 0;
-		cmds[i].run(argc, argv);
-		fflush(stdout);
-		fflush(stderr);
-		unlink(out_path);
-	}
+	for (const char *const *a = cmds[i].args; *a && argc < MAX_ARGS; a++)
+		argv[argc++] = (char *)(strcmp(*a, "@OUT") ? *a : out_path);
+	argv[argc++] = file_path;
+	argv[argc] = NULL;
+	/*
+	 * glibc's full reset of getopt's state.  wc_cli_parse() sets optind = 1 itself, which
+	 * is enough here: every command line above is parsed to its end.
+	 */
+	optind = 0;
+	cmds[i].run(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	unlink(out_path);
+}
+
+void fz_run_one(size_t size)
+{
+	run(size % (sizeof(cmds) / sizeof(cmds[0])));
 }
 
 /*

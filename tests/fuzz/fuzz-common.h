@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fuzz-common.h - what the libFuzzer targets of tests/fuzz/ share: the input as a file, every
+ * fuzz-common.h - what the libFuzzer targets of tests/fuzz/ share: the input as a file, a
  * wcanalyze command line of commands.h run on it, and a record sequence written as a trace
  * file with valid frames.  See `make fuzz` (scripts/fuzz.sh).
  */
@@ -42,10 +42,12 @@ int fz_file_fd(void);
 int fz_file_set(const uint8_t *data, size_t size);
 
 /**
- * fz_run_all() - run every command line of commands.h on the input file, in-process, as
- * wcanalyze's main() would; outputs named by "@OUT" are removed after each
+ * fz_run_one() - run one command line of commands.h on the input file, in-process, as
+ * wcanalyze's main() would: the one @size picks (@size modulo their number), so that an
+ * input always runs the same one, and inputs of other sizes the others (one, not all: 17
+ * times the executions a second); an "@OUT" output file is removed after it
  */
-void fz_run_all(void);
+void fz_run_one(size_t size);
 
 /**
  * fz_records_write() - write @data, read as a sequence of records, as a trace file on @fd
