@@ -349,17 +349,20 @@ if [ $have_perf = 1 ] && [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ]; then
 	perf sched timehist -i "$tmp/perf.data" -s >"$tmp/perf.sum.all" 2>/dev/null
 	"$WCA" timehist -s --all-tasks "$PS" >"$tmp/sum.all" 2>"$tmp/err"
 	expect "wcanalyze timehist -s --all-tasks exits 0 ($(cat "$tmp/err"))" $? -eq 0
-	# the tids perf has a row of before our first row or after our last
-	set -- $("$WCA" timehist -G --all-tasks "$PS" 2>/dev/null |
-		awk '$1 ~ /^[0-9]+\.[0-9]+$/ { if (s == "") s = $1; t = $1 } END { printf "%s %s", s, t }')
-	start=$1 end=$2
-	awk -v start="$start" -v end="$end" '($1 < start - 0.0002 || $1 > end + 0.0002) &&
+	# the tids perf has a row of before our first row on that CPU or after our last there:
+	# wcrec stops its CPUs' events one after the other (M-2 of issue 23's runs: a basename
+	# exited on CPU 0 after our last event there, 2 ms before our last on CPU 1)
+	"$WCA" timehist -G --all-tasks "$PS" 2>/dev/null |
+		awk '$1 ~ /^[0-9]+\.[0-9]+$/ { if (!($2 in s)) s[$2] = $1; e[$2] = $1 }
+			END { for (c in s) print c, s[c], e[c] }' >"$tmp/spans"
+	awk 'FNR == NR { s[$1] = $2; e[$1] = $3; next }
+		(!($2 in s) || $1 < s[$2] - 0.0002 || $1 > e[$2] + 0.0002) &&
 		match($3, /\[[0-9]+[\/\]]/) { print substr($3, RSTART + 1, RLENGTH - 2) }' \
-		"$tmp/perf.rows" | sort -u >"$tmp/late.exits"
+		"$tmp/spans" "$tmp/perf.rows" | sort -u >"$tmp/late.exits"
 	parts "$tmp/perf.sum.all" >"$tmp/perf.parts.all"
 	awk 'FNR == NR { late[$1] = 1; next } !($2 == 2 && $1 in late)' "$tmp/late.exits" \
 		"$tmp/perf.parts.all" >"$tmp/perf.parts"
-	echo "note: left out of the parts, as perf saw them run outside our events ($start to $end) and exit: $(join "$tmp/late.exits" "$tmp/perf.parts.all" 2>/dev/null | awk '$2 == 2 { printf "%s ", $1 }')"
+	echo "note: left out of the parts, as perf saw them run outside our events on their CPU ($(tr '\n' ' ' <"$tmp/spans")) and exit: $(join "$tmp/late.exits" "$tmp/perf.parts.all" 2>/dev/null | awk '$2 == 2 { printf "%s ", $1 }')"
 	parts "$tmp/sum.all" >"$tmp/parts"
 	set -- $(join "$tmp/perf.parts" "$tmp/parts" | awk '{ n++; same += $2 == $3; ended += $2 == 2 }
 		END { print n + 0, same + 0, ended + 0 }')
