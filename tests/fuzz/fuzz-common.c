@@ -48,6 +48,15 @@ int fz_init(void)
 	return 0;
 }
 
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	if (fz_init())
+		abort(); /* no memfd or /dev/null: nothing can be fuzzed */
+	return 0;
+}
+
 const char *fz_file_path(void)
 {
 	return file_path;

@@ -10,7 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* libFuzzer's entry points (no header of its declares them) */
+/*
+ * libFuzzer's entry points (no header of its declares them): LLVMFuzzerInitialize() is
+ * fuzz-common.c's, fz_init() or abort; each target has its LLVMFuzzerTestOneInput().
+ */
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,15 +9,6 @@
 
 #include "tests/fuzz/fuzz-common.h"
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	(void)argc;
-	(void)argv;
-	if (fz_init())
-		abort(); /* no memfd or /dev/null: nothing can be fuzzed */
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (fz_file_set(data, size))
