@@ -23,6 +23,7 @@
 #include "recorder/events.h"
 #include "recorder/ksyms.h"
 #include "recorder/metadata.h"
+#include "recorder/targets.h"
 
 #define MAX_CPUS 4096
 #define MAX_PIDS 1024
@@ -41,10 +42,11 @@ static void on_child(int sig)
 
 static const char usage[] =
 	"usage: wcrec [options] -- COMMAND [ARGS]   record COMMAND until it exits\n"
-	"       wcrec [options] -p PID[,PID...]     record running processes\n"
+	"       wcrec [options] -p PID[,PID...]     record running processes, until they exit\n"
 	"       wcrec [options] -a [-- COMMAND]     system-wide (the default)\n"
 	"  -o FILE          output (default wcrec.wct; an existing one is kept as FILE.old)\n"
-	"  -d SECONDS       stop after this long (also on SIGINT/SIGTERM, and when COMMAND exits)\n"
+	"  -d SECONDS       stop after this long (also on SIGINT/SIGTERM, and when COMMAND or\n"
+	"                   every -p process exits)\n"
 	"  -F HZ            CPU sampling frequency (default 99)\n"
 	"  -e EVENT         sampling event: cycles, cpu-clock or task-clock (default cycles where\n"
 	"                   the PMU has it, else cpu-clock)\n"
@@ -221,6 +223,7 @@ int main(int argc, char **argv)
 		{ 0 },
 	};
 	static int cpus[MAX_CPUS], pids[MAX_PIDS];
+	static struct wc_target targets[MAX_PIDS]; /* -p's, to stop when all have exited */
 	struct wc_events_opts eo = {
 		.samples = true, .sched = true, .freq_hz = 99, .callchains = true,
 		.kernel_stacks = true, .user_stacks = true, .pages = 2048, .runtime = 1,
@@ -237,6 +240,7 @@ int main(int argc, char **argv)
 	struct wc_ksym_writer *kw = NULL;
 	pid_t child = -1;
 	bool reaped = false; /* COMMAND exited and status holds its wait status */
+	bool targets_gone = false; /* every -p process exited */
 	int go[2] = { -1, -1 }, fd = -1;
 	uint64_t t_start, t_end;
 	uint32_t trailer_flags = 0;
@@ -365,7 +369,7 @@ int main(int argc, char **argv)
 	if (!eo.samples && !eo.sched)
 		return bad("%s", "nothing to record: both --no-samples and --no-sched");
 	for (int i = 0; i < npids; i++) {
-		if (kill(pids[i], 0) && errno == ESRCH) {
+		if (wc_target_init(&targets[i], pids[i])) {
 			fprintf(stderr, "wcrec: no process %d\n", pids[i]);
 			return 2;
 		}
@@ -576,6 +580,10 @@ int main(int argc, char **argv)
 			reaped = true;
 			break;
 		}
+		if (child < 0 && wc_targets_gone(targets, (size_t)npids)) { /* as perf record -p */
+			targets_gone = true;
+			break;
+		}
 		if (duration > 0 &&
 		    clock_now(wc_events_clockid(ev)) - t_start >= (uint64_t)(duration * 1e9))
 			break;
@@ -603,12 +611,15 @@ int main(int argc, char **argv)
 			"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
 			" other tracepoints, %" PRIu64
 			" samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64 " lost, %.1f MB written, "
-			"%.2f bytes/event, compression %.1fx\n",
+			"%.2f bytes/event, compression %.1fx%s\n",
 			out, (double)(t_end - t_start) / 1e9, ds.switches, ds.wakeups, ds.other_tp,
 			ds.samples,
 			ds.comm + ds.fork + ds.exit + ds.mmap, ds.lost_records + ds.lost_samples,
 			ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
-			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0);
+			ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0,
+			!targets_gone ? ""
+			: npids > 1   ? "; stopped: every -p process exited"
+				      : "; stopped: the -p process exited");
 		if (verbose > 1 && ds.ring_bytes)
 			fprintf(stderr,
 				"wcrec: peak ring-buffer fill %.1f%% (%" PRIu64 " of %" PRIu64

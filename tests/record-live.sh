@@ -265,6 +265,31 @@ expect "-p: demo-ping events" "$(thread_field demo-ping tracepoints)" -gt 100
 expect "-p: wcdemo's map with its build-id from /proc" \
 	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/stat" | head -1)" = "$want_bid"
 
+# 7b. -p ends when its process has exited, as perf record -p does, and says so: the
+# process is killed once wcrec has written its file's start (a slow ASan wcrec may still
+# be setting up: it then stops at its first look at the process)
+shared_begin
+sleep 100 &
+target=$!
+"$WCREC" -p $target -d 60 -o "$tmp/pe.wct" 2>"$tmp/err" &
+rec=$!
+for _ in $(seq 300); do [ -s "$tmp/pe.wct" ] && break; sleep 0.1; done
+sleep 1
+kill $target
+start=$(date +%s)
+wait $rec
+rc=$?
+took=$(($(date +%s) - start))
+wait $target
+shared_end
+expect "-p on a process that exits: exit 0 ($(cat "$tmp/err"))" $rc -eq 0
+expect "-p: stopped within 10 s of the process' exit (${took} s), not at -d 60" "$took" -le 10
+expect "-p: the summary says the process exited" \
+	"$(grep -c 'stopped: the -p process exited$' "$tmp/err")" -eq 1
+"$WCANALYZE" info "$tmp/pe.wct" >"$tmp/info" 2>&1
+expect "-p: the trace ends clean ($(sed -n 's/^file: *//p' "$tmp/info"))" \
+	"$(grep -c '^file:.*ended cleanly' "$tmp/info")" -eq 1
+
 # 8. -C: only the listed CPUs
 "$WCREC" -q -a -C 0 -d 0.5 -o "$tmp/c.wct" 2>/dev/null
 "$STAT" "$tmp/c.wct" >"$tmp/stat"

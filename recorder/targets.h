@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * targets.h - the processes of `wcrec -p`, and whether they are all gone: wcrec stops then,
+ * as `perf record -p` does (perf's per-task events hang up when their task exits).
+ *
+ * A process counts as gone once /proc/PID/stat is gone, shows it a zombie (Z) or dead (X),
+ * or shows another start time than at wc_target_init() (the PID reused by a new process).
+ */
+#ifndef WC_RECORDER_TARGETS_H
+#define WC_RECORDER_TARGETS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct wc_target {
+	pid_t pid;
+	unsigned long long start_ticks; /* starttime of proc(5), clock ticks after boot */
+};
+
+/**
+ * wc_target_init() - note @pid and its start time, from /proc/@pid/stat
+ * Return: 0, or -ESRCH when there is no such process or it is a zombie already.
+ */
+int wc_target_init(struct wc_target *t, pid_t pid);
+
+/** wc_target_gone() - has the process of @t exited since wc_target_init()?  (See above.) */
+bool wc_target_gone(const struct wc_target *t);
+
+/** wc_targets_gone() - are all @n processes of @t gone?  False for @n == 0. */
+bool wc_targets_gone(const struct wc_target *t, size_t n);
+
+#endif /* WC_RECORDER_TARGETS_H */
