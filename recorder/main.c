@@ -242,7 +242,7 @@ int main(int argc, char **argv)
 	bool reaped = false; /* COMMAND exited and status holds its wait status */
 	bool targets_gone = false; /* every -p process exited */
 	int go[2] = { -1, -1 }, fd = -1;
-	uint64_t t_start, t_end;
+	uint64_t t_start, t_end, deadline; /* ns of the events' clock; deadline 0 without -d */
 	uint32_t trailer_flags = 0;
 
 	while ((c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {
@@ -556,8 +556,15 @@ int main(int argc, char **argv)
 		go[1] = -1;
 	}
 
+	deadline = duration > 0 ? t_start + (uint64_t)(duration * 1e9) : 0;
 	for (;;) {
-		int n = wc_events_poll(ev, 100);
+		uint64_t now = clock_now(wc_events_clockid(ev));
+		int n;
+
+		/* -d: wake at the deadline, not up to 100 ms after it */
+		n = wc_events_poll(ev, deadline && now < deadline && deadline - now < 100000000ull
+					       ? (int)((deadline - now + 999999) / 1000000)
+					       : 100);
 
 		if (n < 0 && n != -EINTR) {
 			fprintf(stderr, "wcrec: poll: %s\n", strerror(-n));
@@ -584,22 +591,19 @@ int main(int argc, char **argv)
 			targets_gone = true;
 			break;
 		}
-		if (duration > 0 &&
-		    clock_now(wc_events_clockid(ev)) - t_start >= (uint64_t)(duration * 1e9))
+		if (deadline && clock_now(wc_events_clockid(ev)) >= deadline)
 			break;
 	}
 	wc_events_enable(ev, false);
+	t_end = clock_now(wc_events_clockid(ev)); /* the recording's end: no event comes after */
 	if (!(trailer_flags & WC_TRAILER_WRITE_ERROR)) {
 		err = wc_events_drain(ev, w, getpid(), &ds);
-		t_end = clock_now(wc_events_clockid(ev));
 		if (!err)
 			err = wc_writer_close(w, t_end, trailer_flags);
 		if (err) {
 			fprintf(stderr, "wcrec: %s: %s\n", out, wc_strerror(err));
 			trailer_flags |= WC_TRAILER_WRITE_ERROR;
 		}
-	} else {
-		t_end = clock_now(wc_events_clockid(ev));
 	}
 
 	if (verbose) {
