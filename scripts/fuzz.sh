@@ -35,6 +35,9 @@ for f in "$top"/testdata/fuzz-seeds/*.wct; do
 	[ "$out" -nt "$f" ] || tests/fuzz/wct-records --to-records "$f" "$out"
 done
 
+# leaks of libraries we cannot fix (each with its reason there)
+LSAN_OPTIONS="suppressions=$top/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export LSAN_OPTIONS
 found=0
 for t in ${FUZZ_TARGETS:-raw records}; do
 	# fuzz-records: the first 16 KiB of each seed (its metadata and some hundred events)

@@ -25,7 +25,9 @@ trap 'rm -rf "$tmp"' EXIT
 ASAN_OPTIONS="abort_on_error=1:quarantine_size_mb=16:hard_rss_limit_mb=2048\
 ${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
 UBSAN_OPTIONS="abort_on_error=1:print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
-export ASAN_OPTIONS UBSAN_OPTIONS
+# leaks of libraries we cannot fix (each with its reason there)
+LSAN_OPTIONS="suppressions=$S/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 # without ASan (whose shadow memory is reserved address space), a bound on the address space
 # keeps a memory bomb from taking the machine before it is measured
 grep -q __asan_init "$WCA" 2>/dev/null || ulimit -v $((4 * 1024 * 1024)) 2>/dev/null || true
