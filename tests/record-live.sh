@@ -194,7 +194,10 @@ expect "... and the new trace reads" "$(stat_of ending)" = clean
 # 4. -d stops a system-wide recording; SIGINT ends it cleanly
 # -d is the recording's length, which the trace states (its setup and end, reading every
 # process's maps and build-ids for -a, took over 2 s under ASan with a second suite running):
-# 1 s recorded, and the recorder gone within 30 s
+# 1 s recorded, and the recorder gone within 30 s.  The recording ends when wcrec disables
+# its events, which its loop does when it wakes at the deadline and has drained the buffers
+# once more: 1.03-1.07 s under two suites' load (it was 1.50 s while the loop woke up to
+# 100 ms late and the end was stamped after the last drain)
 shared_begin # the lock is the test's before the clock starts (testlib.sh)
 start=$(date +%s)
 "$WCREC" -q -a -d 1 -o "$tmp/d.wct" 2>/dev/null
