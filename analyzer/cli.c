@@ -424,9 +424,45 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	return -1;
 }
 
+/*
+ * A target process (-p, COMMAND) none of whose threads was switched in or out during the
+ * recording: one warning line for each, since a report without it says nothing of why
+ * (issue 13: nginx's master, asleep in epoll_wait, its workers forked before the recording).
+ */
+static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
+{
+	const struct wc_tasks *t = &a->tasks;
+
+	if (!a->have_switch)
+		return;
+	for (size_t i = 0; i < t->ntarget_pids; i++) {
+		const char *comm = "";
+		bool seen = false;
+
+		for (size_t k = 1; k < t->nthreads && !seen; k++) {
+			const struct wc_thread *th = &t->threads[k];
+
+			if (th->pid != t->target_pids[i])
+				continue;
+			if (th->tid == th->pid || !comm[0])
+				comm = th->comm;
+			seen = th->run_state != WC_TS_UNKNOWN || th->switches_voluntary ||
+			       th->switches_involuntary;
+		}
+		if (!seen)
+			fprintf(err,
+				"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event "
+				"in the recording: asleep throughout? Its child processes forked before "
+				"the recording are not followed (--all-tasks shows every thread)\n",
+				a->path, t->target_pids[i], comm[0] ? " (" : "", comm,
+				comm[0] ? ")" : "");
+	}
+}
+
 int wc_cli_end(struct wc_cli_session *s, int status)
 {
 	if (status < 0 && s->opened) {
+		warn_silent_targets(&s->a, stderr);
 		if (s->sym)
 			wc_symbolizer_warn(s->sym, stderr, "wcanalyze: warning");
 		if (!s->counts_shown)

@@ -293,6 +293,23 @@ expect "-p: the summary says the process exited" \
 expect "-p: the trace ends clean ($(sed -n 's/^file: *//p' "$tmp/info"))" \
 	"$(grep -c '^file:.*ended cleanly' "$tmp/info")" -eq 1
 
+# 7c. a -p target asleep the whole time: each subcommand names it in a warning, instead of
+# an empty report and nothing said
+shared_begin
+sleep 100 &
+target=$!
+"$WCREC" -q -p $target -d 0.5 -o "$tmp/quiet.wct" 2>"$tmp/err"
+expect "-p on a sleeping process: exit 0 ($(cat "$tmp/err"))" $? -eq 0
+kill $target
+wait $target
+shared_end
+for cmd in info folded threads "timehist -s" "hist --kind off"; do
+	# shellcheck disable=SC2086
+	"$WCANALYZE" $cmd "$tmp/quiet.wct" >/dev/null 2>"$tmp/err"
+	expect "wcanalyze $cmd: warns of the sleeping target $target ($(grep -c 'target process' "$tmp/err") lines)" \
+		"$(grep -c "warning: .*: target process $target (sleep) has no scheduler event in the recording" "$tmp/err")" -eq 1
+done
+
 # 8. -C: only the listed CPUs
 "$WCREC" -q -a -C 0 -d 0.5 -o "$tmp/c.wct" 2>/dev/null
 "$STAT" "$tmp/c.wct" >"$tmp/stat"
