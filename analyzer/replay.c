@@ -164,9 +164,11 @@ static int keep_stack(struct wc_replay *r, const struct wc_rec_stack *s)
 	err = check_id(r, "STACK", s->id, &r->stacks_seen);
 	if (err)
 		return err;
-	if (wc_grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
+	/* an empty callchain copies nothing (r->ips may still be NULL: no arithmetic on it) */
+	if (s->nr && wc_grow((void **)&r->ips, &r->ips_cap, r->nips + s->nr, sizeof(uint64_t)))
 		return -ENOMEM;
-	memcpy(r->ips + r->nips, s->ips, (size_t)s->nr * sizeof(uint64_t));
+	if (s->nr)
+		memcpy(r->ips + r->nips, s->ips, (size_t)s->nr * sizeof(uint64_t));
 	if (keep_ref(&r->stacks, &r->nstacks, s->id, r->nips, s->nr))
 		return -ENOMEM;
 	r->nips += s->nr;
@@ -182,9 +184,10 @@ static int keep_payload(struct wc_replay *r, const struct wc_rec_payload *p)
 	err = check_id(r, "PAYLOAD", p->id, &r->payloads_seen);
 	if (err)
 		return err;
-	if (wc_grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
+	if (p->size && wc_grow((void **)&r->bytes, &r->bytes_cap, r->nbytes + p->size, 1))
 		return -ENOMEM;
-	memcpy(r->bytes + r->nbytes, p->data, p->size);
+	if (p->size)
+		memcpy(r->bytes + r->nbytes, p->data, p->size);
 	if (keep_ref(&r->payloads, &r->npayloads, p->id, r->nbytes, p->size))
 		return -ENOMEM;
 	r->payloads[p->id].event_id = p->event_id;
@@ -531,6 +534,8 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 	return err;
 }
 
+static const uint64_t empty_ips[1]; /* what an empty stack or payload points at */
+
 const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t *nr)
 {
 	if (id == WC_STACK_NONE || id >= r->nstacks || !r->stacks[id].defined) {
@@ -538,7 +543,8 @@ const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t
 		return NULL;
 	}
 	*nr = r->stacks[id].nr;
-	return r->ips + r->stacks[id].off;
+	/* only empty callchains so far: none stored (no arithmetic on a NULL r->ips) */
+	return r->ips ? r->ips + r->stacks[id].off : empty_ips;
 }
 
 const void *wc_replay_payload(const struct wc_replay *r, uint32_t id, uint16_t *size)
@@ -548,7 +554,7 @@ const void *wc_replay_payload(const struct wc_replay *r, uint32_t id, uint16_t *
 		return NULL;
 	}
 	*size = (uint16_t)r->payloads[id].nr;
-	return r->bytes + r->payloads[id].off;
+	return r->bytes ? r->bytes + r->payloads[id].off : (const void *)empty_ips;
 }
 
 uint32_t wc_replay_payload_count(const struct wc_replay *r)
