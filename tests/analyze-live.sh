@@ -27,7 +27,9 @@ WL="$B/tests/wall-workload"
 # ($tmp/sums) within PERCENT of its own clocks (CPU time taken onto CLOCK_MONOTONIC with bpftrace's drift, see
 # sched-sums.bt) and, pinned (no PREFIX), against bpftrace's off-CPU sum
 clock_checks() {
-	while read -r _ tid comm life cpu; do
+	# the CPU time since the thread's naming: the folded keys are comm-tid, and its time
+	# before is under the workload's comm
+	while read -r _ tid comm life _ cpu; do
 		on=$(awk -v t="$comm-$tid" '$1 == t { print $2 }' "$tmp/sums")
 		off=$(awk -v t="$comm-$tid" '$1 == t { print $3 }' "$tmp/sums")
 		on=${on:-0}

@@ -51,7 +51,7 @@ expect "rows are sorted by off-CPU time" "$(sort -rn "$tmp/off" | cmp -s - "$tmp
 
 cpu_sum=0
 sampled_sum=0
-while read -r _ tid comm life cpu; do
+while read -r _ tid comm life cpu _; do # all its CPU time: ON-CPU is by tid, not comm
 	row_comm=$(col "$tid" 3)
 	expect "$comm: a row for tid $tid, comm $row_comm" "$row_comm" = "$comm"
 	on=$(col "$tid" 5)
