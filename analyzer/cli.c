@@ -433,7 +433,8 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 {
 	const struct wc_tasks *t = &a->tasks;
 
-	if (!a->have_switch)
+	/* a cut or damaged file may simply end before the target's events */
+	if (!a->have_switch || wc_replay_stats(a->replay)->state != WC_READER_CLEAN)
 		return;
 	for (size_t i = 0; i < t->ntarget_pids; i++) {
 		const char *comm = "";

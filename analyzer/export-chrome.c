@@ -567,6 +567,7 @@ static void other_data(struct wc_chrome *c)
 	const struct wc_replay_meta *m = wc_replay_meta(c->a->replay);
 	struct wc_json *j = &c->j;
 	char when[64];
+	uint64_t ns;
 
 	wc_json_newline(j);
 	wc_json_key(j, "otherData");
@@ -581,10 +582,8 @@ static void other_data(struct wc_chrome *c)
 		wc_json_key(j, "kernel");
 		wc_json_str(j, m->release);
 	}
-	if (m->have_clock && c->a->start_ns && m->realtime_ns + c->a->start_ns > m->clock_ns) {
-		/* ts 0 on the wall clock: the recording's first event */
-		int64_t ns = (int64_t)m->realtime_ns + ((int64_t)c->a->start_ns -
-							(int64_t)m->clock_ns);
+	/* ts 0 on the wall clock: the recording's first event */
+	if (c->a->start_ns && wc_replay_wall_ns(m, c->a->start_ns, &ns) && ns) {
 		time_t s = (time_t)(ns / 1000000000);
 		struct tm tm;
 

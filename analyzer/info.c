@@ -70,15 +70,16 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	}
 	if (m->have_clock) {
 		fprintf(out, "clock:        %s", clock_name(m->clockid));
-		if (a->start_ns && m->realtime_ns) {
-			int64_t rt = (int64_t)m->realtime_ns + ((int64_t)a->start_ns - (int64_t)m->clock_ns);
+		uint64_t rt;
+
+		if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
 			time_t secs = (time_t)(rt / 1000000000);
 			struct tm tm;
 			char when[64];
 
-			gmtime_r(&secs, &tm);
-			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-			fprintf(out, ", started %s.%03d UTC", when, (int)(rt % 1000000000 / 1000000));
+			if (gmtime_r(&secs, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+				fprintf(out, ", started %s.%03d UTC", when,
+					(int)(rt % 1000000000 / 1000000));
 		}
 		fprintf(out, "\n");
 	}

@@ -579,6 +579,22 @@ const char *wc_replay_error(const struct wc_replay *r)
 	return wc_reader_error(r->reader);
 }
 
+bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_t *wall_ns)
+{
+	if (!m->have_clock)
+		return false;
+	if (time_ns >= m->clock_ns) {
+		if (time_ns - m->clock_ns > UINT64_MAX - m->realtime_ns)
+			return false;
+		*wall_ns = m->realtime_ns + (time_ns - m->clock_ns);
+	} else {
+		if (m->clock_ns - time_ns > m->realtime_ns)
+			return false;
+		*wall_ns = m->realtime_ns - (m->clock_ns - time_ns);
+	}
+	return true;
+}
+
 const char *wc_replay_note(const struct wc_replay *r, const char *key)
 {
 	for (size_t i = 0; i < r->meta.nnotes; i++)

@@ -154,6 +154,14 @@ const struct wc_replay_stats *wc_replay_stats(const struct wc_replay *r);
  */
 const char *wc_replay_error(const struct wc_replay *r);
 
+/**
+ * wc_replay_wall_ns() - @time_ns of the trace's clock as ns of CLOCK_REALTIME, by the CLOCK
+ * record's simultaneous reading of both (man wcrec-trace.5)
+ * Return: true with *@wall_ns set, or false without a CLOCK record or when the record's
+ * values put it outside 0..2^64-1 ns (a crafted file).
+ */
+bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_t *wall_ns);
+
 /* wc_replay_note() - the value of the first NOTE with @key, or NULL. */
 const char *wc_replay_note(const struct wc_replay *r, const char *key);
 
