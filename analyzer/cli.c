@@ -130,7 +130,7 @@ static int parse_memory(struct wc_cli *c, const char *arg)
 		return wc_cli_bad("--max-memory wants a size such as 512M or 4G", arg);
 	errno = 0;
 	v = strtoull(arg, &end, 10);
-	if (*end && (u = strchr(units, *end & ~0x20)) && !end[1])
+	if (*end && (u = memchr(units, *end & ~0x20, 4)) && !end[1])
 		shift = 10 * (int)(u - units + 1);
 	else if (*end)
 		return wc_cli_bad("--max-memory wants a size such as 512M or 4G", arg);

@@ -254,8 +254,8 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			duration = strtod(optarg, &end);
-			if (*end || !(duration > 0))
-				return bad("-d wants a positive number of seconds, not '%s'", optarg);
+			if (*end || !(duration > 0) || duration > 1e9) /* 31 years: no overflow in ns */
+				return bad("-d wants a positive number of seconds, at most 1e9, not '%s'", optarg);
 			break;
 		case 'F': {
 			long f = strtol(optarg, &end, 10);
@@ -562,9 +562,10 @@ int main(int argc, char **argv)
 		int n;
 
 		/* -d: wake at the deadline, not up to 100 ms after it */
-		n = wc_events_poll(ev, deadline && now < deadline && deadline - now < 100000000ull
-					       ? (int)((deadline - now + 999999) / 1000000)
-					       : 100);
+		n = wc_events_poll(ev, !deadline			       ? 100
+				       : now >= deadline		       ? 0
+				       : deadline - now >= 100000000ull ? 100
+							: (int)((deadline - now + 999999) / 1000000));
 
 		if (n < 0 && n != -EINTR) {
 			fprintf(stderr, "wcrec: poll: %s\n", strerror(-n));

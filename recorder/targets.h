@@ -3,8 +3,10 @@
  * targets.h - the processes of `wcrec -p`, and whether they are all gone: wcrec stops then,
  * as `perf record -p` does (perf's per-task events hang up when their task exits).
  *
- * A process counts as gone once /proc/PID/stat is gone, shows it a zombie (Z) or dead (X),
- * or shows another start time than at wc_target_init() (the PID reused by a new process).
+ * A process counts as gone once /proc/PID/stat is gone, shows it dead (X) or a zombie (Z)
+ * with no other thread left (a leader that called pthread_exit() shows Z while its threads
+ * run), or shows another start time than at wc_target_init() (the PID reused by a new
+ * process).  Any other failure to read /proc (EMFILE, ENOMEM) leaves it there.
  */
 #ifndef WC_RECORDER_TARGETS_H
 #define WC_RECORDER_TARGETS_H
@@ -20,7 +22,7 @@ struct wc_target {
 
 /**
  * wc_target_init() - note @pid and its start time, from /proc/@pid/stat
- * Return: 0, or -ESRCH when there is no such process or it is a zombie already.
+ * Return: 0, or -ESRCH when there is no such process or it is gone already (as above).
  */
 int wc_target_init(struct wc_target *t, pid_t pid);
 

@@ -6,7 +6,10 @@
  */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdio.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +22,32 @@ static pid_t spawn(void)
 
 	cr_assert_geq(pid, 0);
 	if (pid == 0) {
+		alarm(30); /* gone by itself if a failed check leaves it behind */
 		pause();
 		_exit(0);
+	}
+	return pid;
+}
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	pause();
+	return NULL;
+}
+
+/* A process whose main thread ends with pthread_exit() and another thread lives on. */
+static pid_t spawn_headless(void)
+{
+	pid_t pid = fork();
+	pthread_t th;
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		alarm(30);
+		if (pthread_create(&th, NULL, sleeper, NULL))
+			_exit(1);
+		pthread_exit(NULL);
 	}
 	return pid;
 }
@@ -63,6 +90,30 @@ Test(targets, all_must_be_gone)
 	cr_assert_eq(waitpid(pid[1], NULL, 0), pid[1]);
 	cr_assert(wc_targets_gone(t, 2));
 	cr_assert_not(wc_targets_gone(t, 0), "no target: never all gone");
+}
+
+/* A leader that called pthread_exit() shows Z in /proc/PID/stat; its process is alive. */
+Test(targets, zombie_leader_with_threads)
+{
+	struct wc_target t;
+	pid_t pid = spawn_headless();
+	char path[64], stat[512] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	for (int i = 0; i < 500 && !strstr(stat, ") Z "); i++) { /* until the leader is a zombie */
+		usleep(10000);
+		f = fopen(path, "r");
+		cr_assert_not_null(f);
+		cr_assert_not_null(fgets(stat, sizeof(stat), f));
+		fclose(f);
+	}
+	cr_assert_not_null(strstr(stat, ") Z "), "the leader never became a zombie: %s", stat);
+	cr_assert_eq(wc_target_init(&t, pid), 0, "a zombie leader with a live thread is a target");
+	cr_assert_not(wc_target_gone(&t));
+	kill(pid, SIGKILL);
+	cr_assert_eq(waitpid(pid, NULL, 0), pid);
+	cr_assert(wc_target_gone(&t));
 }
 
 /* The PID of a live process with another start time than noted: a reused PID. */
