@@ -255,7 +255,9 @@ int main(int argc, char **argv)
 		case 'd':
 			duration = strtod(optarg, &end);
 			if (*end || !(duration > 0) || duration > 1e9) /* 31 years: no overflow in ns */
-				return bad("-d wants a positive number of seconds, at most 1e9, not '%s'", optarg);
+				return bad("-d wants a positive number of seconds, at most 1e9, "
+					   "not '%s'",
+					   optarg);
 			break;
 		case 'F': {
 			long f = strtol(optarg, &end, 10);
