@@ -232,7 +232,13 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	memcpy(&m.r.addr, p + 8, 8);
 	memcpy(&m.r.len, p + 16, 8);
 	memcpy(&m.r.pgoff, p + 24, 8);
-	if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+	/*
+	 * The flag only where our events asked for build-ids: the kernel sets it in the
+	 * record it hands each event in turn and does not clear it, so an event without
+	 * attr.build_id that comes after one with it gets the flag over maj/min/ino (seen
+	 * with another recorder running: wcdemo's build-id 00000000d487a700000000006...).
+	 */
+	if (!ev->no_build_id && (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID)) {
 		m.r.build_id_size = p[32] <= WC_BUILD_ID_MAX ? p[32] : WC_BUILD_ID_MAX;
 		memcpy(m.r.build_id, p + 36, m.r.build_id_size);
 	} else {
