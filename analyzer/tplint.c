@@ -176,8 +176,11 @@ static bool may_follow(const struct token *prev2, const struct token *prev, cons
 	case T_IDENT:
 		if (prev->len == 3 && !strncmp(prev->start, "REC", 3))
 			return t->type == T_ARROW;
-		if (t->type == T_IDENT) /* type words of a cast: "unsigned long" */
-			return prev2->type != T_ARROW && prev2->type != T_DOT;
+		/* type words of a cast, inside its parentheses: "(unsigned long" and on; never
+		 * before REC (libtraceevent 1.7.1 dereferences NULL on "1 ? 2 : char REC->x") */
+		if (t->type == T_IDENT)
+			return (is_char(prev2, '(') || prev2->type == T_IDENT) &&
+			       !(t->len == 3 && !strncmp(t->start, "REC", 3));
 		return t->type == T_CLOSE || t->type == T_COMMA || t->type == T_QUEST ||
 		       t->type == T_COLON || t->type == T_BINOP || t->type == T_DOT ||
 		       t->type == T_END || (t->type == T_OPEN && !is_char(t, '{'));

@@ -433,6 +433,9 @@ Test(tpdecode, refuse_dangerous_print_fmts)
 		"REC->nope",         /* NULL field in __print_flags() */
 		"\"x\".",            /* a string followed by '.' */
 		"REC->next_pid;",
+		"1 ? 2 : char REC->next_pid", /* NULL dereference in the parser */
+		"char REC->next_pid", /* a cast without its parentheses */
+		"(unsigned REC->next_pid)",
 	};
 
 	d = wc_tpdecode_new();
