@@ -31,9 +31,11 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 2 /* additions a reader of the same major may ignore
+#define WC_FILE_VERSION_MINOR 3 /* additions a reader of the same major may ignore
 				 * (1.1: TP_INLINE records, the RUNTIME event kind;
-				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED) */
+				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
+				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's
+				 * threads gone before the events were enabled) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -201,7 +203,9 @@ struct wc_rec_comm {
 	uint32_t pid;
 	uint32_t tid;
 	uint32_t flags;
-	uint32_t reserved;
+	char state;     /* with WC_TASK_SYNTH: the state letter of /proc/PID/task/TID/stat then
+			 * (R, S, D, I, T, ...), 0 unknown (since 1.3) */
+	uint8_t reserved[3];
 	char comm[16]; /* NUL-terminated unless 16 characters long, as TASK_COMM_LEN */
 };
 static_assert(sizeof(struct wc_rec_comm) == 48, "comm record");

@@ -42,11 +42,13 @@ static void on_child(int sig)
 
 static const char usage[] =
 	"usage: wcrec [options] -- COMMAND [ARGS]   record COMMAND until it exits\n"
-	"       wcrec [options] -p PID[,PID...]     record running processes, until they exit\n"
+	"       wcrec [options] -p PID[,PID...]     record running processes and their\n"
+	"                                           descendants, until they all exit\n"
 	"       wcrec [options] -a [-- COMMAND]     system-wide (the default)\n"
 	"  -o FILE          output (default wcrec.wct; an existing one is kept as FILE.old)\n"
 	"  -d SECONDS       stop after this long (also on SIGINT/SIGTERM, and when COMMAND or\n"
 	"                   every -p process exits)\n"
+	"  --no-children    -p: the processes named only, not those they forked before\n"
 	"  -F HZ            CPU sampling frequency (default 99)\n"
 	"  -e EVENT         sampling event: cycles, cpu-clock or task-clock (default cycles where\n"
 	"                   the PMU has it, else cpu-clock)\n"
@@ -188,11 +190,37 @@ static const char *output_kind(const char *path)
 	return "something that is not a regular file";
 }
 
+/*
+ * -p's descendants, added after the @n processes named in @pids (up to MAX_PIDS), each with
+ * its wc_target in @targets; those gone by then are dropped.  Return: the new count.
+ */
+static int add_descendants(int *pids, int n, struct wc_target *targets, int verbose)
+{
+	size_t total = (size_t)n;
+	int named = n, err = wc_targets_add_descendants(pids, &total, MAX_PIDS);
+
+	if (err == -E2BIG)
+		fprintf(stderr, "wcrec: warning: -p: more than %d processes with the descendants: "
+				"the first %d followed\n", MAX_PIDS, MAX_PIDS);
+	else if (err < 0)
+		fprintf(stderr, "wcrec: warning: -p: cannot list the descendants (%s): only the "
+				"processes named followed\n", strerror(-err));
+	if (err < 0 && err != -E2BIG)
+		return n;
+	for (size_t i = (size_t)n; i < total; i++)
+		if (!wc_target_init(&targets[n], pids[i]))
+			pids[n++] = pids[i];
+	if (verbose > 1 && n > named)
+		fprintf(stderr, "wcrec: -p: following %d descendant processes too (--no-children "
+				"for those named alone)\n", n - named);
+	return n;
+}
+
 enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_WAKER_STACKS,
 	OPT_MIGRATIONS,
 	OPT_RUNTIME,
 	OPT_NO_RUNTIME,
-       OPT_WAKEUP_EVENT, OPT_FULL_KALLSYMS };
+       OPT_WAKEUP_EVENT, OPT_FULL_KALLSYMS, OPT_NO_CHILDREN };
 
 int main(int argc, char **argv)
 {
@@ -202,6 +230,7 @@ int main(int argc, char **argv)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "pid", required_argument, NULL, 'p' },
+		{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "mmap-pages", required_argument, NULL, 'm' },
@@ -231,13 +260,14 @@ int main(int argc, char **argv)
 	const char *out = "wcrec.wct", *why;
 	double duration = 0;
 	int npids = 0, level = 3, verbose = 1, c, err, status = 0, ret = 1;
-	bool all = false, full_kallsyms = false;
+	bool all = false, full_kallsyms = false, children = true;
 	char tracefs[4096] = "";
 	struct wc_writer_opts wo = { 0 };
 	struct wc_drain_stats ds = { 0 };
 	struct wc_events *ev = NULL;
 	struct wc_writer *w = NULL;
 	struct wc_ksym_writer *kw = NULL;
+	struct wc_meta_snapshot tasks = { 0 }; /* the threads written at the start */
 	pid_t child = -1;
 	bool reaped = false; /* COMMAND exited and status holds its wait status */
 	bool targets_gone = false; /* every -p process exited */
@@ -286,6 +316,9 @@ int main(int argc, char **argv)
 			break;
 		case 'a':
 			all = true;
+			break;
+		case OPT_NO_CHILDREN:
+			children = false;
 			break;
 		case 'C':
 			eo.ncpus = parse_cpus(optarg, cpus, MAX_CPUS);
@@ -376,6 +409,8 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (npids && children) /* the processes they forked before: a server's workers */
+		npids = add_descendants(pids, npids, targets, verbose);
 	if (eo.ncpus) { /* -C: each CPU named must be online (perf_event_open says only EINVAL) */
 		static int online[MAX_CPUS];
 		int n = online_cpus(online, MAX_CPUS);
@@ -532,7 +567,7 @@ int main(int argc, char **argv)
 	}
 	if (!err)
 		err = wc_meta_write_tasks(w, wc_events_clockid(ev), pids, (size_t)npids, getpid(),
-					  &ts);
+					  &ts, &tasks);
 	if (!err)
 		err = wc_writer_flush(w);
 	if (err) {
@@ -549,6 +584,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	t_start = clock_now(wc_events_clockid(ev));
+	/* the threads that exited between the snapshot and now, which no EXIT event tells */
+	err = wc_meta_write_gone(w, wc_events_clockid(ev), &tasks, NULL);
+	wc_meta_snapshot_fini(&tasks);
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", out, wc_strerror(err));
+		goto out;
+	}
 	if (child > 0) {
 		if (write(go[1], "x", 1) != 1) {
 			perror("wcrec: starting the command");
@@ -639,6 +681,7 @@ int main(int argc, char **argv)
 	if (reaped)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 out:
+	wc_meta_snapshot_fini(&tasks);
 	if (child > 0 && !reaped) { /* set-up failed, or we were stopped: do not leave COMMAND behind */
 		if (go[1] >= 0) {
 			close(go[1]);

@@ -518,6 +518,7 @@ struct walk {
 	struct buf b; /* /proc/PID/maps */
 	void *bids; /* tsearch(3) tree of struct bid */
 	struct wc_meta_task_stats st;
+	struct wc_meta_snapshot *snap; /* the threads written, or NULL */
 };
 
 /* The next number of a /proc or /proc/PID/task listing.  Return: it, or -1 at the end. */
@@ -533,6 +534,48 @@ static long next_id(DIR *d)
 			return tid;
 	}
 	return -1;
+}
+
+/* The state letter of a thread, from the third field of /proc/PID/task/TID/stat; 0 unknown. */
+static char task_state(int pid, long tid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%ld/stat", pid, tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strrchr(buf, ')'); /* the comm may hold spaces and parentheses */
+	return p && p[1] == ' ' && p[2] >= 'A' && p[2] <= 'z' ? p[2] : 0;
+}
+
+/* Note pid/tid in k->snap.  Return: 0 or -ENOMEM. */
+static int snap_add(struct walk *k, int pid, long tid)
+{
+	struct wc_meta_snapshot *s = k->snap;
+
+	if (!s)
+		return 0;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 256;
+		uint32_t(*ids)[2] = realloc(s->ids, cap * sizeof(*ids));
+
+		if (!ids)
+			return -ENOMEM;
+		s->ids = ids;
+		s->cap = cap;
+	}
+	s->ids[s->n][0] = (uint32_t)pid;
+	s->ids[s->n][1] = (uint32_t)tid;
+	s->n++;
+	return 0;
 }
 
 /* A COMM per thread of pid.  Return: 0, 1 when the process is gone, or the writer's error. */
@@ -565,12 +608,15 @@ static int write_comms(struct walk *k, int pid)
 		comm[strcspn(comm, "\n")] = '\0';
 		/* the kernel's comm has at most 15 characters; /proc may show more for kthreads */
 		memcpy(r.comm, comm, strnlen(comm, sizeof(r.comm) - 1));
+		r.state = task_state(pid, tid);
 		r.time_ns = now_ns(k->clock);
 		r.pid = (uint32_t)pid;
 		r.tid = (uint32_t)tid;
 		err = wc_writer_add(k->w, &r);
-		if (!err)
+		if (!err) {
 			k->st.threads++;
+			err = snap_add(k, pid, tid);
+		}
 	}
 	closedir(d);
 	return err;
@@ -683,9 +729,10 @@ static int write_process(struct walk *k, int pid)
 }
 
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
-			int exclude_pid, struct wc_meta_task_stats *stats)
+			int exclude_pid, struct wc_meta_task_stats *stats, struct wc_meta_snapshot *snap)
 {
-	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid };
+	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid,
+			  .snap = snap };
 	struct timespec ts;
 	long pid;
 	DIR *d;
@@ -715,4 +762,39 @@ out_free:
 	if (stats)
 		*stats = k.st;
 	return err;
+}
+
+int wc_meta_write_gone(struct wc_writer *w, int clockid, const struct wc_meta_snapshot *snap,
+		       uint64_t *gone)
+{
+	clockid_t clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid;
+	struct timespec ts;
+	int err = 0;
+
+	if (gone)
+		*gone = 0;
+	if (clock_gettime(clock, &ts))
+		return -EINVAL;
+	for (size_t i = 0; i < snap->n && !err; i++) {
+		struct wc_rec_task r = { .h = { sizeof(r), WC_REC_EXIT, WC_REC_F_TIME } };
+		char path[64];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "/proc/%u/task/%u", snap->ids[i][0], snap->ids[i][1]);
+		if (!stat(path, &st) || errno != ENOENT)
+			continue; /* there, or not known to be gone */
+		r.time_ns = now_ns(clock);
+		r.pid = snap->ids[i][0];
+		r.tid = snap->ids[i][1];
+		err = wc_writer_add(w, &r);
+		if (!err && gone)
+			(*gone)++;
+	}
+	return err;
+}
+
+void wc_meta_snapshot_fini(struct wc_meta_snapshot *snap)
+{
+	free(snap->ids);
+	*snap = (struct wc_meta_snapshot){ 0 };
 }

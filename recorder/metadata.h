@@ -126,6 +126,12 @@ struct wc_meta_task_stats {
 	uint64_t build_ids; /* MMAP records with a build-id */
 };
 
+/* The threads wc_meta_write_tasks() wrote a COMM for: wc_meta_write_gone() checks them. */
+struct wc_meta_snapshot {
+	uint32_t (*ids)[2]; /* pid, tid; owned */
+	size_t n, cap;
+};
+
 /**
  * wc_meta_write_tasks() - write the tasks and executable mappings alive now, from /proc
  * @w:           writer
@@ -136,9 +142,11 @@ struct wc_meta_task_stats {
  * @npids:       entries of @pids
  * @exclude_pid: a process to leave out (the recorder itself), or -1
  * @stats:       set to what was written; may be NULL
+ * @snap:        when not NULL, zeroed or kept from an earlier call: gets each thread written
  *
  * For each process: a WC_REC_COMM per thread (/proc/PID/task/TID/comm, cut to 15 characters as
- * the kernel's comm is) with WC_TASK_SYNTH; then a WC_REC_MMAP per executable line of
+ * the kernel's comm is) with WC_TASK_SYNTH and the state letter of /proc/PID/task/TID/stat;
+ * then a WC_REC_MMAP per executable line of
  * /proc/PID/maps with WC_TASK_SYNTH in task_flags and tid = pid.  Mappings without a name get
  * "//anon", as perf names them; [vdso] and the like keep their names.  A file-backed mapping
  * carries the build-id of its file, read once per (device, inode) per call: from the mapped file
@@ -151,7 +159,20 @@ struct wc_meta_task_stats {
  * first writer error (the walk stops there).
  */
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
-			int exclude_pid, struct wc_meta_task_stats *stats);
+			int exclude_pid, struct wc_meta_task_stats *stats, struct wc_meta_snapshot *snap);
+
+/**
+ * wc_meta_write_gone() - after the events are enabled, an EXIT record (ppid and ptid 0, timed
+ * now on @clockid) for each thread of @snap that /proc no longer has: it exited between the
+ * snapshot and the enabling, when no event could tell (man/wcrec-trace.5, FORK and EXIT)
+ * @gone: set to the number written; may be NULL
+ * Return: 0, -EINVAL when @clockid cannot be read, or the first writer error.
+ */
+int wc_meta_write_gone(struct wc_writer *w, int clockid, const struct wc_meta_snapshot *snap,
+		       uint64_t *gone);
+
+/* wc_meta_snapshot_fini() - free what @snap holds and zero it. */
+void wc_meta_snapshot_fini(struct wc_meta_snapshot *snap);
 
 /**
  * wc_elf_build_id() - read the GNU build-id (NT_GNU_BUILD_ID note) of an ELF file

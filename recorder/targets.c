@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* targets.c - see targets.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -86,4 +88,87 @@ bool wc_targets_gone(const struct wc_target *t, size_t n)
 		if (!wc_target_gone(&t[i]))
 			return false;
 	return n > 0;
+}
+
+/* The parent (field 4 of proc(5)) of @pid from /proc/@pid/stat.  Return: it, or -1. */
+static long parent_of(long pid)
+{
+	char path[64], buf[1024], *p;
+	long ppid = -1;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	if (!p || sscanf(p + 1, " %*c %ld", &ppid) != 1)
+		return -1;
+	return ppid;
+}
+
+static bool listed(const pid_t *pids, size_t n, long pid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == pid)
+			return true;
+	return false;
+}
+
+int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap)
+{
+	long (*procs)[2] = NULL; /* pid, parent */
+	size_t nprocs = 0, procs_cap = 0, added = 0;
+	struct dirent *e;
+	bool grew = true;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return -errno;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10), ppid;
+
+		if (*end || pid <= 0 || (ppid = parent_of(pid)) <= 0)
+			continue;
+		if (nprocs == procs_cap) {
+			size_t c = procs_cap ? procs_cap * 2 : 512;
+			long(*p)[2] = realloc(procs, c * sizeof(*p));
+
+			if (!p) {
+				closedir(d);
+				free(procs);
+				return -ENOMEM;
+			}
+			procs = p;
+			procs_cap = c;
+		}
+		procs[nprocs][0] = pid;
+		procs[nprocs][1] = ppid;
+		nprocs++;
+	}
+	closedir(d);
+	/* until no process is added: a child's children, whatever order /proc lists them in */
+	while (grew) {
+		grew = false;
+		for (size_t i = 0; i < nprocs; i++) {
+			if (!listed(pids, *n, procs[i][1]) || listed(pids, *n, procs[i][0]))
+				continue;
+			if (*n == cap) {
+				free(procs);
+				return -E2BIG;
+			}
+			pids[(*n)++] = (pid_t)procs[i][0];
+			added++;
+			grew = true;
+		}
+	}
+	free(procs);
+	return (int)added;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * targets.h - the processes of `wcrec -p`, and whether they are all gone: wcrec stops then,
- * as `perf record -p` does (perf's per-task events hang up when their task exits).
+ * targets.h - the processes of `wcrec -p` (those named and, unless --no-children, their
+ * descendants at the start), and whether they are all gone: wcrec stops then, as `perf
+ * record -p` does (perf's per-task events hang up when their task exits).
  *
  * A process counts as gone once /proc/PID/stat is gone, shows it dead (X) or a zombie (Z)
  * with no other thread left (a leader that called pthread_exit() shows Z while its threads
@@ -31,5 +32,18 @@ bool wc_target_gone(const struct wc_target *t);
 
 /** wc_targets_gone() - are all @n processes of @t gone?  False for @n == 0. */
 bool wc_targets_gone(const struct wc_target *t, size_t n);
+
+/**
+ * wc_targets_add_descendants() - append to @pids the processes descended from them now: their
+ * children, the children's children, ..., by the parent of each process in /proc/PID/stat
+ * (proc(5), field 4); a process already listed is not added twice
+ * @pids: the targets; the descendants are added after the @n given
+ * @n:    in: the targets; out: with the descendants
+ * @cap:  entries @pids has room for
+ * Processes born or gone while /proc is read may be missed or added.
+ * Return: the number added, -E2BIG when more than @cap would be needed (@pids then holds
+ * the first @cap), -ENOMEM, or the error of opening /proc.
+ */
+int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap);
 
 #endif /* WC_RECORDER_TARGETS_H */

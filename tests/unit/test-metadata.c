@@ -462,7 +462,7 @@ Test(metadata, tasks_name_every_thread_of_a_process)
 	pthread_barrier_wait(&barrier);
 	start();
 	t0 = clock_ns(CLOCK_MONOTONIC);
-	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &self, 1, -1, &st), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &self, 1, -1, &st, NULL), 0);
 	t1 = clock_ns(CLOCK_MONOTONIC);
 	/* what /proc says, while the threads still live */
 	d = opendir("/proc/self/task");
@@ -548,7 +548,7 @@ Test(metadata, tasks_map_the_test_binary_with_its_build_id)
 	cr_assert_gt(n, 0);
 	exe[n] = '\0';
 	start();
-	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, &st), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, &st, NULL), 0);
 	read_text("/proc/self/maps", maps, sizeof(maps));
 	finish();
 
@@ -636,6 +636,102 @@ static void *sleep_forever(void *arg)
 	return NULL;
 }
 
+static void *spin_forever(void *arg)
+{
+	int out = *(int *)arg;
+	volatile unsigned long n = 0;
+
+	if (write(out, "x", 1) != 1)
+		_exit(3);
+	for (;;)
+		n++;
+	return NULL;
+}
+
+/* The state letter /proc shows for @pid/@tid now (0 when unreadable). */
+static char proc_state(int pid, uint32_t tid)
+{
+	char file[64], buf[512], *p;
+
+	snprintf(file, sizeof(file), "/proc/%d/task/%u/stat", pid, tid);
+	read_text(file, buf, sizeof(buf));
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* The snapshot's COMMs carry each thread's state (a thread blocked in read(2) S, one spinning
+ * R); once the process is killed, wc_meta_write_gone() writes an EXIT for each of its threads
+ * and none for the live caller's. */
+Test(metadata, tasks_snapshot_states_and_the_gone)
+{
+	struct wc_meta_snapshot snap = { 0 };
+	int fds[2], block[2], child, self = getpid(), pids[2];
+	uint32_t exits[8];
+	size_t nexit = 0, ncomm = 0;
+	uint64_t gone = 0;
+	char c;
+
+	cr_assert_eq(pipe(fds), 0);
+	cr_assert_eq(pipe(block), 0);
+	child = fork();
+	cr_assert_geq(child, 0);
+	if (child == 0) {
+		pthread_t t;
+
+		close(fds[0]);
+		close(block[1]);
+		if (pthread_create(&t, NULL, spin_forever, &fds[1]))
+			_exit(2);
+		if (read(block[0], &c, 1) < 0) /* S until killed */
+			_exit(4);
+		_exit(5);
+	}
+	close(fds[1]);
+	close(block[0]);
+	cr_assert_eq(read(fds[0], &c, 1), 1, "the child's spinning thread runs");
+	for (int i = 0; i < 200 && proc_state(child, (uint32_t)child) != 'S'; i++)
+		usleep(10000); /* until the main thread blocks: up to 2 s */
+	pids[0] = child;
+	pids[1] = self;
+	start();
+	cr_assert_eq(wc_meta_write_tasks(w, -1, pids, 2, -1, NULL, &snap), 0);
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	cr_assert_eq(wc_meta_write_gone(w, -1, &snap, &gone), 0);
+	finish();
+	cr_assert_eq(gone, 2, "the child's two threads are gone");
+	for (size_t i = 0; i < nrecs; i++) {
+		const struct wc_rec_comm *m = (const void *)recs[i];
+		const struct wc_rec_task *e = (const void *)recs[i];
+
+		if (recs[i]->type == WC_REC_COMM && m->pid == (uint32_t)child) {
+			ncomm++;
+			if (m->tid == (uint32_t)child)
+				cr_expect_eq(m->state, 'S', "the blocked main thread: %c", m->state);
+			else
+				cr_expect_eq(m->state, 'R', "the spinning thread: %c", m->state);
+		} else if (recs[i]->type == WC_REC_COMM) {
+			cr_expect_neq(m->state, 0, "every thread of ours has a state");
+		}
+		if (recs[i]->type != WC_REC_EXIT)
+			continue;
+		cr_assert_lt(nexit, 8);
+		cr_expect_eq(e->pid, (uint32_t)child, "only the child's threads are gone");
+		cr_expect_eq(e->ppid, 0);
+		cr_expect_eq(e->ptid, 0);
+		exits[nexit++] = e->tid;
+	}
+	cr_expect_eq(ncomm, 2);
+	cr_assert_eq(nexit, 2);
+	cr_expect(exits[0] == (uint32_t)child || exits[1] == (uint32_t)child,
+		  "one EXIT for the main thread");
+	cr_expect_neq(exits[0], exits[1]);
+	wc_meta_snapshot_fini(&snap);
+	cr_expect_null(snap.ids);
+	close(fds[0]);
+	close(block[1]);
+}
+
 /* A process whose main thread has exited while another goes on: /proc/PID/maps is empty
  * then (the zombie leader has no mm), and the maps come from the live thread's. */
 Test(metadata, tasks_map_a_process_whose_main_thread_exited)
@@ -671,7 +767,7 @@ Test(metadata, tasks_map_a_process_whose_main_thread_exited)
 		usleep(10000);
 	}
 	start();
-	cr_assert_eq(wc_meta_write_tasks(w, -1, &child, 1, -1, &st), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &child, 1, -1, &st, NULL), 0);
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
 	finish();
@@ -718,7 +814,7 @@ Test(metadata, tasks_skip_the_excluded_and_the_vanished)
 	pids[1] = dead;
 	pids[2] = live;
 	start();
-	err = wc_meta_write_tasks(w, -1, pids, 3, getpid(), &st);
+	err = wc_meta_write_tasks(w, -1, pids, 3, getpid(), &st, NULL);
 	kill(live, SIGKILL);
 	waitpid(live, NULL, 0);
 	cr_assert_eq(err, 0);
@@ -743,7 +839,7 @@ Test(metadata, tasks_of_a_kernel_thread_are_comm_only)
 		cr_skip_test("pid 2 is not kthreadd here (a pid namespace?)");
 	fclose(f);
 	start();
-	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &kthreadd, 1, -1, &st), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, CLOCK_MONOTONIC, &kthreadd, 1, -1, &st, NULL), 0);
 	finish();
 	cr_assert_eq(st.processes, 1);
 	cr_assert_eq(st.threads, 1);
@@ -758,7 +854,7 @@ Test(metadata, tasks_of_every_process)
 	uint64_t processes = 0;
 
 	start();
-	cr_assert_eq(wc_meta_write_tasks(w, -1, NULL, 0, getpid(), &st), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, -1, NULL, 0, getpid(), &st, NULL), 0);
 	finish();
 	cr_assert_eq(count(WC_REC_COMM, getpid()) + count(WC_REC_MMAP, getpid()), 0, "excluded");
 	cr_assert_not_null(find_comm(1, 1), "init is there");
@@ -829,7 +925,7 @@ Test(metadata, tasks_never_give_the_build_id_of_another_file)
 
 	/* root reads the mapped files themselves, through /proc/PID/map_files */
 	start();
-	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, NULL), 0);
+	cr_assert_eq(wc_meta_write_tasks(w, -1, &self, 1, -1, NULL, NULL), 0);
 	finish();
 	for (int i = 0; i < 3; i += 2) {
 		m = find_mmap(elf_path[i]);
@@ -847,7 +943,7 @@ Test(metadata, tasks_never_give_the_build_id_of_another_file)
 
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(2);
-		_exit(wc_meta_write_tasks(w, -1, &me, 1, -1, NULL) || wc_writer_close(w, 0, 0));
+		_exit(wc_meta_write_tasks(w, -1, &me, 1, -1, NULL, NULL) || wc_writer_close(w, 0, 0));
 	}
 	cr_assert_eq(waitpid(child, &status, 0), child);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "the child as nobody: %#x", status);
