@@ -453,8 +453,8 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 		if (!seen)
 			fprintf(err,
 				"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event "
-				"in the recording: asleep throughout? Its child processes forked before "
-				"the recording are not followed (--all-tasks shows every thread)\n",
+				"in the recording: asleep throughout? (wcanalyze threads shows its "
+				"threads; --all-tasks shows every thread)\n",
 				a->path, t->target_pids[i], comm[0] ? " (" : "", comm,
 				comm[0] ? ")" : "");
 	}
@@ -463,7 +463,8 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 int wc_cli_end(struct wc_cli_session *s, int status)
 {
 	if (status < 0 && s->opened) {
-		warn_silent_targets(&s->a, stderr);
+		if (!s->targets_shown)
+			warn_silent_targets(&s->a, stderr);
 		if (s->sym)
 			wc_symbolizer_warn(s->sym, stderr, "wcanalyze: warning");
 		if (!s->counts_shown)

@@ -115,6 +115,8 @@ struct wc_cli_session {
 	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output; NULL before */
 	bool opened;
 	bool counts_shown;         /* the output holds the edge-case counts: no warning line */
+	bool targets_shown;        /* the output shows every target thread, asleep or not: no
+				    * warning for a target with no event */
 	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */
 	uint64_t progress_delay_ns;
 	bool progress_shown;

@@ -12,14 +12,17 @@ static const char usage[] =
 	"usage: wcanalyze threads [options] FILE   per-thread wall-clock breakdown\n"
 	WC_CLI_HELP_FILTER
 	"  --unit ms|us|ns        unit of the table's times (default ms)\n"
+	"  --sort wall|on|off|sleep|runq|tid\n"
+	"                         order of the rows (default wall: lifetime, largest first)\n"
 	"  --json                 one JSON object, times in ns (schema: man wcanalyze-threads)\n"
 	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
-enum { O_JSON = 512, O_UNIT };
+enum { O_JSON = 512, O_UNIT, O_SORT };
 
 struct opts {
 	bool json;
 	enum wc_unit unit;
+	enum wc_threads_sort sort;
 };
 
 static int option(void *ctx, int opt, const char *arg)
@@ -30,6 +33,10 @@ static int option(void *ctx, int opt, const char *arg)
 		o->json = true;
 		return 0;
 	}
+	if (opt == O_SORT)
+		return wc_threads_sort_parse(arg, &o->sort)
+			       ? wc_cli_bad("--sort is wall, on, off, sleep, runq or tid", arg)
+			       : 0;
 	if (!strcmp(arg, "ms"))
 		o->unit = WC_UNIT_MS;
 	else if (!strcmp(arg, "us"))
@@ -46,11 +53,13 @@ int wc_cmd_threads(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, O_JSON },
 		{ "unit", required_argument, NULL, O_UNIT },
+		{ "sort", required_argument, NULL, O_SORT },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct opts o = { .unit = WC_UNIT_MS };
 	const struct wc_cli_extra x = { longopts, NULL, option, &o };
-	struct wc_cli_session s = { .counts_shown = true }; /* the report prints them */
+	/* the report prints the counts, and a row for each thread of a target, asleep or not */
+	struct wc_cli_session s = { .counts_shown = true, .targets_shown = true };
 	struct wc_threads_opts to;
 	struct wc_threads *t;
 	struct wc_cli c;
@@ -58,7 +67,7 @@ int wc_cmd_threads(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	to = (struct wc_threads_opts){ .filter = c.prof.filter, .unit = o.unit };
+	to = (struct wc_threads_opts){ .filter = c.prof.filter, .unit = o.unit, .sort = o.sort };
 	t = wc_threads_new(&to);
 	if (!t) {
 		fprintf(stderr, "wcanalyze: out of memory\n");

@@ -248,6 +248,10 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		}
 		memcpy(th->comm, c->comm, 16);
 		th->comm[16] = 0;
+		if ((c->flags & WC_TASK_SYNTH) && !th->forked && !th->exited) {
+			th->at_start = true;
+			th->start_state = c->state >= 'A' && c->state <= 'z' ? c->state : 0;
+		}
 		break;
 	}
 	case WC_REC_FORK: {
@@ -276,6 +280,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		memcpy(th->comm, comm, sizeof(comm));
 		th->target = th->target || target;
 		th->ppid = f->ppid;
+		th->forked = true;
 		break;
 	}
 	case WC_REC_EXIT: {
@@ -283,7 +288,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		struct wc_thread *th = wc_tasks_find(t, e->tid);
 
 		t->exits++;
-		if (th) {
+		if (th && !th->exited) { /* the recorder's own EXIT may follow the kernel's */
 			th->exited = true;
 			th->last_ns = e->time_ns;
 		}

@@ -50,8 +50,12 @@ struct wc_thread {
 	uint32_t seg;         /* attribution segment, set by the consumer; 0: none yet */
 	bool target;          /* in the recording's target (COMMAND / -p and descendants) */
 	bool exited;
+	bool forked;          /* created by a FORK record */
+	bool at_start;        /* alive when the recording started: a COMM from /proc (with
+			       * WC_TASK_SYNTH) for a thread no FORK record created */
+	char start_state;     /* ... and its state letter then, from /proc; 0 unknown */
 	uint64_t first_ns;    /* first time the replay saw it */
-	uint64_t last_ns;     /* its exit, else 0 */
+	uint64_t last_ns;     /* its exit (the first EXIT record's time), else 0 */
 	/* scheduler state (sched.c) */
 	uint8_t run_state;    /* enum wc_run_state */
 	char state;           /* switch-out state letter, while off-CPU */

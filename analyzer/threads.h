@@ -5,27 +5,34 @@
  *
  * For one thread, with the terms of sched.h (perf sched timehist's, builtin-sched.c):
  *
- *   first event                                                          last event
- *   (or sched_wakeup_new)                                                (or its EXIT)
- *      |<------------------------------ lifetime ------------------------------->|
- *      |   run   | off-CPU S interval           | run | preempted | run | D ...  |
- *      |         |<- blocked: S ->|<- runq ---->|     |<- R ----->|     |
+ *   recording's start, if alive then (/proc)              its EXIT, else the recording's end
+ *   or its first event (or sched_wakeup_new)                                              |
+ *      |<------------------------------ lifetime ------------------------------------->|
+ *      | /proc state | run | off-CPU S interval           | run | preempted | run | S ...  |
+ *      |             |     |<- blocked: S ->|<- runq ---->|     |<- R ----->|     |        |
  *
- *   on-CPU exact  = sum of the runs, switch-in to switch-out
+ *   on-CPU exact  = sum of the runs, switch-in to switch-out (the last one to the end when the
+ *                   thread is on a CPU then)
  *   off-CPU       = S + D + other + R + runq:
  *                   S, D, other: the blocked part (switch-out to wakeup) of the intervals
  *                   that began in state S, D, or another letter (I, T, t, P, X, ...);
  *                   R: the whole interval of a preempted thread (switched out runnable);
  *                   runq: wakeup to switch-in of the other intervals.
  *                   R and runq are both run-queue wait; each interval is counted once.
+ *                   An interval still open at the end counts up to the end.  A thread alive
+ *                   at the start whose first switch is a switch-in was off-CPU until then, in
+ *                   the state wcrec read from /proc/PID/task/TID/stat at the start (blocked
+ *                   up to its first wakeup; R counts as preempted); one with no event at all
+ *                   was so all along.  That time's stack is "[state from /proc at the start]".
  *   coverage      = (on-CPU exact + off-CPU) / lifetime
  *   sampled       = sum of the thread's CPU samples' periods (samples x period)
  *
  * A thread's events are the sched_switch events it is prev or next of, its CPU samples and
- * its sched_wakeup_new; its lifetime runs from the first of them to the last, or to its EXIT
- * record when that is later.  Time the thread lived but that no counted run or interval
- * covers is "uncounted", by reason: before its first run or interval (start unseen),
- * between two of them (switches lost or not traced), after the last (open at the end).
+ * its sched_wakeup_new.  Time the thread lived but that no counted run or interval covers is
+ * "uncounted" (UNKNOWN), by reason: before its first run or interval (start unseen), between
+ * two of them (switches lost or not traced), after the last (open at the end: a thread that
+ * exited with its last switch-out not seen).  A trace without sched_switch (wcrec --no-sched)
+ * gives lifetimes from the first event to the last only.
  *
  * Everything is aggregated during the replay; symbols are resolved once, at the end, for the
  * threads shown.
@@ -48,10 +55,29 @@
 #define WC_THREADS_COVERAGE_LOW 90.0
 #define WC_THREADS_COVERAGE_HIGH 110.0
 
+/* The order of the rows (--sort): largest first by the figure named, tid ascending for
+ * WC_SORT_TID; ties by on-CPU time (largest first), then tid. */
+enum wc_threads_sort {
+	WC_SORT_WALL = 0, /* lifetime (the default) */
+	WC_SORT_ON,       /* on-CPU, exact */
+	WC_SORT_OFF,      /* off-CPU */
+	WC_SORT_SLEEP,    /* SLEEP-S + BLOCK-D + OTHER: the blocked part */
+	WC_SORT_RUNQ,     /* PREEMPT-R + RUNQ-WAKE: run-queue wait */
+	WC_SORT_TID,
+};
+
 struct wc_threads_opts {
 	struct wc_filter filter; /* threads and --time; the off-CPU bounds are not used */
 	enum wc_unit unit;       /* of the text table */
+	enum wc_threads_sort sort;
 };
+
+/**
+ * wc_threads_sort_parse() - the key of a --sort argument
+ * @name: "wall", "on", "off", "sleep", "runq" or "tid"
+ * Return: 0 with *@out set, or -EINVAL for another name.
+ */
+int wc_threads_sort_parse(const char *name, enum wc_threads_sort *out);
 
 /* One of a thread's top stacks. */
 struct wc_threads_stack {
@@ -88,7 +114,12 @@ struct wc_threads_row {
 	uint64_t inferred;       /* ... of which the switch-in was inferred at the wakeup */
 	uint64_t double_in;      /* switch-ins while already on a CPU (switch-out lost) */
 	char first_seen;         /* what opened the lifetime: 'i' switch-in, 'o' switch-out,
-				  * 's' a sample, 'n' sched_wakeup_new */
+				  * 's' a sample, 'n' sched_wakeup_new, 'p' /proc at the start */
+	bool at_start;           /* alive when the recording started (/proc) */
+	char proc_state;         /* its state then, from /proc; 0 unknown */
+	uint64_t proc_ns;        /* off-CPU time before its first switch-in, in the state /proc
+				  * gave at the start (part of off_ns) */
+	uint64_t unknown_ns;     /* lifetime not counted: the sum of gap_ns */
 	double coverage;         /* per cent; < 0 when the lifetime is 0 or the trace has no
 				  * sched_switch */
 	bool flagged;            /* coverage outside the bounds above */
@@ -113,8 +144,8 @@ const struct wc_analysis_consumer *wc_threads_consumer(struct wc_threads *t);
 
 /**
  * wc_threads_finish() - build the rows after the run: the threads that pass the filter and
- * have time in the recording (or window), sorted by off-CPU time (largest first; then on-CPU
- * time, then tid), each with its top off-CPU stacks by time and on-CPU stacks by samples
+ * have time in the recording (or window), in the order of the options' sort key, each with its
+ * top off-CPU stacks by time and on-CPU stacks by samples
  * @a:   the analysis that was run with @t's consumer
  * @sym: names the frames
  * Calling it again does nothing.

@@ -268,6 +268,37 @@ expect "-p: demo-ping events" "$(thread_field demo-ping tracepoints)" -gt 100
 expect "-p: wcdemo's map with its build-id from /proc" \
 	"$(sed -n 's/^buildid [^ ]* //p' "$tmp/stat" | head -1)" = "$want_bid"
 
+# 7a. -p on a process that forked its worker before the recording (a server's master asleep in
+# wait, its worker busy): the worker is followed, its threads are targets with their user
+# frames named from the maps read at the start; --no-children keeps to the process named
+shared_begin
+sh -c '"$1" 60 >/dev/null & wait' sh "$DEMO" &
+master=$!
+for _ in $(seq 50); do worker=$(pgrep -P $master); [ -n "$worker" ] && break; sleep 0.1; done
+sleep 0.5
+"$WCREC" -q -p $master -d 1 -o "$tmp/tree.wct" 2>"$tmp/err"
+rc=$?
+"$WCREC" -q -p $master --no-children -d 0.5 -o "$tmp/alone.wct" 2>>"$tmp/err"
+rc2=$?
+kill "$worker" $master 2>/dev/null
+wait $master 2>/dev/null
+shared_end
+expect "-p on a master with a worker ($worker): exit 0, and 0 with --no-children ($(cat "$tmp/err"))" "$rc$rc2" = 00
+"$STAT" "$tmp/tree.wct" >"$tmp/stat"
+expect "-p: the worker forked before is a target (target_pid NOTEs: $(grep -c '^note.target_pid' "$tmp/stat"))" \
+	"$(grep -c "^note.target_pid $worker\$" "$tmp/stat")" -eq 1
+"$WCANALYZE" threads "$tmp/tree.wct" >"$tmp/tree.threads" 2>&1
+expect "-p: threads shows the worker's threads without --all-tasks" \
+	"$(awk -F '  +' -v p="$worker" '{ sub(/^ +/, "") } $2 == p && $3 ~ /^demo-/' "$tmp/tree.threads" | wc -l)" -ge 4
+"$WCANALYZE" folded "$tmp/tree.wct" 2>/dev/null >"$tmp/tree.folded"
+expect "-p: the worker's user frames are named (demo_ping in folded)" \
+	"$(grep -c '^demo-ping;.*demo_ping' "$tmp/tree.folded")" -ge 1
+"$WCANALYZE" threads "$tmp/alone.wct" >"$tmp/alone.threads" 2>&1
+expect "--no-children: the worker is no target ($(grep -c '^note.target_pid' "$tmp/stat") NOTEs before)" \
+	"$(awk -F '  +' -v p="$worker" '{ sub(/^ +/, "") } $2 == p' "$tmp/alone.threads" | wc -l)" -eq 0
+expect "--no-children: the master is shown, asleep ($(grep -c "^ *$master  *$master  *sh " "$tmp/alone.threads") rows)" \
+	"$(grep -c "^ *$master  *$master  *sh  .*100.0%\$" "$tmp/alone.threads")" -eq 1
+
 # 7b. -p ends when its process has exited, as perf record -p does, and says so: the
 # process is killed once wcrec has written its file's start (a slow ASan wcrec may still
 # be setting up: it then stops at its first look at the process)
@@ -303,12 +334,16 @@ expect "-p on a sleeping process: exit 0 ($(cat "$tmp/err"))" $? -eq 0
 kill $target
 wait $target
 shared_end
-for cmd in info folded threads "timehist -s" "hist --kind off"; do
+for cmd in info folded "timehist -s" "hist --kind off"; do
 	# shellcheck disable=SC2086
 	"$WCANALYZE" $cmd "$tmp/quiet.wct" >/dev/null 2>"$tmp/err"
 	expect "wcanalyze $cmd: warns of the sleeping target $target ($(grep -c 'target process' "$tmp/err") lines)" \
 		"$(grep -c "warning: .*: target process $target (sleep) has no scheduler event in the recording" "$tmp/err")" -eq 1
 done
+# threads shows it instead, asleep in the state /proc gave
+"$WCANALYZE" threads "$tmp/quiet.wct" >"$tmp/quiet.threads" 2>"$tmp/err"
+expect "wcanalyze threads: no warning ($(cat "$tmp/err")), a row for the sleeping target" \
+	"$(wc -c <"$tmp/err") $(grep -c "^ *$target  *$target  *sleep  .*100.0%\$" "$tmp/quiet.threads")" = "0 1"
 
 # 8. -C: only the listed CPUs
 "$WCREC" -q -a -C 0 -d 0.5 -o "$tmp/c.wct" 2>/dev/null

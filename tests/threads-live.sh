@@ -44,10 +44,13 @@ expect "threads writes nothing on stderr" "$(wc -c <"$tmp/err")" -eq 0
 expect "the header gives the lost events" "$(grep -c '^# lost in recording: 0 events, 0 samples' "$tmp/table")" -eq 1
 expect "the header gives the edge cases" "$(grep -c '^# edge cases: first event a switch-in [0-9]' "$tmp/table")" -eq 1
 expect "the table has its column line" \
-	"$(grep -c '^ *TID  *PID  COMM  *LIFETIME  *ON-CPU  *SAMPLED  *OFF-CPU  *SLEEP-S  *BLOCK-D  *OTHER  *PREEMPT-R  *RUNQ-WAKE  *VOL  *INVOL  *COVER$' "$tmp/table")" -eq 1
-# rows sorted by OFF-CPU, largest first
-awk -F '  +' '/^#/ || /^ *TID/ { next } /^$/ { exit } { sub(/^ +/, ""); print $7 }' "$tmp/table" >"$tmp/off"
-expect "rows are sorted by off-CPU time" "$(sort -rn "$tmp/off" | cmp -s - "$tmp/off" && echo y)" = y
+	"$(grep -c '^ *TID  *PID  COMM  *LIFETIME  *ON-CPU  *SAMPLED  *OFF-CPU  *SLEEP-S  *BLOCK-D  *OTHER  *PREEMPT-R  *RUNQ-WAKE  *UNKNOWN  *VOL  *INVOL  *COVER$' "$tmp/table")" -eq 1
+# rows sorted by LIFETIME, largest first (the default --sort wall); and by OFF-CPU with --sort off
+awk -F '  +' '/^#/ || /^ *TID/ { next } /^$/ { exit } { sub(/^ +/, ""); print $4 }' "$tmp/table" >"$tmp/life"
+expect "rows are sorted by lifetime" "$(sort -rn "$tmp/life" | cmp -s - "$tmp/life" && echo y)" = y
+"$WCA" threads --unit us --sort off "$tmp/wl.wct" |
+	awk -F '  +' '/^#/ || /^ *TID/ { next } /^$/ { exit } { sub(/^ +/, ""); print $7 }' >"$tmp/off"
+expect "--sort off: rows are sorted by off-CPU time" "$(sort -rn "$tmp/off" | cmp -s - "$tmp/off" && echo y)" = y
 
 cpu_sum=0
 sampled_sum=0
@@ -81,7 +84,9 @@ while read -r _ tid comm life cpu _; do # all its CPU time: ON-CPU is by tid, no
 	# each cell is rounded to the us: the five may differ from the total by 3 us
 	expect "$comm: SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE = $sum, OFF-CPU $off (+-3 us)" \
 		"$(awk -v a="$sum" -v b="$off" 'BEGIN { d = a - b; print (d <= 3 && d >= -3) }')" -eq 1
-	cover=$(col "$tid" 15)
+	expect "$comm: UNKNOWN $(col "$tid" 13) us, under 1% of its lifetime" \
+		"$(col "$tid" 13)" -le $((rlife / 100000))
+	cover=$(col "$tid" 16)
 	expect "$comm: coverage $cover between 99% and 101%, not flagged" \
 		"$(echo "$cover" | awk '/!/ { print 0; exit } { sub(/%/, ""); print ($1 >= 99 && $1 <= 101) }')" -eq 1
 	cpu_sum=$((cpu_sum + cpu))
@@ -89,7 +94,7 @@ while read -r _ tid comm life cpu _; do # all its CPU time: ON-CPU is by tid, no
 	if [ $have_bpftrace = 1 ]; then
 		for kind in vol invol; do
 			want=$(bt $kind "$tid")
-			got=$(col "$tid" $([ $kind = vol ] && echo 13 || echo 14))
+			got=$(col "$tid" $([ $kind = vol ] && echo 14 || echo 15))
 			expect "$comm: $kind switches $got, bpftrace counted $want" "$got" -eq "$want"
 		done
 		# bpftrace pairs the switches it saw; a span it could not pair (a switch the
@@ -159,7 +164,8 @@ for i, t in enumerate(doc['threads']):
     assert int(c[1]) == t['pid'] and c[2] == t['comm'], c
     for k, cell in zip(keys, c[3:12]):
         assert (t[k] + 500) // 1000 == int(cell), (t['tid'], k, t[k], cell)
-    assert int(c[12]) == t['switches_voluntary'] and int(c[13]) == t['switches_involuntary']
+    assert (t['unknown_ns'] + 500) // 1000 == int(c[12]), (t['tid'], t['unknown_ns'], c[12])
+    assert int(c[13]) == t['switches_voluntary'] and int(c[14]) == t['switches_involuntary']
     assert t['off_cpu_ns'] == sum(t[k] for k in keys[4:]), t
 PY
 	expect "the JSON has the table's rows, order and figures ($(tail -1 "$tmp/err"))" $? -eq 0
@@ -173,7 +179,7 @@ expect "threads of a --no-sched trace exits 0 ($(cat "$tmp/err"))" $? -eq 0
 expect "... the header says there is no sched_switch" "$(grep -c '^# no sched_switch' "$tmp/table")" -eq 1
 tid=$(awk '$3 == "wl-alternate" { print $2 }' "$tmp/ns.out")
 expect "... wl-alternate: SAMPLED > 0, ON-CPU and OFF-CPU 0, COVER -" \
-	"$(col "$tid" 6 | awk '{ print ($1 > 0) }') $(col "$tid" 5) $(col "$tid" 7) $(col "$tid" 15)" = "1 0.000 0.000 -"
+	"$(col "$tid" 6 | awk '{ print ($1 > 0) }') $(col "$tid" 5) $(col "$tid" 7) $(col "$tid" 16)" = "1 0.000 0.000 -"
 expect "... no row is flagged" "$(grep -c '%!' "$tmp/table")" -eq 0
 
 # 5. -t; a cut file; a damaged file; bad options
@@ -193,7 +199,7 @@ expect "a corrupt trace: one line on stderr ($(cat "$tmp/err")), nothing on stdo
 	"$(wc -l <"$tmp/err")$(wc -c <"$tmp/bad.out")" = 10
 "$WCA" threads /nonexistent.wct 2>"$tmp/err"
 expect "a missing file: exit 1 and a line naming it" "$?$(grep -c nonexistent.wct "$tmp/err")" = 11
-for args in "--unit s" "--unit" "--state S" "-m 5" "--mode on" "--time 5,1" "--per-thread" "--bogus"; do
+for args in "--unit s" "--unit" "--state S" "-m 5" "--mode on" "--time 5,1" "--per-thread" "--bogus" "--sort cpu" "--sort"; do
 	# shellcheck disable=SC2086
 	"$WCA" threads $args "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
 	rc=$?
@@ -203,5 +209,45 @@ done
 expect "two FILEs: exit 2" $? -eq 2
 "$WCA" threads --help >"$tmp/help"
 expect "--help: exit 0, usage on stdout" "$?$(grep -c '^usage: wcanalyze threads' "$tmp/help")" = 01
+
+# 6. threads asleep through the recording have rows for all of it: one asleep from before the
+# start to after the end (sleep 30), known only from wcrec's /proc snapshot; one that sleeps
+# from 0.3 s on in an interval still open at the end (sh -c 'sleep 0.3; exec sleep 30'), seen
+# in a window after its last switch.  Each row's figures against the header's duration (the
+# times of a -p trace start at its snapshot).
+sleep 30 &
+sl=$!
+sh -c 'sleep 0.3; exec sleep 30' &
+ex=$!
+sleep 0.1 # both asleep before the snapshot
+"$WCREC" -q -p "$sl,$ex" -d 1.5 -o "$tmp/sleep.wct" 2>"$tmp/err"
+rc=$?
+kill "$sl" "$ex" 2>/dev/null
+wait "$sl" "$ex" 2>/dev/null
+expect "wcrec -p on two sleepers exits 0 ($(cat "$tmp/err"))" $rc -eq 0
+"$WCA" threads --unit us "$tmp/sleep.wct" >"$tmp/table" 2>"$tmp/err"
+expect "threads of the sleepers exits 0 ($(cat "$tmp/err"))" $? -eq 0
+dur=$(sed -n 's/^# .* seen, \([0-9.]*\) s recorded.*/\1/p' "$tmp/table" | awk '{ printf "%d", $1 * 1e6 + 0.5 }')
+expect "the recording lasted about 1.5 s (${dur} us)" "$dur" -ge 1400000
+expect "sleep 30 (tid $sl) has a row: LIFETIME $(col "$sl" 4) us, the recording's $dur us (+-1)" \
+	"$(awk -v a="$(col "$sl" 4)" -v b="$dur" 'BEGIN { d = a - b; print (d <= 1 && d >= -1) }')" -eq 1
+expect "... all of it SLEEP-S ($(col "$sl" 8) us), none on a CPU ($(col "$sl" 5)), COVER 100.0%" \
+	"$(col "$sl" 8) $(col "$sl" 5) $(col "$sl" 16)" = "$(col "$sl" 4) 0 100.0%"
+expect "... its off-CPU stack says the state came from /proc" \
+	"$(grep -A1 "^$sl sleep (pid $sl)" "$tmp/table" | grep -c '^  off-CPU S .*\[state from /proc at the start\]$')" -eq 1
+expect "the exec'd sleeper (tid $ex) covers the recording: COVER $(col "$ex" 16), LIFETIME $(col "$ex" 4) us" \
+	"$(col "$ex" 16) $(col "$ex" 4)" = "100.0% $(col "$sl" 4)"
+"$WCA" threads --json "$tmp/sleep.wct" >"$tmp/json" 2>/dev/null
+expect "--json: sleep 30 first seen in /proc, in state S there" \
+	"$(grep -c "{\"tid\":$sl,.*\"first_seen\":\"proc\",.*\"at_start\":true,\"proc_state\":\"S\"" "$tmp/json")" -eq 1
+# the window 0.6-1.2 s: both asleep all of it, the second in its interval open at the end
+"$WCA" threads --unit us --time 0.6,1.2 "$tmp/sleep.wct" >"$tmp/table" 2>"$tmp/err"
+expect "--time 0.6,1.2: exit 0 ($(cat "$tmp/err"))" $? -eq 0
+for t in "$sl" "$ex"; do
+	expect "--time 0.6,1.2: tid $t is there, asleep all the window: $(col "$t" 4) $(col "$t" 8) $(col "$t" 16)" \
+		"$(col "$t" 4) $(col "$t" 8) $(col "$t" 16)" = "600000 600000 100.0%"
+done
+expect "--time 0.6,1.2: only the two (the first sleep 0.3 exited before)" \
+	"$(awk '/^#/ || /^ *TID/ { next } /^$/ { exit } { n++ } END { print n + 0 }' "$tmp/table")" -eq 2
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }

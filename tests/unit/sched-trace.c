@@ -330,6 +330,23 @@ void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, c
 	add(t, sizeof(*x));
 }
 
+void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
+		  const char *comm, char state)
+{
+	struct wc_rec_comm *x = (void *)buf;
+
+	memset(x, 0, sizeof(*x));
+	x->h.type = WC_REC_COMM;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->pid = pid;
+	x->tid = tid;
+	x->flags = WC_TASK_SYNTH;
+	x->state = state;
+	strncpy(x->comm, comm, 15);
+	add(t, sizeof(*x));
+}
+
 void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,
 	     uint32_t tid, uint32_t ptid)
 {

@@ -83,6 +83,10 @@ void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
 /* st_comm() - a COMM record (no exec) */
 void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm);
 
+/* A COMM as wcrec's start snapshot writes it: WC_TASK_SYNTH, and @state read from /proc. */
+void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
+		  const char *comm, char state);
+
 /* st_task() - a FORK or EXIT record */
 void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,
 	     uint32_t tid, uint32_t ptid);

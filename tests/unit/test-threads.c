@@ -9,11 +9,14 @@
  * with the rules of man/wcanalyze-threads.1: runs are switch-in to switch-out; an S or D
  * interval's blocked part is switch-out to wakeup, its run-queue part wakeup to switch-in; a
  * preempted (R+) interval is R whole; the lifetime runs from a thread's first switch, sample
- * or sched_wakeup_new to its last (or its EXIT).  Times are written in us (x 1000 = ns).
+ * or sched_wakeup_new (the recording's start for a thread alive then, by a COMM from /proc)
+ * to its EXIT, or to the end of the recording (the trailer) for a thread that did not exit,
+ * which is in its last run or interval until then.  Times are written in us (x 1000 = ns).
  * Tids: the waker W = 300 only gives context to wakeups (it is never switched, so it is no
  * row); 0 is idle.  CPUs 0 and 1.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,15 +199,17 @@ static void expect_gaps(const struct wc_threads_row *r, uint64_t start, uint64_t
  *   4000  B out S, stack sleep -> A
  *   4500  A out S -> idle, never woken;  trailer at 5000
  *
- * A: lifetime 1000-4500 = 3500.  Runs 1000-2000, 2600-3000, 3300-3500, 4000-4500:
+ * A: lifetime 1000-5000 = 4000.  Runs 1000-2000, 2600-3000, 3300-3500, 4000-4500:
  *    1000 + 400 + 200 + 500 = 2100.  Intervals: S 2000-2600 woken 2500 (S 500, runq 100);
- *    R 3000-3300 (300); S 3500-4000 woken 3800 (S 300, runq 200).  Off 1400 = S 800 +
- *    R 300 + runq 300; on + off = 3500: coverage 100 %.  Switch-outs S, R+, S, S: 3
- *    voluntary, 1 involuntary.  3 samples, 300 sampled.  Off stacks: sleep (S) 600 + 500 =
- *    1100, preempt (R) 300.  On stacks: spin 2 samples (spin and spin2 merged), work 1.
- * B: lifetime 3000-4000 = 1000.  Runs 3000-3300, 3900-4000: 400.  Interval D 3300-3900 woken
- *    3600: D 300, runq 300.  Off 600; coverage 100 %.  2 voluntary.  Off stack io (D) 600.
- * Sorted by off-CPU time: A (1400), then B (600).
+ *    R 3000-3300 (300); S 3500-4000 woken 3800 (S 300, runq 200); S 4500-5000, open at the
+ *    end, no wakeup (S 500).  Off 1900 = S 1300 + R 300 + runq 300; on + off = 4000:
+ *    coverage 100 %.  Switch-outs S, R+, S, S: 3 voluntary, 1 involuntary.  3 samples, 300
+ *    sampled.  Off stacks: sleep (S) 600 + 500 + 500 = 1600, preempt (R) 300.  On stacks:
+ *    spin 2 samples (spin and spin2 merged), work 1.
+ * B: lifetime 3000-5000 = 2000.  Runs 3000-3300, 3900-4000: 400.  Interval D 3300-3900 woken
+ *    3600: D 300, runq 300; S 4000-5000 open at the end (S 1000).  Off 1600; coverage 100 %.
+ *    2 voluntary.  Off stacks sleep (S) 1000, io (D) 600.
+ * Sorted by lifetime (wall): A (4000), then B (2000).
  */
 static void write_two_threads(void)
 {
@@ -241,10 +246,10 @@ Test(threads, two_threads_figures)
 	cr_expect_eq(r[0].pid, 100);
 	cr_expect_str_eq(r[0].comm, "worker");
 	cr_expect_eq(r[0].start_ns, 1000 * US);
-	cr_expect_eq(r[0].end_ns, 4500 * US);
-	expect_times(&r[0], 3500, 2100, 1400, 800, 0, 0, 300, 300);
+	cr_expect_eq(r[0].end_ns, 5000 * US);
+	expect_times(&r[0], 4000, 2100, 1900, 1300, 0, 0, 300, 300);
 	cr_expect_eq(r[0].runs, 4);
-	cr_expect_eq(r[0].intervals, 3);
+	cr_expect_eq(r[0].intervals, 4);
 	cr_expect_eq(r[0].samples, 3);
 	cr_expect_eq(r[0].sampled_ns, 300 * US);
 	cr_expect_eq(r[0].voluntary, 3);
@@ -257,7 +262,7 @@ Test(threads, two_threads_figures)
 	expect_gaps(&r[0], 0, 0, 0);
 	cr_assert_eq(r[0].noff_top, 2);
 	cr_expect_eq(r[0].off_top[0].state, 'S');
-	cr_expect_eq(r[0].off_top[0].value, 1100 * US);
+	cr_expect_eq(r[0].off_top[0].value, 1600 * US);
 	cr_expect_str_eq(r[0].off_top[0].text, T_SLEEP);
 	cr_expect_eq(r[0].off_top[1].state, 'R');
 	cr_expect_eq(r[0].off_top[1].value, 300 * US);
@@ -271,15 +276,18 @@ Test(threads, two_threads_figures)
 	cr_expect_eq(r[1].tid, 101);
 	cr_expect_eq(r[1].pid, 100);
 	cr_expect_str_eq(r[1].comm, "helper");
-	expect_times(&r[1], 1000, 400, 600, 0, 300, 0, 0, 300);
+	expect_times(&r[1], 2000, 400, 1600, 1000, 300, 0, 0, 300);
 	cr_expect_eq(r[1].voluntary, 2);
 	cr_expect_eq(r[1].involuntary, 0);
 	cr_expect_float_eq(r[1].coverage, 100.0, 1e-9);
 	expect_gaps(&r[1], 0, 0, 0);
-	cr_assert_eq(r[1].noff_top, 1);
-	cr_expect_eq(r[1].off_top[0].state, 'D');
-	cr_expect_eq(r[1].off_top[0].value, 600 * US);
-	cr_expect_str_eq(r[1].off_top[0].text, T_IO);
+	cr_assert_eq(r[1].noff_top, 2);
+	cr_expect_eq(r[1].off_top[0].state, 'S');
+	cr_expect_eq(r[1].off_top[0].value, 1000 * US);
+	cr_expect_str_eq(r[1].off_top[0].text, T_SLEEP);
+	cr_expect_eq(r[1].off_top[1].state, 'D');
+	cr_expect_eq(r[1].off_top[1].value, 600 * US);
+	cr_expect_str_eq(r[1].off_top[1].text, T_IO);
 	cr_expect_eq(r[1].non_top, 0);
 }
 
@@ -305,11 +313,11 @@ Test(threads, switch_counts_match_the_state_machine)
 /*
  * The text table of the two threads, in ms; every cell and width by hand:
  *   widths: TID 3, PID 3, COMM 6, LIFETIME 8, ON-CPU 6, SAMPLED 7, OFF-CPU 7, SLEEP-S 7,
- *   BLOCK-D 7, OTHER 5, PREEMPT-R 9, RUNQ-WAKE 9, VOL 3, INVOL 5, COVER 6 ("100.0%"), two
- *   spaces between columns, COMM to the left.
+ *   BLOCK-D 7, OTHER 5, PREEMPT-R 9, RUNQ-WAKE 9, UNKNOWN 7, VOL 3, INVOL 5, COVER 6
+ *   ("100.0%"), two spaces between columns, COMM to the left.
  *   The header's edge cases: both threads' first event is a switch-in (2); both are off-CPU
  *   at the end (2); the duration is from the first event (1000) to the trailer (5000).
- *   The stacks' values are 5 wide ("1.100"); "ms" and "samples" padded to 7.
+ *   The stacks' values are 5 wide ("1.600"); "ms" and "samples" padded to 7.
  */
 Test(threads, text_table)
 {
@@ -318,25 +326,29 @@ Test(threads, text_table)
 		"# OFF-CPU = SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE; run-queue wait is "
 		"PREEMPT-R (whole intervals of preempted threads) + RUNQ-WAKE (wakeup to "
 		"switch-in)\n"
+		"# LIFETIME = ON-CPU + OFF-CPU + UNKNOWN; a thread alive at the start (from /proc) "
+		"or at the end lives from the start or to the end, off-CPU in the state /proc gave "
+		"until its first switch-in\n"
 		"# lost in recording: 0 events, 0 samples; 0 events late, 0 undecodable, 0 naming "
 		"an undefined stack\n"
 		"# edge cases: first event a switch-in 2, a switch-out 0; two switch-outs with no "
 		"switch-in between 0 (0 inferred, 0 dropped); switch-ins while on a CPU 0; sleeps "
 		"with no wakeup 0; open at the end: 2 off-CPU, 0 on-CPU\n"
 		"TID  PID  COMM    LIFETIME  ON-CPU  SAMPLED  OFF-CPU  SLEEP-S  BLOCK-D  OTHER  "
-		"PREEMPT-R  RUNQ-WAKE  VOL  INVOL   COVER\n"
-		"100  100  worker     3.500   2.100    0.300    1.400    0.800    0.000  0.000"
-		"      0.300      0.300    3      1  100.0%\n"
-		"101  100  helper     1.000   0.400    0.000    0.600    0.000    0.300  0.000"
-		"      0.000      0.300    2      0  100.0%\n"
+		"PREEMPT-R  RUNQ-WAKE  UNKNOWN  VOL  INVOL   COVER\n"
+		"100  100  worker     4.000   2.100    0.300    1.900    1.300    0.000  0.000"
+		"      0.300      0.300    0.000    3      1  100.0%\n"
+		"101  100  helper     2.000   0.400    0.000    1.600    1.000    0.300  0.000"
+		"      0.000      0.300    0.000    2      0  100.0%\n"
 		"\n"
 		"100 worker (pid 100)\n"
-		"  off-CPU S 1.100 ms       " T_SLEEP "\n"
+		"  off-CPU S 1.600 ms       " T_SLEEP "\n"
 		"  off-CPU R 0.300 ms       " T_PREEMPT "\n"
 		"  on-CPU        2 samples  do_work;spin_loop\n"
 		"  on-CPU        1 sample   do_work\n"
 		"\n"
 		"101 helper (pid 100)\n"
+		"  off-CPU S 1.000 ms       " T_SLEEP "\n"
 		"  off-CPU D 0.600 ms       " T_IO "\n";
 	char first[256], *text, *rest;
 	size_t n;
@@ -364,17 +376,17 @@ Test(threads, units)
 	write_two_threads();
 	report(5000, &o, &n);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "\n100  100  worker      3500    2100      300     1400"
-					"      800        0      0        300        300    3"
-					"      1  100.0%\n"),
+	cr_expect_not_null(strstr(text, "\n100  100  worker      4000    2100      300     1900"
+					"     1300        0      0        300        300        0"
+					"    3      1  100.0%\n"),
 			   "%s", text);
-	cr_expect_not_null(strstr(text, "  off-CPU S 1100 us       " T_SLEEP "\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "  off-CPU S 1600 us       " T_SLEEP "\n"), "%s", text);
 	free(text);
 	reset();
 	o.unit = WC_UNIT_NS;
 	report_file(tr.path, &o, &n);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "  worker   3500000  2100000   300000  1400000"), "%s",
+	cr_expect_not_null(strstr(text, "  worker   4000000  2100000   300000  1900000"), "%s",
 			   text);
 	free(text);
 }
@@ -389,6 +401,7 @@ Test(threads, units)
  *    300 + 200 = 500, preempt 300.
  * B: lifetime 3000-3700 = 700.  Run 3000-3300 = 300; D 3300-3900 woken 3600 -> D 300, runq
  *    3600-3700 = 100; run 3900-4000 -> 0.  700: 100 %.  Switch-outs in it: D at 3300 -> 1.
+ * The intervals open at the end (from 4500 and 4000) lie after the window.
  */
 Test(threads, time_window)
 {
@@ -488,7 +501,8 @@ Test(threads, comm_filter_any_name)
 	r = report(4000, &o, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_str_eq(r[0].comm, "renamed");
-	expect_times(&r[0], 2000, 1400, 600, 500, 0, 0, 0, 100);
+	/* runs 1000 + 400; S 2000-2600 (S 500, runq 100), S 3000-4000 open at the end */
+	expect_times(&r[0], 3000, 1400, 1600, 1500, 0, 0, 0, 100);
 }
 
 /*
@@ -499,9 +513,9 @@ Test(threads, comm_filter_any_name)
  *   6000  C out S again: no switch-in between, no wakeup to infer it at: interval and run
  *         3000-6000 unknown (dropped)
  *   6500  W wakes C;  6600 idle -> C;  7000 C out S;  trailer 8000
- * Lifetime 1000-7000 = 6000.  Counted: S 2000-2400 (S 200, runq 200); run 2400-3000 (600);
- * S 6000-6600 woken 6500 (S 500, runq 100); run 6600-7000 (400): on 1000, off 1000, coverage
- * 2000 / 6000 = 33.3 %, flagged.  Uncounted: 1000-2000 before the first piece, first seen by
+ * Lifetime 1000-8000 = 7000.  Counted: S 2000-2400 (S 200, runq 200); run 2400-3000 (600);
+ * S 6000-6600 woken 6500 (S 500, runq 100); run 6600-7000 (400); S 7000-8000 open at the end
+ * (S 1000): on 1000, off 2000, coverage 3000 / 7000 = 42.9 %, flagged.  Uncounted: 1000-2000 before the first piece, first seen by
  * a sample, no switch lost: start unseen 1000; 3000-6000 switches lost 3000.  Switch-outs
  * 2000, 3000, 6000, 7000, all S: 4 voluntary; one of them (6000) after a switch-out.
  */
@@ -523,7 +537,7 @@ Test(threads, coverage_start_unseen_and_switches_lost)
 	st_switch(&tr, 7000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
 	r = report(8000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 6000, 1000, 1000, 700, 0, 0, 0, 300);
+	expect_times(&r[0], 7000, 1000, 2000, 1700, 0, 0, 0, 300);
 	cr_expect_eq(r[0].first_seen, 's');
 	cr_expect_eq(r[0].samples, 1);
 	cr_expect_eq(r[0].sampled_ns, 250 * US);
@@ -532,11 +546,12 @@ Test(threads, coverage_start_unseen_and_switches_lost)
 	cr_expect_eq(r[0].inferred, 0);
 	cr_expect_eq(r[0].double_in, 0);
 	expect_gaps(&r[0], 1000, 3000, 0);
-	cr_expect_float_eq(r[0].coverage, 100.0 / 3, 1e-9);
+	cr_expect_float_eq(r[0].coverage, 300.0 / 7, 1e-9);
 	cr_expect(r[0].flagged);
+	cr_expect_eq(r[0].unknown_ns, 4000 * US);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "  33.3%!\n"), "%s", text);
-	cr_expect_not_null(strstr(text, "\n  ! coverage 33.3%: start unseen 1.000 ms (first seen "
+	cr_expect_not_null(strstr(text, "  42.9%!\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "\n  ! coverage 42.9%: start unseen 1.000 ms (first seen "
 					"by a sample); switches lost 3.000 ms (1 switch-ins not "
 					"traced, 0 of them inferred; 0 switch-outs "
 					"not traced)\n"),
@@ -552,7 +567,8 @@ Test(threads, coverage_start_unseen_and_switches_lost)
  *         the wakeup, 1800: interval 1500-1800 (S 300, all blocked: the wakeup is its end),
  *         run 1800-2500 (700)
  *   trailer 3000
- * Lifetime 1000-2500 = 1500 = run 500 + S 300 + run 700: 100 %, nothing uncounted.
+ * Lifetime 1000-3000 = 2000 = run 500 + S 300 + run 700 + S 500 (open at the end, no
+ * wakeup): 100 %, nothing uncounted.
  */
 Test(threads, inferred_switch_in_is_counted)
 {
@@ -566,7 +582,7 @@ Test(threads, inferred_switch_in_is_counted)
 	st_switch(&tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", k_sleep);
 	r = report(3000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 1500, 1200, 300, 300, 0, 0, 0, 0);
+	expect_times(&r[0], 2000, 1200, 800, 800, 0, 0, 0, 0);
 	cr_expect_eq(r[0].double_out, 1);
 	cr_expect_eq(r[0].inferred, 1);
 	expect_gaps(&r[0], 0, 0, 0);
@@ -646,8 +662,9 @@ Test(threads, exit_after_the_last_event)
  *   1000  idle -> E on CPU 0 (first event);  3000 idle -> E on CPU 1: the run from 1000 is
  *         unknown, the state machine starts a run at 3000
  *   4000  E out R+ on CPU 1;  4500 idle -> E;  5000 E out S;  trailer 6000
- * Lifetime 1000-5000 = 4000: runs 3000-4000, 4500-5000 (1500) and R 500 counted (2000,
- * 50 %); 1000-3000 switches lost (a switch-out not traced).  1 involuntary, 1 voluntary.
+ * Lifetime 1000-6000 = 5000: runs 3000-4000, 4500-5000 (1500), R 500 and S 5000-6000 open at
+ * the end (1000) counted (3000, 60 %); 1000-3000 switches lost (a switch-out not traced).
+ * 1 involuntary, 1 voluntary.
  */
 Test(threads, switch_out_lost)
 {
@@ -663,10 +680,10 @@ Test(threads, switch_out_lost)
 	st_switch(&tr, 5000 * US, 1, 600, "e", ST_S, 0, "swapper/1", k_sleep);
 	r = report(6000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 4000, 1500, 500, 0, 0, 0, 500, 0);
+	expect_times(&r[0], 5000, 1500, 1500, 1000, 0, 0, 500, 0);
 	cr_expect_eq(r[0].double_in, 1);
 	expect_gaps(&r[0], 0, 2000, 0);
-	cr_expect_float_eq(r[0].coverage, 50.0, 1e-9);
+	cr_expect_float_eq(r[0].coverage, 60.0, 1e-9);
 	cr_expect(r[0].flagged);
 	cr_expect_eq(r[0].involuntary, 1);
 	cr_expect_eq(r[0].voluntary, 1);
@@ -680,8 +697,10 @@ Test(threads, switch_out_lost)
 /*
  * Open at the end: F = 700's last run is still open when the recording ends, and samples of
  * it come later.  1000 F out S (first event); 1200 W wakes F; 1300 idle -> F; samples at 1500
- * and 7500; trailer 8000.  Lifetime 1000-7500 = 6500; counted: S 200 + runq 100 = 300;
- * 1300-7500 open at the end (6200), on its CPU; coverage 300 / 6500.  Sampled 2 x 100.
+ * and 7500; trailer 8000.  Lifetime 1000-8000 = 7000: S 200 + runq 100, then on its CPU from
+ * 1300 to the end (6700): coverage 100 %, nothing uncounted.  Sampled 2 x 100.  An EXIT at
+ * 7600 instead (its switch-out lost) ends the lifetime there and leaves the run uncounted:
+ * 1300-7600 open at the end (6300), coverage 300 / 6600.
  */
 Test(threads, open_at_the_end)
 {
@@ -697,22 +716,38 @@ Test(threads, open_at_the_end)
 	st_sample(&tr, 7500 * US, 0, 700, s_spin, 100 * US);
 	r = report(8000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 6500, 0, 300, 200, 0, 0, 0, 100);
+	expect_times(&r[0], 7000, 6700, 300, 200, 0, 0, 0, 100);
 	cr_expect_eq(r[0].sampled_ns, 200 * US);
 	cr_expect(r[0].on_cpu_at_end);
-	expect_gaps(&r[0], 0, 0, 6200);
-	cr_expect_float_eq(r[0].coverage, 100.0 * 300 / 6500, 1e-9);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_expect_float_eq(r[0].coverage, 100.0, 1e-9);
+	reset();
+	st_remove(&tr);
+	cr_assert_eq(st_begin(&tr), 0);
+	make_stacks();
+	st_switch(&tr, 1000 * US, 0, 700, "f", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 1200 * US, 1, W, 700, "f", 0, 0);
+	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 700, "f", 0);
+	st_sample(&tr, 1500 * US, 0, 700, s_spin, 100 * US);
+	st_sample(&tr, 7500 * US, 0, 700, s_spin, 100 * US);
+	st_task(&tr, WC_REC_EXIT, 7600 * US, 700, 1, 700, 1);
+	r = report(8000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 6600, 0, 300, 200, 0, 0, 0, 100);
+	expect_gaps(&r[0], 0, 0, 6300);
+	cr_expect_float_eq(r[0].coverage, 100.0 * 300 / 6600, 1e-9);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "  ! coverage 4.6%: open at the end 6.200 ms (on-CPU when "
+	cr_expect_not_null(strstr(text, "  ! coverage 4.5%: open at the end 6.300 ms (on-CPU when "
 					"the recording ended)\n"),
 			   "%s", text);
 	free(text);
 }
 
 /*
- * A thread seen once, by a sample: lifetime 0, coverage "-" and not flagged; a thread seen
- * only by one switch-in has no time at all and no row.  G = 800 sampled at 1000 (period 100);
- * H = 900 switched in at 1500 and never again; trailer 2000.
+ * Threads seen once.  G = 800 sampled at 1000 (period 100), never switched: it lives to the
+ * end (2000), all of it unknown (start unseen, no run or interval): coverage 0 %, flagged.
+ * H = 900 switched in at 1500 and never again: on its CPU to the end, 500, 100 %.  By
+ * lifetime: G (1000), then H (500).
  */
 Test(threads, seen_once)
 {
@@ -724,27 +759,35 @@ Test(threads, seen_once)
 	st_sample(&tr, 1000 * US, 0, 800, s_work, 100 * US);
 	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 900, "h", 0);
 	r = report(2000, &o, &n);
-	cr_assert_eq(n, 1);
+	cr_assert_eq(n, 2);
 	cr_expect_eq(r[0].tid, 800);
-	cr_expect_eq(r[0].lifetime_ns, 0);
-	cr_expect_lt(r[0].coverage, 0);
-	cr_expect_not(r[0].flagged);
+	expect_times(&r[0], 1000, 0, 0, 0, 0, 0, 0, 0);
+	expect_gaps(&r[0], 1000, 0, 0);
+	cr_expect_float_eq(r[0].coverage, 0.0, 1e-9);
+	cr_expect(r[0].flagged);
 	cr_assert_eq(r[0].non_top, 1);
 	cr_expect_str_eq(r[0].on_top[0].text, "do_work");
+	cr_expect_eq(r[1].tid, 900);
+	expect_times(&r[1], 500, 500, 0, 0, 0, 0, 0, 0);
+	expect_gaps(&r[1], 0, 0, 0);
 	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "      -\n"), "%s", text);
-	cr_expect_not_null(strstr(text, "1 threads shown of 2 seen"), "%s", text);
+	cr_expect_not_null(strstr(text, "   0.0%!\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "! coverage 0.0%: start unseen 1.000 ms (no complete run "
+					"or off-CPU interval)\n"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "2 threads shown of 2 seen"), "%s", text);
 	free(text);
 }
 
 /*
  * Ties: equal off-CPU time sorts by on-CPU time, then by tid.  Threads 30, 20, 10 each sleep
  * 100 us (out S at 1000, woken at 1100 by W, in at 1100); 10 and 20 then run 200 us, 30 runs
- * 100 us.  Order: 10 (off 100, on 200), 20 (100, 200), 30 (100, 100).
+ * 100 us, and each exits at its last switch-out.  Order by off-CPU: 10 (off 100, on 200), 20
+ * (100, 200), 30 (100, 100).
  */
 Test(threads, sort_ties)
 {
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS, .sort = WC_SORT_OFF };
 	const uint32_t tids[] = { 30, 20, 10 };
 	const struct wc_threads_row *r;
 	size_t n;
@@ -758,6 +801,9 @@ Test(threads, sort_ties)
 	st_switch(&tr, 1200 * US, 0, 30, "t", ST_S, 0, "swapper", 0);
 	st_switch(&tr, 1300 * US, 1, 20, "t", ST_S, 0, "swapper", 0);
 	st_switch(&tr, 1300 * US, 0, 10, "t", ST_S, 0, "swapper", 0);
+	st_task(&tr, WC_REC_EXIT, 1200 * US, 30, 1, 30, 1);
+	st_task(&tr, WC_REC_EXIT, 1300 * US, 20, 1, 20, 1);
+	st_task(&tr, WC_REC_EXIT, 1300 * US, 10, 1, 10, 1);
 	r = report(2000, &o, &n);
 	cr_assert_eq(n, 3);
 	cr_expect_eq(r[0].tid, 10);
@@ -772,7 +818,8 @@ Test(threads, sort_ties)
 /*
  * An interval in a state other than S, D and R: an idle kernel thread (I, 0x80 in the 6.18
  * layout) goes under OTHER, and its sch delay under RUNQ-WAKE.  K = 50: in at 1000, out I at
- * 1100, woken at 1600, in at 1650, out I at 1700.  Off 550 = other 500 + runq 50.
+ * 1100, woken at 1600, in at 1650, out I at 1700, trailer 2000.  Lifetime 1000; on 150; off
+ * 850 = other 500 + 300 (open at the end, no wakeup) + runq 50.
  */
 Test(threads, other_states)
 {
@@ -787,7 +834,7 @@ Test(threads, other_states)
 	st_switch(&tr, 1700 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", k_sleep);
 	r = report(2000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 700, 150, 550, 0, 0, 500, 0, 50);
+	expect_times(&r[0], 1000, 150, 850, 0, 0, 800, 0, 50);
 	cr_assert_eq(r[0].noff_top, 1);
 	cr_expect_eq(r[0].off_top[0].state, 'I');
 	cr_expect_eq(r[0].voluntary, 2);
@@ -795,24 +842,26 @@ Test(threads, other_states)
 
 /*
  * The JSON object of the two threads: thread B's object whole, by hand from the figures of
- * write_two_threads() (start and end from the first event, 1000 us: B 2000000-3000000 ns),
+ * write_two_threads() (start and end from the first event, 1000 us: B 2000000-4000000 ns),
  * and the top-level members.
  */
 Test(threads, json)
 {
 	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
 	const char *b = "{\"tid\":101,\"pid\":100,\"comm\":\"helper\",\"start_ns\":2000000,"
-			"\"end_ns\":3000000,\"lifetime_ns\":1000000,\"first_seen\":\"switch-in\","
-			"\"new\":false,\"exited\":false,\"on_cpu_ns\":400000,\"runs\":2,"
-			"\"samples\":0,\"on_cpu_sampled_ns\":0,\"off_cpu_ns\":600000,"
-			"\"sleep_ns\":0,\"uninterruptible_ns\":300000,\"other_ns\":0,"
-			"\"preempted_ns\":0,\"runqueue_ns\":300000,\"intervals\":1,"
-			"\"switches_voluntary\":2,\"switches_involuntary\":0,"
+			"\"end_ns\":4000000,\"lifetime_ns\":2000000,\"first_seen\":\"switch-in\","
+			"\"new\":false,\"exited\":false,\"at_start\":false,\"proc_state\":null,"
+			"\"on_cpu_ns\":400000,\"runs\":2,"
+			"\"samples\":0,\"on_cpu_sampled_ns\":0,\"off_cpu_ns\":1600000,"
+			"\"sleep_ns\":1000000,\"uninterruptible_ns\":300000,\"other_ns\":0,"
+			"\"preempted_ns\":0,\"runqueue_ns\":300000,\"proc_ns\":0,\"intervals\":2,"
+			"\"switches_voluntary\":2,\"switches_involuntary\":0,\"unknown_ns\":0,"
 			"\"coverage_pct\":100.000,\"flagged\":false,"
 			"\"uncounted_ns\":{\"start_unseen\":0,\"switches_lost\":0,"
 			"\"open_at_end\":0},\"untraced\":{\"double_switch_out\":0,"
 			"\"inferred_switch_in\":0,\"double_switch_in\":0},"
-			"\"top_off_cpu\":[{\"state\":\"D\",\"ns\":600000,\"stack\":\"" T_IO "\"}],"
+			"\"top_off_cpu\":[{\"state\":\"S\",\"ns\":1000000,\"stack\":\"" T_SLEEP "\"},"
+			"{\"state\":\"D\",\"ns\":600000,\"stack\":\"" T_IO "\"}],"
 			"\"top_on_cpu\":[]}\n]}\n";
 	char *text, *p;
 	size_t n;
@@ -891,4 +940,194 @@ Test(threads, truncated_trace)
 	text = output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "\n# TRUNCATED at byte "), "%s", text);
 	free(text);
+}
+
+/*
+ * Threads alive at the start, from wcrec's /proc snapshot (COMMs with WC_TASK_SYNTH at 500,
+ * the recording's first record, so its start), on CPUs 0 and 1:
+ *   100 "server" S: 1000 W wakes it;  1200 idle -> 100;  1700 100 out S (sleep) -> idle
+ *   101 "bio" S and 102 "flush" D: no event at all
+ *   103 "gone" S: the recorder's EXIT at 600 (gone from /proc by the time events were on)
+ *   104 "busy" R: 1500 out R+ on CPU 1 (its first event: a switch-out) -> idle;
+ *       1600 idle -> 104, on its CPU to the end
+ *   trailer 3000
+ * 100: lifetime 500-3000 = 2500: S 500-1000 and runq 1000-1200 in the state /proc gave (700),
+ *      run 1200-1700 (500), S 1700-3000 open at the end (1300).  On 500, off 2000 = S 1800 +
+ *      runq 200, 100 %.  Off stacks: sleep S 1300, the /proc state S 700.
+ * 101: 2500 all S from /proc; 102: 2500 all D from /proc; 103: 500-600, 100 S from /proc.
+ * 104: 2500: 500-1500 unknown (start unseen, first seen by a switch-out), R 1500-1600 (100),
+ *      on 1600-3000 (1400): 60 %, flagged.
+ * By lifetime, ties by on-CPU, then tid: 104, 100, 101, 102, 103.
+ */
+static void write_at_start(void)
+{
+	st_proc_comm(&tr, 500 * US, 100, 100, "server", 'S');
+	st_proc_comm(&tr, 500 * US, 100, 101, "bio", 'S');
+	st_proc_comm(&tr, 500 * US, 100, 102, "flush", 'D');
+	st_proc_comm(&tr, 500 * US, 100, 103, "gone", 'S');
+	st_proc_comm(&tr, 500 * US, 100, 104, "busy", 'R');
+	st_task(&tr, WC_REC_EXIT, 600 * US, 100, 0, 103, 0);
+	st_wake(&tr, 1000 * US, 1, W, 100, "server", 0, 0);
+	st_switch(&tr, 1200 * US, 0, 0, "swapper/0", 0, 100, "server", 0);
+	st_switch(&tr, 1500 * US, 1, 104, "busy", ST_RPLUS, 0, "swapper/1", k_preempt);
+	st_switch(&tr, 1600 * US, 1, 0, "swapper/1", 0, 104, "busy", 0);
+	st_switch(&tr, 1700 * US, 0, 100, "server", ST_S, 0, "swapper/0", k_sleep);
+	st_round(&tr);
+}
+
+#define T_PROC "[state from /proc at the start]"
+
+Test(threads, alive_at_the_start)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	char *text;
+	size_t n;
+
+	write_at_start();
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 5);
+	cr_expect_eq(r[0].tid, 104);
+	cr_expect_eq(r[1].tid, 100);
+	cr_expect_eq(r[2].tid, 101);
+	cr_expect_eq(r[3].tid, 102);
+	cr_expect_eq(r[4].tid, 103);
+
+	cr_expect_eq(r[1].start_ns, 500 * US);
+	cr_expect_eq(r[1].end_ns, 3000 * US);
+	expect_times(&r[1], 2500, 500, 2000, 1800, 0, 0, 0, 200);
+	expect_gaps(&r[1], 0, 0, 0);
+	cr_expect(r[1].at_start);
+	cr_expect_eq(r[1].proc_state, 'S');
+	cr_expect_eq(r[1].proc_ns, 700 * US);
+	cr_expect_eq(r[1].first_seen, 'i');
+	cr_assert_eq(r[1].noff_top, 2);
+	cr_expect_str_eq(r[1].off_top[0].text, T_SLEEP);
+	cr_expect_eq(r[1].off_top[0].value, 1300 * US);
+	cr_expect_str_eq(r[1].off_top[1].text, T_PROC);
+	cr_expect_eq(r[1].off_top[1].state, 'S');
+	cr_expect_eq(r[1].off_top[1].value, 700 * US);
+
+	expect_times(&r[2], 2500, 0, 2500, 2500, 0, 0, 0, 0);
+	cr_expect_eq(r[2].first_seen, 'p');
+	cr_expect_eq(r[2].proc_ns, 2500 * US);
+	cr_expect_float_eq(r[2].coverage, 100.0, 1e-9);
+	cr_assert_eq(r[2].noff_top, 1);
+	cr_expect_str_eq(r[2].off_top[0].text, T_PROC);
+	expect_times(&r[3], 2500, 0, 2500, 0, 2500, 0, 0, 0);
+	expect_times(&r[4], 100, 0, 100, 100, 0, 0, 0, 0);
+	cr_expect(r[4].exited);
+
+	expect_times(&r[0], 2500, 1400, 100, 0, 0, 0, 100, 0);
+	expect_gaps(&r[0], 1000, 0, 0);
+	cr_expect_eq(r[0].proc_ns, 0);
+	cr_expect_float_eq(r[0].coverage, 60.0, 1e-9);
+	cr_expect(r[0].flagged);
+
+	text = output(wc_threads_write_text);
+	cr_expect_not_null(strstr(text, "5 threads shown of 5 seen"), "%s", text);
+	cr_expect_not_null(strstr(text, "\n101 bio (pid 100)\n  off-CPU S 2.500 ms       " T_PROC "\n"),
+			   "%s", text);
+	cr_expect_not_null(strstr(text, "! coverage 60.0%: start unseen 1.000 ms (first seen by a "
+					"switch-out)\n"),
+			   "%s", text);
+	free(text);
+	text = output(wc_threads_write_json);
+	cr_expect_not_null(strstr(text, "{\"tid\":101,\"pid\":100,\"comm\":\"bio\",\"start_ns\":0,"
+					"\"end_ns\":2500000,\"lifetime_ns\":2500000,"
+					"\"first_seen\":\"proc\",\"new\":false,\"exited\":false,"
+					"\"at_start\":true,\"proc_state\":\"S\","),
+			   "%s", text);
+	free(text);
+}
+
+/*
+ * --time 1.0,2.0 (ms from the start at 500): the window 1500-2500.  100: run 1500-1700 (200),
+ * S 1700-2500 of the interval open at the end (800): lifetime 1000, 100 % (the interval that
+ * is still open when the recording ends is clipped, not dropped).  101 and 102: the window, in
+ * their /proc state.  104: R 1500-1600, on 1600-2500.  103 exited before it: no row.
+ */
+Test(threads, alive_at_the_start_in_a_window)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS,
+					   .filter = { .have_time = true, .start_s = 0.0010,
+						       .end_s = 0.0020 } };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	write_at_start();
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 4);
+	cr_expect_eq(r[0].tid, 104);
+	expect_times(&r[0], 1000, 900, 100, 0, 0, 0, 100, 0);
+	cr_expect_eq(r[1].tid, 100);
+	expect_times(&r[1], 1000, 200, 800, 800, 0, 0, 0, 0);
+	expect_gaps(&r[1], 0, 0, 0);
+	cr_expect_eq(r[1].proc_ns, 0);
+	cr_expect_eq(r[2].tid, 101);
+	expect_times(&r[2], 1000, 0, 1000, 1000, 0, 0, 0, 0);
+	cr_expect_eq(r[3].tid, 102);
+	expect_times(&r[3], 1000, 0, 1000, 0, 1000, 0, 0, 0);
+}
+
+/*
+ * --sort: three threads that exit at their last switch-out, on CPUs 0 and 1:
+ *   X = 10: in 1000, out S 1100, woken 1150, in 1800, out S 1900: life 900, on 200, S 50,
+ *           runq 650
+ *   Y = 20: in 1000, out D 1500, woken 1600, in 1650, out S 1700: life 700, on 550, D 100,
+ *           runq 50
+ *   Z = 30: in 1000, out S 1050, woken 2000, in 2000, out S 2100: life 1100, on 150, S 950
+ * wall: Z X Y; on: Y X Z; off (Z 950, X 700, Y 150): Z X Y; sleep (Z 950, Y 100, X 50): Z Y X;
+ * runq (X 650, Y 50, Z 0): X Y Z; tid: X Y Z.
+ */
+Test(threads, sort_keys)
+{
+	static const char *const names[] = { "wall", "on", "off", "sleep", "runq", "tid" };
+	static const uint32_t want[][3] = { { 30, 10, 20 }, { 20, 10, 30 }, { 30, 10, 20 },
+					    { 30, 20, 10 }, { 10, 20, 30 }, { 10, 20, 30 } };
+	struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	const char *path;
+	size_t n;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
+	st_switch(&tr, 1000 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
+	st_switch(&tr, 1050 * US, 0, 30, "z", ST_S, 0, "swapper/0", k_sleep);
+	st_switch(&tr, 1100 * US, 0, 10, "x", ST_S, 0, "swapper/0", k_sleep);
+	st_wake(&tr, 1150 * US, 1, W, 10, "x", 0, 0);
+	st_switch(&tr, 1500 * US, 1, 20, "y", ST_D, 0, "swapper/1", k_io);
+	st_wake(&tr, 1600 * US, 0, W, 20, "y", 1, 0);
+	st_switch(&tr, 1650 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
+	st_switch(&tr, 1700 * US, 1, 20, "y", ST_S, 0, "swapper/1", k_sleep);
+	st_task(&tr, WC_REC_EXIT, 1700 * US, 20, 1, 20, 1);
+	st_switch(&tr, 1800 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
+	st_switch(&tr, 1900 * US, 0, 10, "x", ST_S, 0, "swapper/0", k_sleep);
+	st_task(&tr, WC_REC_EXIT, 1900 * US, 10, 1, 10, 1);
+	st_wake(&tr, 2000 * US, 1, W, 30, "z", 0, 0);
+	st_switch(&tr, 2000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
+	st_switch(&tr, 2100 * US, 0, 30, "z", ST_S, 0, "swapper/0", k_sleep);
+	st_task(&tr, WC_REC_EXIT, 2100 * US, 30, 1, 30, 1);
+	r = report(3000, &o, &n);
+	path = tr.path;
+	for (size_t k = 0; k < 6; k++) {
+		enum wc_threads_sort key;
+
+		cr_assert_eq(wc_threads_sort_parse(names[k], &key), 0);
+		o.sort = key;
+		if (k) {
+			reset();
+			r = report_file(path, &o, &n);
+		}
+		cr_assert_eq(n, 3);
+		for (int i = 0; i < 3; i++)
+			cr_expect_eq(r[i].tid, want[k][i], "--sort %s: row %d is %u", names[k], i,
+				     r[i].tid);
+		if (k == 0) {
+			expect_times(&r[0], 1100, 150, 950, 950, 0, 0, 0, 0);
+			expect_times(&r[1], 900, 200, 700, 50, 0, 0, 0, 650);
+			expect_times(&r[2], 700, 550, 150, 0, 100, 0, 0, 50);
+		}
+	}
+	cr_expect_eq(wc_threads_sort_parse("cpu", &o.sort), -EINVAL);
 }
