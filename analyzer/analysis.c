@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/skid.h"
 #include "common/error.h"
 
 int wc_analysis_open(struct wc_analysis *a, const char *path)
@@ -21,7 +22,7 @@ int wc_analysis_open(struct wc_analysis *a, const char *path)
 		return -e;
 	}
 	a->dec = wc_tpdecode_new();
-	if (!a->dec || wc_tasks_init(&a->tasks)) {
+	if (!a->dec || wc_tasks_init(&a->tasks) || wc_map64_init(&a->near_stacks)) {
 		snprintf(a->error, sizeof(a->error), "%s: out of memory", path);
 		wc_analysis_close(a);
 		return -ENOMEM;
@@ -35,6 +36,7 @@ void wc_analysis_close(struct wc_analysis *a)
 	wc_tpdecode_free(a->dec);
 	wc_tasks_fini(&a->tasks);
 	wc_sched_fini(&a->sched);
+	wc_map64_fini(&a->near_stacks);
 	free(a->decoded);
 	free(a->switches);
 	free(a->wakeups);
@@ -308,6 +310,20 @@ static int event(void *ctx, const struct wc_rec_header *h)
 		t = wc_tasks_thread(&a->tasks, s->tid, s->pid, s->time_ns);
 		if (!t)
 			return -ENOMEM;
+		a->thread_samples++;
+		a->sample_on_timer = tick != 0;
+		a->sample_after_switch_in = s->cpu < a->sched.ncpus &&
+					    a->sched.cpu_curr[s->cpu] == s->tid &&
+					    s->time_ns >= a->sched.cpu_since_ns[s->cpu] &&
+					    s->time_ns - a->sched.cpu_since_ns[s->cpu] <=
+						    WC_SKID_WINDOW_NS;
+		if (a->sample_after_switch_in) {
+			uint64_t *n = wc_map64_put(&a->near_stacks, s->stack_id, 0, NULL);
+
+			if (!n)
+				return -ENOMEM;
+			(*n)++;
+		}
 		wc_sched_sample(&a->sched, t, s->time_ns, s->cpu, tick);
 		if (!a->consumer->sample)
 			return 0;

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyzer/map64.h"
 #include "analyzer/replay.h"
 #include "analyzer/sched.h"
 #include "analyzer/tasks.h"
@@ -75,6 +76,12 @@ struct wc_analysis {
 	struct wc_migrate *migrates;
 	size_t ndecoded;
 	uint64_t samples, tracepoints, decode_errors;
+	uint64_t thread_samples; /* samples of a thread (not of the idle task) */
+	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
+	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
+	bool sample_after_switch_in;
+	bool sample_on_timer;  /* ... and its event is a timer (cpu-clock, task-clock) */
+	struct wc_map64 near_stacks; /* stack id -> samples that came so (skid.h) */
 	uint64_t runtime_events; /* sched_stat_runtime events */
 	uint64_t start_ns;     /* the first event's time */
 	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */

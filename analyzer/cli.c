@@ -9,10 +9,11 @@
 
 #include "analyzer/cli.h"
 #include "analyzer/info.h"
+#include "analyzer/skid.h"
 
 enum {
 	O_COMM = 256, O_TIME, O_STATE, O_MODE, O_PER_THREAD, O_ANNOTATE, O_UNIT,
-	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS, O_MAX_MEMORY
+	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS, O_MAX_MEMORY, O_SKID
 };
 
 struct shared_opt {
@@ -38,6 +39,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_STACKS, { "annotate", no_argument, NULL, O_ANNOTATE }, "" },
 	{ WC_CLI_STACKS, { "unit", required_argument, NULL, O_UNIT }, "" },
 	{ WC_CLI_STACKS, { "no-calibrate", no_argument, NULL, O_NO_CALIBRATE }, "" },
+	{ WC_CLI_STACKS, { "skid", required_argument, NULL, O_SKID }, "" },
 	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
@@ -217,6 +219,16 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		return 0;
 	case O_NO_CALIBRATE:
 		o->no_calibrate = true;
+		return 0;
+	case O_SKID:
+		if (!strcmp(arg, "auto"))
+			o->skid = WC_SKID_AUTO;
+		else if (!strcmp(arg, "scheduler"))
+			o->skid = WC_SKID_SCHEDULER;
+		else if (!strcmp(arg, "keep"))
+			o->skid = WC_SKID_KEEP;
+		else
+			return wc_cli_bad("--skid is auto, scheduler or keep", arg);
 		return 0;
 	case O_SYMFS:
 		c->paths.symfs = arg;
@@ -458,6 +470,25 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 				a->path, t->target_pids[i], comm[0] ? " (" : "", comm,
 				comm[0] ? ")" : "");
 	}
+}
+
+void wc_cli_skid_note(const struct wc_profile *p, const char *file, FILE *err)
+{
+	uint64_t total;
+	bool attributed;
+	uint64_t skid = wc_profile_skid(p, &total, &attributed);
+
+	if (!skid || !total)
+		return;
+	fprintf(err,
+		"wcanalyze: note: %s: %llu of %llu on-CPU samples (%.1f%%) are the context "
+		"switch's: in finish_task_switch within %u us of their thread's switch-in, where a "
+		"timer sample held off while the switch ran with interrupts off lands; %s\n",
+		file, (unsigned long long)skid, (unsigned long long)total,
+		100.0 * (double)skid / (double)total, WC_SKID_WINDOW_NS / 1000,
+		attributed ? "shown as " WC_SKID_FRAME " (--skid keep shows their stacks)"
+			   : "under their own stacks (--skid scheduler shows them as "
+			     WC_SKID_FRAME ")");
 }
 
 int wc_cli_end(struct wc_cli_session *s, int status)

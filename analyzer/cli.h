@@ -28,7 +28,8 @@ enum { WC_EXIT_OK = 0, WC_EXIT_BAD_FILE = 1, WC_EXIT_USAGE = 2, WC_EXIT_TRUNCATE
 enum {
 	WC_CLI_FILTER = 1 << 0,  /* -p -t --comm --all-tasks --time */
 	WC_CLI_OFFCPU = 1 << 1,  /* --state -m/--min-block -M/--max-block */
-	WC_CLI_STACKS = 1 << 2,  /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate */
+	WC_CLI_STACKS = 1 << 2,  /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate
+				  * --skid */
 	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir */
 	WC_CLI_PROFILE = 0xf,
 };
@@ -48,7 +49,9 @@ enum {
 	"  --per-thread           key stacks by comm-tid instead of comm\n"                     \
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"               \
 	"  --unit us|ms|ns        value unit (default us)\n"                                    \
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"    \
+	"  --skid auto|scheduler|keep  on-CPU samples of the context switch itself: as\n"       \
+	"                         [scheduler] (auto: where sampled by a timer), or kept\n"
 #define WC_CLI_HELP_SYMBOLS                                                                   \
 	"  --symfs DIR            look for recorded files under DIR\n"                          \
 	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"
@@ -91,6 +94,14 @@ struct wc_cli_extra {
  */
 int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 		 const struct wc_cli_extra *x, const char *usage);
+
+/**
+ * wc_cli_skid_note() - after a profile's lines: one note line on @err giving the share of
+ * its on-CPU samples that are the context switch's (skid.h) and where they went; nothing
+ * when there are none
+ * @file: the trace, for the line
+ */
+void wc_cli_skid_note(const struct wc_profile *p, const char *file, FILE *err);
 
 /** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
 int wc_cli_bad(const char *what, const char *arg);

@@ -192,6 +192,8 @@ int wc_cmd_flamegraph(int argc, char **argv)
 			ret = WC_EXIT_BAD_FILE;
 		} else {
 			ret = write_out(fg, x.output);
+			if (!ret)
+				wc_cli_skid_note(p, c.file, stderr);
 			wc_flamegraph_stats(fg, &st);
 			if (!ret && !st.total)
 				fprintf(stderr,

@@ -20,5 +20,11 @@ int wc_cmd_info(int argc, char **argv)
 	ret = wc_cli_replay(&s, c.file, NULL);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);
-	return wc_cli_end(&s, wc_info_write(&s.a, stdout) ? WC_EXIT_BAD_FILE : -1);
+	{ /* kernel names for the skid line; without them (out of memory) it is left out */
+		const struct wc_replay_meta *m = wc_replay_meta(s.a.replay);
+
+		s.sym = wc_symbolizer_new(&s.a.tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
+					  &c.paths);
+	}
+	return wc_cli_end(&s, wc_info_write(&s.a, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
 }

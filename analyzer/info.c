@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "analyzer/info.h"
+#include "analyzer/skid.h"
 
 static const char *clock_name(int32_t id)
 {
@@ -42,7 +43,7 @@ static const char *ending(const struct wc_replay_stats *st)
 	}
 }
 
-int wc_info_write(const struct wc_analysis *a, FILE *out)
+int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *out)
 {
 	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
@@ -102,6 +103,15 @@ int wc_info_write(const struct wc_analysis *a, FILE *out)
 	fprintf(out, "lost:         %" PRIu64 " events (ring buffer full), %" PRIu64
 		     " samples; %" PRIu64 " throttle records\n",
 		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
+	if (sym && a->have_samples && a->have_switch) {
+		uint64_t total, skid = wc_skid_count(a, sym, &total);
+
+		fprintf(out, "skid:         %" PRIu64 " of %" PRIu64 " samples of a thread (%.1f%%) "
+			     "in finish_task_switch within %u us of its switch-in: the context "
+			     "switch's (wcanalyze --skid)\n",
+			skid, total, total ? 100.0 * (double)skid / (double)total : 0.0,
+			WC_SKID_WINDOW_NS / 1000);
+	}
 	for (size_t i = 1; i < a->tasks.nthreads; i++) {
 		threads++;
 		if (a->tasks.threads[i].tid == a->tasks.threads[i].pid)

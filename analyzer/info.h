@@ -6,12 +6,14 @@
 #include <stdio.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/symbolize.h"
 
 /**
  * wc_info_write() - the info report of analysis @a (run already) on @out
+ * @sym: names kernel frames for the skid line (skid.h); NULL leaves the line out
  * Return: 0, or -EIO when @out failed.
  */
-int wc_info_write(const struct wc_analysis *a, FILE *out);
+int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *out);
 
 /**
  * wc_info_warn_counts() - one line on @err when events were lost, late or undecodable, or

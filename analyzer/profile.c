@@ -8,9 +8,15 @@
 #include "analyzer/callchain.h"
 #include "analyzer/map64.h"
 #include "analyzer/profile.h"
+#include "analyzer/skid.h"
 
-/* Leaves: what ends a line.  Off-CPU state letters are stored as themselves (>= 'A'). */
-enum { LEAF_ON = 0, LEAF_UNSAMPLED = 1, LEAF_RUNQ = 2, LEAF_OFF = 3 };
+/* Leaves: what ends a line.  Off-CPU state letters are stored as themselves (>= 'A').
+ * LEAF_ON_NEAR: on-CPU samples that came just after their thread's switch-in, to be shown
+ * as [scheduler] when their stack is the switch's (skid.h), else as LEAF_ON. */
+enum { LEAF_ON = 0, LEAF_UNSAMPLED = 1, LEAF_RUNQ = 2, LEAF_OFF = 3, LEAF_ON_NEAR = 4 };
+
+/* In a key of the samples map: the sample is to be attributed as LEAF_ON_NEAR. */
+#define NEAR_BIT (1ull << 63)
 
 struct seg {
 	uint32_t tid, pid, aspace;
@@ -33,7 +39,11 @@ struct wc_profile {
 	struct seg *segs;          /* index 0 unused */
 	size_t nsegs, segs_cap;
 	struct wc_map64 entries;   /* seg << 40 | leaf << 32 | stack id -> ns */
-	struct wc_map64 samples;   /* seg << 32 | stack id -> samples */
+	struct wc_map64 samples;   /* NEAR_BIT | seg << 32 | stack id -> samples */
+	struct wc_map64 near;      /* stack id -> samples just after a switch-in, shown threads */
+	uint64_t nsamples;         /* samples of the threads shown */
+	uint64_t skid;             /* ... that are skid: wc_profile_lines() counts them */
+	bool attributed;           /* some went to LEAF_ON_NEAR */
 	uint64_t t0, t1;           /* the window, absolute ns */
 	bool window_set;
 	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
@@ -253,6 +263,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 		     uint64_t weight_ns)
 {
 	struct wc_profile *p = ctx;
+	bool near = false;
 	uint32_t seg;
 	uint64_t *v;
 
@@ -264,9 +275,20 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 	seg = seg_of(p, t);
 	if (!seg)
 		return -ENOMEM;
+	p->nsamples++;
+	if (p->a->sample_after_switch_in) {
+		v = wc_map64_put(&p->near, s->stack_id, 0, NULL);
+		if (!v)
+			return -ENOMEM;
+		(*v)++;
+		near = p->o.skid == WC_SKID_SCHEDULER ||
+		       (p->o.skid == WC_SKID_AUTO && p->a->sample_on_timer);
+		p->attributed = p->attributed || near;
+	}
 	if (p->o.no_calibrate || !p->a->have_switch)
-		return add(p, seg, LEAF_ON, s->stack_id, weight_ns);
-	v = wc_map64_put(&p->samples, (uint64_t)seg << 32 | s->stack_id, 0, NULL);
+		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns);
+	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id,
+			 0, NULL);
 	if (!v)
 		return -ENOMEM;
 	(*v)++;
@@ -306,7 +328,7 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sample = on_sample,
 	};
 	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
-	    wc_map64_init(&p->wk_index)) {
+	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -321,6 +343,7 @@ void wc_profile_free(struct wc_profile *p)
 	wc_map64_fini(&p->entries);
 	wc_map64_fini(&p->samples);
 	wc_map64_fini(&p->wk_index);
+	wc_map64_fini(&p->near);
 	free(p->wk);
 	free(p->segs);
 	free(p);
@@ -343,11 +366,12 @@ static int calibrate(struct wc_profile *p)
 
 		if (key == WC_MAP64_EMPTY)
 			continue;
-		const struct seg *s = &p->segs[key >> 32];
+		uint32_t seg = (uint32_t)((key & ~NEAR_BIT) >> 32);
+		const struct seg *s = &p->segs[seg];
 		uint64_t ns = (uint64_t)((unsigned __int128)s->run_ns * p->samples.values[i] /
 					 s->nsamples);
 
-		if (add(p, (uint32_t)(key >> 32), LEAF_ON, (uint32_t)key, ns))
+		if (add(p, seg, key & NEAR_BIT ? LEAF_ON_NEAR : LEAF_ON, (uint32_t)key, ns))
 			return -ENOMEM;
 	}
 	for (size_t i = 1; i < p->nsegs; i++)
@@ -376,6 +400,10 @@ static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc
 		wc_strbuf_putf(b, "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
 	else
 		wc_strbuf_put(b, s->comm[0] ? s->comm : "[unknown]");
+	if (leaf == LEAF_ON_NEAR && wc_skid_stack(p->a, sym, stack_id)) {
+		wc_strbuf_put(b, ";" WC_SKID_FRAME);
+		return;
+	}
 	wc_callchain_split(ips, nr, &cc);
 	if (!p->o.kernel_only)
 		for (uint32_t i = cc.nuser; i-- > 0;) {
@@ -401,6 +429,7 @@ static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc
 		wc_strbuf_put(b, ";[unknown]");
 	switch (leaf) {
 	case LEAF_ON:
+	case LEAF_ON_NEAR:
 	case LEAF_OFF:
 		break;
 	case LEAF_UNSAMPLED:
@@ -467,6 +496,11 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 	p->a = a;
 	if (calibrate(p))
 		return -ENOMEM;
+	p->skid = 0;
+	for (size_t i = 0; i <= p->near.mask; i++)
+		if (p->near.keys[i] != WC_MAP64_EMPTY &&
+		    wc_skid_stack(a, sym, (uint32_t)p->near.keys[i]))
+			p->skid += p->near.values[i];
 	lines = calloc(p->entries.count + p->nwk + 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;
@@ -510,6 +544,13 @@ out:
 	free(lines);
 	wc_strbuf_fini(&b);
 	return err;
+}
+
+uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed)
+{
+	*total = p->nsamples;
+	*attributed = p->attributed && p->skid;
+	return p->skid;
 }
 
 static int print_line(void *ctx, const char *text, uint64_t value)

@@ -42,8 +42,16 @@ struct wc_filter {
 	bool all_tasks;              /* ignore the recording's target (COMMAND, -p) */
 };
 
+/* What becomes of the on-CPU samples that belong to the context switch (skid.h). */
+enum wc_skid {
+	WC_SKID_AUTO = 0,  /* [scheduler] when the sampling event is a timer (no PMU), else keep */
+	WC_SKID_SCHEDULER, /* their line is comm;[scheduler], whatever the event */
+	WC_SKID_KEEP,      /* their own stacks */
+};
+
 struct wc_profile_opts {
 	enum wc_profile_mode mode;
+	enum wc_skid skid;
 	struct wc_filter filter;
 	bool per_thread;     /* key by "comm-tid" instead of comm */
 	bool no_calibrate;   /* on-CPU time from sample periods even with scheduler events */
@@ -72,6 +80,14 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p);
  */
 int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
 			    struct wc_symbolizer *sym, FILE *out);
+
+/**
+ * wc_profile_skid() - after wc_profile_lines() (or _write_folded()): the on-CPU samples of
+ * the threads shown that are skid (skid.h), and all their on-CPU samples
+ * @attributed: set to whether the skid went to [scheduler] lines
+ * Return: the skid samples; *@total their count among.
+ */
+uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed);
 
 /**
  * wc_profile_lines() - the folded profile's lines, sorted and merged, to @line

@@ -126,6 +126,28 @@ else
 	grep -q '^demo-sleeper;.*;do_nanosleep;schedule;__schedule;\[off-cpu S\]' "$tmp/demo.folded"
 	expect "wcanalyze names demo-sleeper's kernel frames through them (do_nanosleep;schedule;__schedule)" $? -eq 0
 	"$WCANALYZE" info "$tmp/demo.wct" 2>/dev/null >"$tmp/info"
+	# the samples of the context switch (wcanalyze(1), Scheduler skid): info counts them;
+	# folded shows them as [scheduler] on cpu-clock, or under their stacks with --skid keep,
+	# and says how many; the on-CPU time is the same either way
+	set -- $(sed -n 's/^skid: *\([0-9]*\) of \([0-9]*\) samples .*/\1 \2/p' "$tmp/info")
+	expect "wcanalyze info gives the skid samples ($*)" "$#" -eq 2
+	"$WCANALYZE" folded --mode on "$tmp/demo.wct" >"$tmp/auto.folded" 2>"$tmp/auto.err"
+	"$WCANALYZE" folded --mode on --skid keep "$tmp/demo.wct" >"$tmp/keep.folded" 2>"$tmp/keep.err"
+	on_auto=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/auto.folded")
+	on_keep=$(awk '{ s += $NF } END { print s + 0 }' "$tmp/keep.folded")
+	within "$on_auto" "$on_keep" 0.1
+	expect "--skid: the on-CPU total is the same, $on_auto us and $on_keep us with keep" $? -eq 0
+	expect "--skid keep: no [scheduler] line" "$(grep -c ';\[scheduler\] ' "$tmp/keep.folded")" -eq 0
+	if grep -q '^wcanalyze: note: .* are the context switch.s: .* shown as \[scheduler\]' "$tmp/auto.err"; then
+		expect "skid on cpu-clock: [scheduler] lines ($(grep -c ';\[scheduler\] ' "$tmp/auto.folded"))" \
+			"$(grep -c '^demo-p[io]ng;\[scheduler\] ' "$tmp/auto.folded")" -ge 1
+		expect "--skid keep: the note says where they are" \
+			"$(grep -c 'under their own stacks' "$tmp/keep.err")" -eq 1
+	elif [ "${1:-0}" -gt 0 ]; then
+		expect "a skid note with [scheduler] when info counts skid ($(cat "$tmp/auto.err"))" 1 -eq 0
+	else
+		echo "SKIP [scheduler] lines: no sample of this recording was skid ($(head -c 200 "$tmp/auto.err"))"
+	fi
 	expect "wcanalyze info counts them ($(grep '^kallsyms:' "$tmp/info"))" \
 		"$(sed -n 's/^kallsyms: *\([0-9]*\) functions, those the callchains refer to$/\1/p' "$tmp/info")" = "$nksym"
 fi

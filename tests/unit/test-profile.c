@@ -324,3 +324,92 @@ Test(folded, waker_with_stacks)
 				      .filter.min_block_ns = 400000 };
 	expect_folded(&o, "a" U ";--;waker 500\n");
 }
+
+/*
+ * Skid (skid.h): samples that land in finish_task_switch just after their thread's
+ * switch-in are the context switch's.  Worker 100 on CPU 0, sampled by cpu-clock (a timer):
+ *   1.000 ms  idle -> 100
+ *   1.010 ms  sample, leaf finish_task_switch.isra.0, 10 us after the switch-in: skid
+ *   1.020 ms  sample, leaf do_work, 20 us after: near the switch-in, but not the switch's
+ *   1.500 ms  sample, leaf finish_task_switch.isra.0, 500 us after: past the 50 us window
+ *   2.000 ms  out S; trailer at 3 ms
+ * The run 1.0-2.0 ms (1000 us) is shared by the three samples: 333333 ns each (333 us).
+ * auto (a timer) and scheduler: "worker;[scheduler] 333", "worker;do_work 333", the late
+ * one under its stack, 333.  keep: the two finish_task_switch samples under their stack,
+ * 666666 ns -> 667.  --no-calibrate: each its period, 1000 us.  Skid: 1 of 3 samples.
+ */
+static const char skid_kallsyms[] = "ffffffff81000000 T __schedule\n"
+				    "ffffffff81000100 t finish_task_switch.isra.0\n"
+				    "ffffffff81000200 T do_work\n"
+				    "ffffffff81000300 T schedule\n";
+
+static char *skid_folded(const struct wc_profile_opts *o, uint64_t *skid, uint64_t *total,
+			 bool *attributed)
+{
+	struct wc_analysis an;
+	struct wc_profile *p = wc_profile_new(o);
+	struct wc_symbolizer *sym;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	cr_assert_not_null(p);
+	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
+	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
+	sym = wc_symbolizer_new(&an.tasks, skid_kallsyms, sizeof(skid_kallsyms) - 1, NULL, NULL);
+	cr_assert_not_null(sym);
+	f = open_memstream(&text, &len);
+	cr_assert_not_null(f);
+	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
+	fclose(f);
+	*skid = wc_profile_skid(p, total, attributed);
+	wc_symbolizer_free(sym);
+	wc_profile_free(p);
+	wc_analysis_close(&an);
+	return text;
+}
+
+Test(folded, skid)
+{
+	const uint64_t fts[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000108ull, 0xffffffff81000008ull,
+				 0xffffffff81000308ull };
+	const uint64_t work[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000208ull };
+	const char *const want_sched = "worker;[scheduler] 333\n"
+				       "worker;do_work 333\n"
+				       "worker;schedule;__schedule;finish_task_switch.isra.0 333\n";
+	const char *const want_keep = "worker;do_work 333\n"
+				      "worker;schedule;__schedule;finish_task_switch.isra.0 667\n";
+	const char *const want_raw = "worker;[scheduler] 1000\n"
+				     "worker;do_work 1000\n"
+				     "worker;schedule;__schedule;finish_task_switch.isra.0 1000\n";
+	struct wc_profile_opts o = { .mode = WC_MODE_ON };
+	uint32_t k_fts, k_work;
+	uint64_t skid, total;
+	bool attributed;
+	char *got;
+
+	k_fts = st_stack(&tr, fts, 4);
+	k_work = st_stack(&tr, work, 2);
+	st_comm(&tr, 1000000, 100, 100, "worker");
+	st_switch(&tr, 1000000, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_sample(&tr, 1010000, 0, 100, k_fts, 1000000);
+	st_sample(&tr, 1020000, 0, 100, k_work, 1000000);
+	st_sample(&tr, 1500000, 0, 100, k_fts, 1000000);
+	st_switch(&tr, 2000000, 0, 100, "worker", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, 3000000), 0);
+
+	for (int k = 0; k < 4; k++) {
+		static const enum wc_skid kinds[] = { WC_SKID_AUTO, WC_SKID_SCHEDULER,
+						      WC_SKID_KEEP, WC_SKID_AUTO };
+		const char *want = k == 2 ? want_keep : k == 3 ? want_raw : want_sched;
+
+		o.skid = kinds[k];
+		o.no_calibrate = k == 3;
+		got = skid_folded(&o, &skid, &total, &attributed);
+		cr_expect_str_eq(got, want, "skid %d, got:\n%s\nwanted:\n%s", k, got, want);
+		cr_expect_eq(skid, 1, "skid %d: %lu skid samples", k, (unsigned long)skid);
+		cr_expect_eq(total, 3);
+		cr_expect_eq(attributed, k != 2, "skid %d", k);
+		free(got);
+	}
+}
