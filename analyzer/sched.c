@@ -48,7 +48,7 @@ static int emit_run(struct wc_sched *s, struct wc_thread *t, int32_t cpu, uint64
 
 /* Close @t's off-CPU interval at @end (a switch-in on @cpu, traced or inferred). */
 static int close_off(struct wc_sched *s, struct wc_thread *t, uint64_t end, int32_t cpu,
-		     bool inferred)
+		     bool inferred, uint64_t bound_ns)
 {
 	struct wc_off_interval iv = {
 		.start_ns = t->since_ns,
@@ -57,6 +57,7 @@ static int close_off(struct wc_sched *s, struct wc_thread *t, uint64_t end, int3
 		.state = t->state,
 		.preempted = t->preempted,
 		.inferred = inferred,
+		.inferred_bound_ns = bound_ns,
 		.cpu = cpu,
 		.stack_id = t->stack_id,
 	};
@@ -138,7 +139,7 @@ static uint64_t last_tick(const struct wc_sched *s, uint32_t cpu, uint64_t time)
  * within the bounds above.
  */
 static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, uint64_t time,
-				int32_t cpu, enum how *how)
+				int32_t cpu, enum how *how, uint64_t *bound)
 {
 	bool woken = t->preempted || (t->woken && t->wake_provisional) ||
 		     (t->woken && t->wake_ns >= t->since_ns && t->wake_ns <= time);
@@ -159,14 +160,18 @@ static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_thread *t, u
 	if (lo > hi)
 		lo = hi;
 	*how = HOW_RULE;
+	*bound = hi - lo; /* the switch-in is somewhere in [lo, hi] */
 	if (t->runtime_from_ns) {
 		*how = HOW_RUNTIME;
 		return t->runtime_from_ns < lo ? lo : t->runtime_from_ns > hi ? hi : t->runtime_from_ns;
 	}
-	if (woken && lo == rule && s->cpu_curr[cpu] == 0)
+	if (woken && lo == rule && s->cpu_curr[cpu] == 0) {
+		*bound = 0; /* exact within the wake-up latency */
 		return rule;
+	}
 	if (bounded) { /* within one tick */
 		*how = HOW_SAMPLES;
+		*bound = (hi - lo + 1) / 2;
 		return lo + (hi - lo) / 2;
 	}
 	return woken ? lo : 0;
@@ -188,14 +193,14 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, uint64_t time, in
 		 * project's VMs, and there the threads of PID 1 too).  Inferred, with the
 		 * run after it, where it can be; otherwise both are dropped and counted. */
 		enum how how;
-		uint64_t in = infer_switch_in(s, t, time, cpu, &how);
+		uint64_t bound = 0, in = infer_switch_in(s, t, time, cpu, &how, &bound);
 
 		s->counts.double_switch_out++;
 		if (in) {
 			s->counts.inferred_switch_in++;
 			s->counts.inferred_by_samples += how == HOW_SAMPLES;
 			s->counts.inferred_by_runtime += how == HOW_RUNTIME;
-			err = close_off(s, t, in, cpu, true);
+			err = close_off(s, t, in, cpu, true, bound);
 			if (!err)
 				err = emit_run(s, t, cpu, in, time);
 		} else {
@@ -233,7 +238,7 @@ static int switch_in(struct wc_sched *s, struct wc_thread *t, uint64_t time, int
 
 	switch (t->run_state) {
 	case WC_TS_OFF_CPU:
-		err = close_off(s, t, time, cpu, false);
+		err = close_off(s, t, time, cpu, false, 0);
 		break;
 	case WC_TS_ON_CPU:
 		s->counts.switch_in_running++;

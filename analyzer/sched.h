@@ -39,6 +39,9 @@ struct wc_off_interval {
 	bool inferred;      /* the switch-in was not traced: inferred from the wakeup, the
 			     * CPU's last traced switch and the CPU's samples (sched.c) */
 	bool no_wakeup;     /* no wakeup seen: the whole interval is counted as blocked */
+	uint64_t inferred_bound_ns; /* when inferred: how far the switch-in may be from where it
+				     * was put, which the interval and the run after it may be
+				     * off by (sched.c infer_switch_in()); 0 otherwise */
 	int32_t cpu;        /* CPU of the switch-in */
 	uint32_t stack_id;  /* the switch-out callchain */
 	uint32_t waker_tid, waker_stack_id; /* of the wakeup that ended the blocked part */

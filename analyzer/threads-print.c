@@ -294,6 +294,7 @@ static void json_row(FILE *out, const struct wc_threads_row *r, const struct wc_
 	jnum(out, "open_at_end", r->gap_ns[WC_GAP_END]);
 	fprintf(out, "},\"untraced\":{\"double_switch_out\":%" PRIu64, r->double_out);
 	jnum(out, "inferred_switch_in", r->inferred);
+	jnum(out, "inferred_bound_ns", r->inferred_bound_ns);
 	jnum(out, "double_switch_in", r->double_in);
 	fprintf(out, "},\"top_off_cpu\":[");
 	for (size_t i = 0; i < r->noff_top; i++) {

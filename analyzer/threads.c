@@ -170,8 +170,10 @@ static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread
 	char state;
 
 	piece(T, c, t, iv->start_ns, iv->end_ns);
-	if (iv->inferred)
+	if (iv->inferred) {
 		c->r.inferred++;
+		c->r.inferred_bound_ns += iv->inferred_bound_ns;
+	}
 	if (!in_window(T, iv->start_ns, iv->end_ns))
 		return 0;
 	c->r.intervals++;

@@ -321,6 +321,7 @@ Test(sched, double_switch_out_inferred)
 	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1500, 'S', false);
 
 	cr_expect(iv->inferred);
+	cr_expect_eq(iv->inferred_bound_ns, 0, "taken at the wakeup onto an idle CPU: exact");
 	cr_expect_not(iv->no_wakeup);
 	cr_expect_eq(iv->cpu, 1);
 	cr_expect_eq(iv->stack_id, k1);
@@ -363,6 +364,8 @@ Test(sched, double_switch_out_busy_cpu_and_dropped)
 	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1700, 'S', false);
 
 	cr_expect(iv->inferred);
+	/* somewhere in [1700, 2000]: after the last traced switch, before the switch-out */
+	cr_expect_eq(iv->inferred_bound_ns, 300);
 	cr_expect_eq(iv->cpu, 1);
 	cr_expect_eq(iv->waker_tid, W);
 	cr_expect_not(expect_off(1, B, 1700, 1700, 2000, 'R', true)->inferred);
@@ -419,6 +422,8 @@ Test(sched, double_switch_out_between_ticks)
 	expect_run(1, A, 0, 3000, 3800);
 	cr_assert_eq(noffs, 1);
 	cr_expect(expect_off(0, A, 1000, 1000, 3000, 'R', true)->inferred);
+	/* in (2500, 3500], taken at its middle: off by at most 500 */
+	cr_expect_eq(expect_off(0, A, 1000, 1000, 3000, 'R', true)->inferred_bound_ns, 500);
 	/* A and C start with a switch-in (A's is its first event); C runs at the end, A is off */
 	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
 						.double_switch_out = 1, .inferred_switch_in = 1,
@@ -592,6 +597,10 @@ Test(sched, double_switch_out_runtime)
 	cr_expect_not(expect_off(1, A, 4000, 4100, 4100, 'S', false)->inferred);
 	expect_off(2, C, 4100, 5000, 5000, 'S', false);
 	cr_expect(expect_off(3, A, 5000, 5000, 5000, 'R', true)->inferred);
+	/* the runtime is on the task clock, which can drift: the bounds it is kept in,
+	 * [1700, 4000] and [5000, 7000], are how far off it may be */
+	cr_expect_eq(expect_off(0, A, 1000, 1500, 2200, 'S', false)->inferred_bound_ns, 2300);
+	cr_expect_eq(expect_off(3, A, 5000, 5000, 5000, 'R', true)->inferred_bound_ns, 2000);
 	cr_expect_eq(a.sched.counts.inferred_switch_in, 2);
 	cr_expect_eq(a.sched.counts.inferred_by_runtime, 2);
 	cr_expect_eq(a.sched.counts.inferred_by_samples, 0);
@@ -623,6 +632,7 @@ Test(sched, runtime_within_ticks)
 	cr_assert_eq(nruns, 2);
 	expect_run(1, A, 0, 2500, 3800);
 	cr_expect(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred);
+	cr_expect_eq(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred_bound_ns, 1000);
 	cr_expect_eq(a.sched.counts.inferred_by_runtime, 1);
 }
 

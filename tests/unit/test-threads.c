@@ -585,6 +585,7 @@ Test(threads, inferred_switch_in_is_counted)
 	expect_times(&r[0], 2000, 1200, 800, 800, 0, 0, 0, 0);
 	cr_expect_eq(r[0].double_out, 1);
 	cr_expect_eq(r[0].inferred, 1);
+	cr_expect_eq(r[0].inferred_bound_ns, 0); /* at the wakeup onto an idle CPU: exact */
 	expect_gaps(&r[0], 0, 0, 0);
 	cr_expect_not(r[0].flagged);
 }
@@ -859,7 +860,7 @@ Test(threads, json)
 			"\"coverage_pct\":100.000,\"flagged\":false,"
 			"\"uncounted_ns\":{\"start_unseen\":0,\"switches_lost\":0,"
 			"\"open_at_end\":0},\"untraced\":{\"double_switch_out\":0,"
-			"\"inferred_switch_in\":0,\"double_switch_in\":0},"
+			"\"inferred_switch_in\":0,\"inferred_bound_ns\":0,\"double_switch_in\":0},"
 			"\"top_off_cpu\":[{\"state\":\"S\",\"ns\":1000000,\"stack\":\"" T_SLEEP "\"},"
 			"{\"state\":\"D\",\"ns\":600000,\"stack\":\"" T_IO "\"}],"
 			"\"top_on_cpu\":[]}\n]}\n";
