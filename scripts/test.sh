@@ -24,7 +24,14 @@ make -C "$top/build-asan" -j"$(nproc)" check || failed "$top/build-asan"
 echo "test.sh: the fuzz targets of tests/fuzz/, 60 s each (make fuzz)"
 make -C "$top/build" fuzz FUZZ_SECONDS=60
 echo "test.sh: make distcheck"
-make -C "$top/build" -j"$(nproc)" distcheck >/dev/null
+# its make check runs in the unpacked tarball: after a failure, its failing tests' logs
+if ! make -C "$top/build" -j"$(nproc)" distcheck >"$top/build/distcheck.log" 2>&1; then
+	tail -20 "$top/build/distcheck.log"
+	for sub in "$top"/build/wcrec-*/_build/sub; do
+		[ -d "$sub" ] && failed "$sub"
+	done
+	exit 1
+fi
 # one closing line: Criterion test cases, and the script tests, of the main build
 summary() {
 	crit=$(cat "$1"/tests/unit/*.log 2>/dev/null | sed -n 's/.*Synthesis: Tested: *\([0-9]*\) | Passing: *\([0-9]*\) | Failing: *\([0-9]*\).*/\2 \3/p' |
