@@ -8,8 +8,9 @@
  * in that stretch; a tick that falls due then is delivered when interrupts come back on, in
  * finish_task_switch(), just after the next task's switch-in.  Its callchain is that task's
  * way into schedule(), so a flame graph blames the code that blocked for time the switch
- * took.  Measured here on wcdemo's ping-pong: 31% of its on-CPU samples, against 3.6% for the
- * same workload sampled alone (issue 13's redis and postgres figures: 29-33% and 3.6%).
+ * took.  Measured here on wcdemo's ping-pong: 30-36% of its on-CPU samples (-F 999, -F 99),
+ * where the same workload recorded without scheduler events had 17-18% in
+ * finish_task_switch (issue 13's figures for redis and postgres: 29-33% against 3.6%).
  *
  * Such a sample is one whose thread was switched in on the sample's CPU at most
  * WC_SKID_WINDOW_NS before it (all of wcdemo's came within 45 us) and whose leaf kernel frame
