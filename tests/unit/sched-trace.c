@@ -316,7 +316,9 @@ void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
 	add(t, sizeof(*x));
 }
 
-void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm)
+/* A COMM record with @flags and @state. */
+static void comm_record(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
+			const char *comm, uint32_t flags, char state)
 {
 	struct wc_rec_comm *x = (void *)buf;
 
@@ -326,25 +328,21 @@ void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, c
 	x->time_ns = time_ns;
 	x->pid = pid;
 	x->tid = tid;
+	x->flags = flags;
+	x->state = state;
 	strncpy(x->comm, comm, 15);
 	add(t, sizeof(*x));
+}
+
+void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm)
+{
+	comm_record(t, time_ns, pid, tid, comm, 0, 0);
 }
 
 void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
 		  const char *comm, char state)
 {
-	struct wc_rec_comm *x = (void *)buf;
-
-	memset(x, 0, sizeof(*x));
-	x->h.type = WC_REC_COMM;
-	x->h.flags = WC_REC_F_TIME;
-	x->time_ns = time_ns;
-	x->pid = pid;
-	x->tid = tid;
-	x->flags = WC_TASK_SYNTH;
-	x->state = state;
-	strncpy(x->comm, comm, 15);
-	add(t, sizeof(*x));
+	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state);
 }
 
 void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,

@@ -85,8 +85,12 @@ static void write_profile_trace(void)
 	cr_assert_eq(st_end(&tr, true, 7000000), 0);
 }
 
-/* The folded profile of the trace with @o, as text (to free). */
-static char *folded(const struct wc_profile_opts *o)
+/*
+ * The folded profile of the trace with @o, as text (to free), its kernel frames named by
+ * @kallsyms (NULL: none); with @skid, the skid samples (wc_profile_skid()) are set there.
+ */
+static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, uint64_t *skid,
+			 uint64_t *total, bool *attributed)
 {
 	struct wc_analysis an;
 	struct wc_profile *p = wc_profile_new(o);
@@ -99,16 +103,23 @@ static char *folded(const struct wc_profile_opts *o)
 	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
 	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
 	cr_assert_eq(an.start_ns, 1000000);
-	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL, NULL);
+	sym = wc_symbolizer_new(&an.tasks, kallsyms, kallsyms ? strlen(kallsyms) : 0, NULL, NULL);
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
 	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
 	fclose(f);
+	if (skid)
+		*skid = wc_profile_skid(p, total, attributed);
 	wc_symbolizer_free(sym);
 	wc_profile_free(p);
 	wc_analysis_close(&an);
 	return text;
+}
+
+static char *folded(const struct wc_profile_opts *o)
+{
+	return folded_with(o, NULL, NULL, NULL, NULL);
 }
 
 static void expect_folded(const struct wc_profile_opts *o, const char *want)
@@ -343,32 +354,6 @@ static const char skid_kallsyms[] = "ffffffff81000000 T __schedule\n"
 				    "ffffffff81000200 T do_work\n"
 				    "ffffffff81000300 T schedule\n";
 
-static char *skid_folded(const struct wc_profile_opts *o, uint64_t *skid, uint64_t *total,
-			 bool *attributed)
-{
-	struct wc_analysis an;
-	struct wc_profile *p = wc_profile_new(o);
-	struct wc_symbolizer *sym;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	cr_assert_not_null(p);
-	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
-	sym = wc_symbolizer_new(&an.tasks, skid_kallsyms, sizeof(skid_kallsyms) - 1, NULL, NULL);
-	cr_assert_not_null(sym);
-	f = open_memstream(&text, &len);
-	cr_assert_not_null(f);
-	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
-	fclose(f);
-	*skid = wc_profile_skid(p, total, attributed);
-	wc_symbolizer_free(sym);
-	wc_profile_free(p);
-	wc_analysis_close(&an);
-	return text;
-}
-
 Test(folded, skid)
 {
 	const uint64_t fts[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000108ull, 0xffffffff81000008ull,
@@ -405,7 +390,7 @@ Test(folded, skid)
 
 		o.skid = kinds[k];
 		o.no_calibrate = k == 3;
-		got = skid_folded(&o, &skid, &total, &attributed);
+		got = folded_with(&o, skid_kallsyms, &skid, &total, &attributed);
 		cr_expect_str_eq(got, want, "skid %d, got:\n%s\nwanted:\n%s", k, got, want);
 		cr_expect_eq(skid, 1, "skid %d: %lu skid samples", k, (unsigned long)skid);
 		cr_expect_eq(total, 3);
