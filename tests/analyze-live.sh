@@ -35,10 +35,20 @@ clock_checks() {
 		on=${on:-0}
 		off=${off:-0}
 		drift=$(bt_drift "$tid")
-		near_clock "$on" "$cpu" "$drift" "$pct"
-		expect "$label$comm: on-CPU $on ns within $pct% of its CPU time $cpu ns (+ clock drift $drift ns)" $? -eq 0
-		near_clock "$off" $((life - cpu)) $((-drift)) "$pct"
-		expect "$label$comm: off-CPU $off ns within $pct% of lifetime - CPU time $((life - cpu)) ns (- drift $drift ns)" $? -eq 0
+		# The drift is bpftrace's, and its stamp of each switch and ours differ by the
+		# cost of its program, which runs before our event is stamped: 1-16 us an event
+		# (issue 23's notes), varying from event to event.  A thread's runs (and
+		# intervals) therefore differ from bpftrace's by the difference of the two
+		# offsets at their ends; on the mutex threads' short runs, under a loaded host,
+		# with every switch of theirs traced, that came to 0.8 us a run on average
+		# (wl-mutex-a, 285 runs of 70 us: 1.17% of its on-CPU time) and 0.96 us a run
+		# (wl-mutex-b, 567 runs: 3.0%).  So 2 us of slack a run, counted as bpftrace's
+		# switch-outs of the thread.
+		slack=$((($(bt vol "$tid") + $(bt invol "$tid")) * 2000))
+		near_clock "$on" "$cpu" "$drift" "$pct" "$slack"
+		expect "$label$comm: on-CPU $on ns within $pct% of its CPU time $cpu ns (+ clock drift $drift ns, +- $slack ns)" $? -eq 0
+		near_clock "$off" $((life - cpu)) $((-drift)) "$pct" "$slack"
+		expect "$label$comm: off-CPU $off ns within $pct% of lifetime - CPU time $((life - cpu)) ns (- drift $drift ns, +- $slack ns)" $? -eq 0
 		within $((on + off)) "$life" 1
 		expect "$label$comm: lines sum to $((on + off)) ns, within 1% of its lifetime $life ns" $? -eq 0
 		if [ $have_bpftrace = 1 ] && [ -z "$label" ]; then

@@ -99,8 +99,14 @@ between() { # between V LO EXTRA PERCENT: LO - PERCENT% <= V <= LO + EXTRA + PER
 # near_clock V BASE DRIFT PERCENT: V within PERCENT% of BASE, of BASE + DRIFT, or between: a
 # thread's CPU time taken onto CLOCK_MONOTONIC (bt_drift) is known no closer than that, as
 # bpftrace reads the scheduler's clock as of its last update, which can be a wakeup earlier
+# A fifth argument SLACK (ns) widens the range by that much on each side.
 near_clock() {
-	if [ "$3" -lt 0 ]; then between "$1" $(($2 + $3)) $((-$3)) "$4"; else between "$1" "$2" "$3" "$4"; fi
+	nc_slack=${5:-0}
+	if [ "$3" -lt 0 ]; then
+		between "$1" $(($2 + $3 - nc_slack)) $((-$3 + 2 * nc_slack)) "$4"
+	else
+		between "$1" $(($2 - nc_slack)) $(($3 + 2 * nc_slack)) "$4"
+	fi
 }
 
 # bpftrace on the side, for the workload tests: tests/sched-sums.bt into $tmp/bt.out.
