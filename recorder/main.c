@@ -197,7 +197,7 @@ static const char *output_kind(const char *path)
 static int add_descendants(int *pids, int n, struct wc_target *targets, int verbose)
 {
 	size_t total = (size_t)n;
-	int named = n, err = wc_targets_add_descendants(pids, &total, MAX_PIDS);
+	int named = n, err = wc_targets_add_descendants(pids, &total, MAX_PIDS, getpid());
 
 	if (err == -E2BIG)
 		fprintf(stderr, "wcrec: warning: -p: more than %d processes with the descendants: "

@@ -121,7 +121,7 @@ static bool listed(const pid_t *pids, size_t n, long pid)
 	return false;
 }
 
-int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap)
+int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude)
 {
 	long (*procs)[2] = NULL; /* pid, parent */
 	size_t nprocs = 0, procs_cap = 0, added = 0;
@@ -135,7 +135,7 @@ int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap)
 		char *end;
 		long pid = strtol(e->d_name, &end, 10), ppid;
 
-		if (*end || pid <= 0 || (ppid = parent_of(pid)) <= 0)
+		if (*end || pid <= 0 || pid == exclude || (ppid = parent_of(pid)) <= 0)
 			continue;
 		if (nprocs == procs_cap) {
 			size_t c = procs_cap ? procs_cap * 2 : 512;

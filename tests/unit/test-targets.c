@@ -2,7 +2,8 @@
 /*
  * test-targets.c - wcrec -p stops when its processes have exited (recorder/targets.h): a
  * live process is there, a zombie and a reaped one are gone, a PID with another start time
- * is another process.
+ * is another process; and the descendants -p follows: children and their children, once each,
+ * none of an excluded process.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -132,4 +133,75 @@ Test(targets, no_such_process)
 	struct wc_target t;
 
 	cr_assert_eq(wc_target_init(&t, 0x3fffffff), -ESRCH);
+}
+
+/* A child that forks a grandchild, both waiting for a signal; the grandchild's pid comes back
+ * through @fd.  Killing the child's process group ends both. */
+static pid_t spawn_tree(int fd[2])
+{
+	pid_t pid = fork();
+
+	cr_assert_geq(pid, 0);
+	if (pid == 0) {
+		pid_t g;
+
+		setpgid(0, 0);
+		alarm(30);
+		g = fork();
+		if (g == 0) {
+			alarm(30);
+			pause();
+			_exit(0);
+		}
+		if (write(fd[1], &g, sizeof(g)) != sizeof(g))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	return pid;
+}
+
+static bool has(const pid_t *pids, size_t n, pid_t p)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pids[i] == p)
+			return true;
+	return false;
+}
+
+Test(targets, descendants)
+{
+	pid_t pids[4096], child, grandchild = 0;
+	size_t n = 1;
+	int fd[2];
+
+	cr_assert_eq(pipe(fd), 0);
+	child = spawn_tree(fd);
+	cr_assert_eq(read(fd[0], &grandchild, sizeof(grandchild)), (ssize_t)sizeof(grandchild));
+	/* from the child: its child only */
+	pids[0] = child;
+	cr_expect_eq(wc_targets_add_descendants(pids, &n, 4096, 0), 1);
+	cr_expect_eq(n, 2);
+	cr_expect_eq(pids[1], grandchild);
+	/* from ourselves: both, once, and the child already listed is not added again */
+	pids[0] = getpid();
+	pids[1] = child;
+	n = 2;
+	cr_expect_eq(wc_targets_add_descendants(pids, &n, 4096, 0), 1);
+	cr_expect(has(pids, n, grandchild));
+	/* excluding the child leaves its descendants out too */
+	pids[0] = getpid();
+	n = 1;
+	cr_expect_geq(wc_targets_add_descendants(pids, &n, 4096, child), 0);
+	cr_expect_not(has(pids, n, child));
+	cr_expect_not(has(pids, n, grandchild));
+	/* no room: -E2BIG, with what fitted */
+	pids[0] = child;
+	n = 1;
+	cr_expect_eq(wc_targets_add_descendants(pids, &n, 1, 0), -E2BIG);
+	cr_expect_eq(n, 1);
+	kill(-child, SIGKILL);
+	waitpid(child, NULL, 0);
+	close(fd[0]);
+	close(fd[1]);
 }
