@@ -436,40 +436,53 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	return -1;
 }
 
+/* Whether a thread of process @pid had a scheduler event; *@comm set to its name then. */
+static bool target_seen(const struct wc_tasks *t, uint32_t pid, const char **comm)
+{
+	bool seen = false;
+
+	*comm = "";
+	for (size_t k = 1; k < t->nthreads && !seen; k++) {
+		const struct wc_thread *th = &t->threads[k];
+
+		if (th->pid != pid)
+			continue;
+		if (th->tid == th->pid || !**comm)
+			*comm = th->comm;
+		seen = th->run_state != WC_TS_UNKNOWN || th->switches_voluntary ||
+		       th->switches_involuntary;
+	}
+	return seen;
+}
+
 /*
- * A target process (-p, COMMAND) none of whose threads was switched in or out during the
- * recording: one warning line for each, since a report without it says nothing of why
- * (issue 13: nginx's master, asleep in epoll_wait, its workers forked before the recording).
+ * When no target process (-p and its descendants, COMMAND) had a thread switched in or out
+ * during the recording, a warning line for each (at most 8), since a report left empty says
+ * nothing of why (issue 13: nginx's master asleep in epoll_wait, recorded --no-children).
  */
 static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 {
 	const struct wc_tasks *t = &a->tasks;
+	const char *comm;
 
 	/* a cut or damaged file may simply end before the target's events */
 	if (!a->have_switch || wc_replay_stats(a->replay)->state != WC_READER_CLEAN)
 		return;
-	for (size_t i = 0; i < t->ntarget_pids; i++) {
-		const char *comm = "";
-		bool seen = false;
-
-		for (size_t k = 1; k < t->nthreads && !seen; k++) {
-			const struct wc_thread *th = &t->threads[k];
-
-			if (th->pid != t->target_pids[i])
-				continue;
-			if (th->tid == th->pid || !comm[0])
-				comm = th->comm;
-			seen = th->run_state != WC_TS_UNKNOWN || th->switches_voluntary ||
-			       th->switches_involuntary;
-		}
-		if (!seen)
-			fprintf(err,
-				"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event "
-				"in the recording: asleep throughout? (wcanalyze threads shows its "
-				"threads; --all-tasks shows every thread)\n",
-				a->path, t->target_pids[i], comm[0] ? " (" : "", comm,
-				comm[0] ? ")" : "");
+	/* one silent process among busy ones (a server's idle helper) leaves no report empty */
+	for (size_t i = 0; i < t->ntarget_pids; i++)
+		if (target_seen(t, t->target_pids[i], &comm))
+			return;
+	for (size_t i = 0; i < t->ntarget_pids && i < 8; i++) {
+		target_seen(t, t->target_pids[i], &comm);
+		fprintf(err,
+			"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event in "
+			"the recording: asleep throughout? (wcanalyze threads shows its threads; "
+			"--all-tasks shows every thread)\n",
+			a->path, t->target_pids[i], comm[0] ? " (" : "", comm, comm[0] ? ")" : "");
 	}
+	if (t->ntarget_pids > 8)
+		fprintf(err, "wcanalyze: warning: %s: and %zu more target processes with none\n",
+			a->path, t->ntarget_pids - 8);
 }
 
 void wc_cli_skid_note(const struct wc_profile *p, const char *file, FILE *err)

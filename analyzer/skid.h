@@ -8,13 +8,11 @@
  * in that stretch; a tick that falls due then is delivered when interrupts come back on, in
  * finish_task_switch(), just after the next task's switch-in.  Its callchain is that task's
  * way into schedule(), so a flame graph blames the code that blocked for time the switch
- * took.  Measured here on wcdemo's ping-pong: 30-36% of its on-CPU samples (-F 999, -F 99),
- * where the same workload recorded without scheduler events had 17-18% in
- * finish_task_switch (issue 13's figures for redis and postgres: 29-33% against 3.6%).
+ * took (figures in wcanalyze(1), NOTES, Scheduler skid).
  *
  * Such a sample is one whose thread was switched in on the sample's CPU at most
- * WC_SKID_WINDOW_NS before it (all of wcdemo's came within 45 us) and whose leaf kernel frame
- * is finish_task_switch (any of its compiler clones: finish_task_switch.isra.0, ...).
+ * WC_SKID_WINDOW_NS before it and whose leaf kernel frame is finish_task_switch (any of its
+ * compiler clones: finish_task_switch.isra.0, ...).
  */
 #ifndef WC_ANALYZER_SKID_H
 #define WC_ANALYZER_SKID_H
@@ -34,6 +32,7 @@
  * wc_skid_stack() - is the leaf kernel frame of callchain @stack_id in finish_task_switch?
  * @a:   the analysis whose replay holds the callchain
  * @sym: names the frame
+ * Return: true when it is; false for a callchain without kernel frames or an unnamed leaf.
  */
 bool wc_skid_stack(const struct wc_analysis *a, struct wc_symbolizer *sym, uint32_t stack_id);
 

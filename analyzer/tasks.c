@@ -248,9 +248,14 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		}
 		memcpy(th->comm, c->comm, 16);
 		th->comm[16] = 0;
-		if ((c->flags & WC_TASK_SYNTH) && !th->forked && !th->exited) {
+		/* a zombie (Z) or a dead task (X) in /proc is not alive */
+		if ((c->flags & WC_TASK_SYNTH) && !th->forked && !th->exited && c->state != 'Z' &&
+		    c->state != 'X') {
+			bool letter = (c->state >= 'A' && c->state <= 'Z') ||
+				      (c->state >= 'a' && c->state <= 'z');
+
 			th->at_start = true;
-			th->start_state = c->state >= 'A' && c->state <= 'z' ? c->state : 0;
+			th->start_state = letter ? c->state : 0;
 		}
 		break;
 	}

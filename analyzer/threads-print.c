@@ -102,7 +102,7 @@ static void print_reasons(FILE *out, const struct wc_threads_row *r, const struc
 				" switch-outs not traced)",
 				r->double_out, r->inferred, r->double_in);
 		else
-			fprintf(out, " (%s when the recording ended)",
+			fprintf(out, " (%s when last seen: it exited, its last switch not traced)",
 				r->on_cpu_at_end ? "on-CPU" : "off-CPU");
 	}
 	if (st->lost_records || st->lost_samples)

@@ -170,12 +170,12 @@ static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread
 	char state;
 
 	piece(T, c, t, iv->start_ns, iv->end_ns);
-	if (iv->inferred) {
+	if (iv->inferred)
 		c->r.inferred++;
-		c->r.inferred_bound_ns += iv->inferred_bound_ns;
-	}
 	if (!in_window(T, iv->start_ns, iv->end_ns))
 		return 0;
+	if (iv->inferred)
+		c->r.inferred_bound_ns += iv->inferred_bound_ns;
 	c->r.intervals++;
 	total = clip(T, iv->start_ns, iv->end_ns);
 	c->r.off_ns += total;
@@ -275,6 +275,31 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 }
 
 /* The switches and sched_wakeup_new, after the state machine took them. */
+/* A wakeup: the first of a thread alive at the start (it ends the blocked part of the time
+ * before its first switch-in, lead()), or a new thread's sched_wakeup_new (an event of it). */
+static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
+{
+	struct wc_thread *t = wc_tasks_find(&T->a->tasks, (uint32_t)ev->wk->tid);
+	struct acc *c;
+
+	if (!t || (!ev->wakeup_new && !t->at_start))
+		return 0;
+	c = acc_of(T, t);
+	if (!c)
+		return -ENOMEM;
+	if (!ev->wakeup_new) {
+		if (!c->first_switch && !c->lead_wake_ns)
+			c->lead_wake_ns = ev->time_ns;
+		return 0;
+	}
+	if (!c->seen)
+		c->r.is_new = true;
+	if (c->shadow == SHADOW_UNKNOWN)
+		c->shadow = SHADOW_OFF;
+	note(T, c, t, ev->time_ns, 'n');
+	return 0;
+}
+
 static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 {
 	struct wc_threads *T = ctx;
@@ -282,31 +307,8 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 	struct wc_thread *t;
 	struct acc *c;
 
-	if (ev->role == WC_TP_WAKEUP && !ev->wakeup_new && ev->wk->tid > 0) {
-		t = wc_tasks_find(tk, (uint32_t)ev->wk->tid);
-		if (!t || !t->at_start)
-			return 0;
-		c = acc_of(T, t);
-		if (!c)
-			return -ENOMEM;
-		if (!c->first_switch && !c->lead_wake_ns)
-			c->lead_wake_ns = ev->time_ns;
-		return 0;
-	}
-	if (ev->role == WC_TP_WAKEUP && ev->wakeup_new && ev->wk->tid > 0) {
-		t = wc_tasks_find(tk, (uint32_t)ev->wk->tid);
-		c = t ? acc_of(T, t) : NULL;
-		if (!t)
-			return 0;
-		if (!c)
-			return -ENOMEM;
-		if (!c->seen)
-			c->r.is_new = true;
-		if (c->shadow == SHADOW_UNKNOWN)
-			c->shadow = SHADOW_OFF;
-		note(T, c, t, ev->time_ns, 'n');
-		return 0;
-	}
+	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
+		return on_wakeup(T, ev);
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
@@ -445,26 +447,29 @@ static bool shown(struct wc_threads *T, const struct acc *c, const struct wc_thr
 /*
  * Lifetime, and what is known of its ends: a thread alive at the end is in its last run or
  * interval up to the recording's end; one alive at the start with no switch at all is in the
- * state /proc gave all along.  Then the uncounted time at the end, coverage.
+ * state /proc gave all along.  Then the uncounted time at the end, coverage.  A thread whose
+ * last switch-out was its death (X, Z) ends there even without its EXIT (lost).
  */
 static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread *t)
 {
 	struct wc_threads_row *r = &c->r;
 	uint64_t end = c->last_ns;
 	bool proc_only = !c->seen;
+	bool dead = t->exited || (t->run_state == WC_TS_OFF_CPU && (t->state == 'X' ||
+								     t->state == 'Z'));
 	int err = 0;
 
 	if (t->exited && t->last_ns > end)
 		end = t->last_ns;
-	if (!t->exited && T->a->have_switch)
+	if (!dead && T->a->have_switch)
 		end = wc_analysis_end_ns(T->a);
 	if (proc_only) {
 		c->seen = true;
 		c->first_ns = T->a->start_ns;
 		r->first_seen = 'p';
 	}
-	if (T->a->have_switch && c->first_switch)
-		err = t->exited ? 0 : tail(T, c, t, end);
+	if (T->a->have_switch && t->run_state != WC_TS_UNKNOWN)
+		err = dead ? 0 : tail(T, c, t, end);
 	else if (T->a->have_switch && t->at_start && proc_only)
 		err = lead(T, c, t, end);
 	r->tid = t->tid;

@@ -124,7 +124,7 @@ static bool listed(const pid_t *pids, size_t n, long pid)
 int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude)
 {
 	long (*procs)[2] = NULL; /* pid, parent */
-	size_t nprocs = 0, procs_cap = 0, added = 0;
+	size_t nprocs = 0, procs_cap = 0;
 	struct dirent *e;
 	bool grew = true;
 	DIR *d = opendir("/proc");
@@ -165,10 +165,9 @@ int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude
 				return -E2BIG;
 			}
 			pids[(*n)++] = (pid_t)procs[i][0];
-			added++;
 			grew = true;
 		}
 	}
 	free(procs);
-	return (int)added;
+	return 0;
 }

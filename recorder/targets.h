@@ -43,8 +43,8 @@ bool wc_targets_gone(const struct wc_target *t, size_t n);
  * @exclude: a process left out, with its descendants (the recorder itself: `wcrec -p $$`
  *        names the shell that started it), or 0
  * Processes born or gone while /proc is read may be missed or added.
- * Return: the number added, -E2BIG when more than @cap would be needed (@pids then holds
- * the first @cap), -ENOMEM, or the error of opening /proc.
+ * Return: 0, -E2BIG when more than @cap would be needed (@pids then holds the first @cap),
+ * -ENOMEM, or the error of opening /proc.
  */
 int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude);
 

@@ -368,9 +368,10 @@ if [ $have_perf = 1 ] && [ "$plost" -eq 0 ] && [ "$clean" -eq 1 ]; then
 			-v e="$(awk '{ print $3 }' "$tmp/spans" | sort -n | tail -1)" '
 			match($0, /PERF_RECORD_EXIT\([0-9]+:[0-9]+\)/) {
 				split(substr($0, RSTART + 17, RLENGTH - 18), id, ":")
+				t = ""
 				for (i = 1; i <= NF; i++)
 					if ($i ~ /^[0-9]+\.[0-9]+:$/) { t = $i + 0; break }
-				if (t < s - 0.0002 || t > e + 0.0002) print id[2]
+				if (t != "" && (t < s - 0.0002 || t > e + 0.0002)) print id[2]
 			}' >>"$tmp/late.exits"
 	sort -u -o "$tmp/late.exits" "$tmp/late.exits"
 	parts "$tmp/perf.sum.all" >"$tmp/perf.parts.all"

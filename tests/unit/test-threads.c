@@ -739,7 +739,7 @@ Test(threads, open_at_the_end)
 	cr_expect_float_eq(r[0].coverage, 100.0 * 300 / 6600, 1e-9);
 	text = output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "  ! coverage 4.5%: open at the end 6.300 ms (on-CPU when "
-					"the recording ended)\n"),
+					"last seen: it exited, its last switch not traced)\n"),
 			   "%s", text);
 	free(text);
 }
@@ -1131,4 +1131,36 @@ Test(threads, sort_keys)
 		}
 	}
 	cr_expect_eq(wc_threads_sort_parse("cpu", &o.sort), -EINVAL);
+}
+
+/*
+ * What ends a life, and what does not start one:
+ *   200 "zombie": in wcrec's /proc snapshot at 500 in state Z: not alive, no row.
+ *   400 "dying": in at 1000 on CPU 0, out X (its death) at 1200 and no EXIT (lost): its life
+ *       ends at 1200, not at the end of the recording: lifetime 200, all on-CPU, 100 %.
+ *   500 "newborn": FORK at 1300, sched_wakeup_new at 1400, never run before the trailer at
+ *       3000: waiting for its first run to the end, 1600 of RUNQ-WAKE, 100 %.
+ * By lifetime: newborn, dying.
+ */
+Test(threads, ends_of_a_life)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_proc_comm(&tr, 500 * US, 200, 200, "zombie", 'Z');
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 400, "dying", 0);
+	st_switch(&tr, 1200 * US, 0, 400, "dying", 0x10 /* X */, 0, "swapper/0", 0);
+	st_task(&tr, WC_REC_FORK, 1300 * US, 500, W, 500, W);
+	st_wake_new(&tr, 1400 * US, 1, W, 500, "newborn", 0);
+	r = report(3000, &o, &n);
+	cr_assert_eq(n, 2);
+	cr_expect_eq(r[0].tid, 500);
+	expect_times(&r[0], 1600, 0, 1600, 0, 0, 0, 0, 1600);
+	expect_gaps(&r[0], 0, 0, 0);
+	cr_expect(r[0].is_new);
+	cr_expect_eq(r[1].tid, 400);
+	expect_times(&r[1], 200, 200, 0, 0, 0, 0, 0, 0);
+	expect_gaps(&r[1], 0, 0, 0);
+	cr_expect_not(r[1].exited);
 }
