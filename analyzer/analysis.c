@@ -250,7 +250,11 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 	k = decode(a, t->payload_id, t->event_id);
 	if (k < 0)
 		return k;
-	if (k == 3) {
+	/* undecodable, or decoded earlier for an event of another role (a crafted file: the
+	 * payload then holds no switch for a switch event; consumers rely on it) */
+	if (k != (a->role[t->event_id] == WC_TP_SWITCH	? 1
+		  : a->role[t->event_id] == WC_TP_MIGRATE ? 4
+							  : 2)) {
 		a->decode_errors++;
 		return 0;
 	}
