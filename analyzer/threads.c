@@ -209,9 +209,10 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 
 /*
  * The time of a thread alive at the start before its first switch-in, up to @end (that
- * switch-in, or its lifetime's end when it never switched): off-CPU, in the state /proc gave
- * then (runnable R counts as preempted), blocked up to the first wakeup seen.  Its stack is
- * unknown: no switch-out was seen.
+ * switch-in, its first wakeup when the switch-in was not traced, or its lifetime's end when
+ * it never switched): off-CPU, in the state /proc gave then (runnable R counts as
+ * preempted), blocked up to the first wakeup seen.  Its stack is unknown: no switch-out was
+ * seen.
  */
 static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, uint64_t end)
 {
@@ -312,12 +313,24 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
+		bool fresh;
+
 		c = acc_of(T, t);
 		if (!c)
 			return -ENOMEM;
+		fresh = !c->seen;
 		note(T, c, t, ev->time_ns, 'o');
-		if (!c->first_switch)
+		if (!c->first_switch) {
 			c->first_switch = 'o';
+			/* asleep from the start until its wakeup; then it ran, its switch-in not
+			 * traced (CPU 1's switches out of idle here): that part stays unknown */
+			if (fresh && t->at_start && c->lead_wake_ns) {
+				int err = lead(T, c, t, c->lead_wake_ns);
+
+				if (err)
+					return err;
+			}
+		}
 		if (c->shadow == SHADOW_OFF) {
 			c->r.double_out++;
 			c->loss_pending = true;

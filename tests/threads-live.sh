@@ -235,8 +235,11 @@ expect "... all of it SLEEP-S ($(col "$sl" 8) us), none on a CPU ($(col "$sl" 5)
 	"$(col "$sl" 8) $(col "$sl" 5) $(col "$sl" 16)" = "$(col "$sl" 4) 0 100.0%"
 expect "... its off-CPU stack says the state came from /proc" \
 	"$(grep -A1 "^$sl sleep (pid $sl)" "$tmp/table" | grep -c '^  off-CPU S .*\[state from /proc at the start\]$')" -eq 1
-expect "the exec'd sleeper (tid $ex) covers the recording: COVER $(col "$ex" 16), LIFETIME $(col "$ex" 4) us" \
-	"$(col "$ex" 16) $(col "$ex" 4)" = "100.0% $(col "$sl" 4)"
+# the exec'd sleeper's switch-in after its wakeup may go untraced (CPU 1's switches out of
+# idle here): its run from the wakeup to its first traced switch-out (wait4's return, the exec,
+# until sleep 30 sleeps) is then unknown, 4.3 ms of it in J-1 of issue 23's runs under load
+expect "the exec'd sleeper (tid $ex) lives the whole recording, LIFETIME $(col "$ex" 4) us, UNKNOWN $(col "$ex" 13) us under 1% (COVER $(col "$ex" 16))" \
+	"$(col "$ex" 4) $(($(col "$ex" 13) * 100 <= $(col "$ex" 4)))" = "$(col "$sl" 4) 1"
 "$WCA" threads --json "$tmp/sleep.wct" >"$tmp/json" 2>/dev/null
 expect "--json: sleep 30 first seen in /proc, in state S there" \
 	"$(grep -c "{\"tid\":$sl,.*\"first_seen\":\"proc\",.*\"at_start\":true,\"proc_state\":\"S\"" "$tmp/json")" -eq 1

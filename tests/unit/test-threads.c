@@ -1164,3 +1164,30 @@ Test(threads, ends_of_a_life)
 	expect_gaps(&r[1], 0, 0, 0);
 	cr_expect_not(r[1].exited);
 }
+
+/*
+ * A thread alive at the start whose switch-in is not traced (CPU 1's switches out of idle on
+ * this project's VMs): 600 "sh", S in /proc at 500; W wakes it at 1000; its switch-in on
+ * CPU 1 is not traced; it is preempted there at 1100 (R+, its first switch), back at 1200,
+ * out S at 1300; trailer 2000.  Asleep from the start to the wakeup (S 500, from /proc);
+ * 1000-1100 unknown (switches lost: it ran, but from when is not known); R 100, run 100,
+ * S 1300-2000 (700).  Lifetime 1500: counted 1400, 93.3 %.
+ */
+Test(threads, alive_at_the_start_switch_in_untraced)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_proc_comm(&tr, 500 * US, 600, 600, "sh", 'S');
+	st_wake(&tr, 1000 * US, 0, W, 600, "sh", 1, 0);
+	st_switch(&tr, 1100 * US, 1, 600, "sh", ST_RPLUS, 0, "swapper/1", k_preempt);
+	st_switch(&tr, 1200 * US, 1, 0, "swapper/1", 0, 600, "sh", 0);
+	st_switch(&tr, 1300 * US, 1, 600, "sh", ST_S, 0, "swapper/1", k_sleep);
+	r = report(2000, &o, &n);
+	cr_assert_eq(n, 1);
+	expect_times(&r[0], 1500, 100, 1300, 1200, 0, 0, 100, 0);
+	expect_gaps(&r[0], 0, 100, 0);
+	cr_expect_eq(r[0].proc_ns, 500 * US);
+	cr_expect_eq(r[0].proc_state, 'S');
+}
