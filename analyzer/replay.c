@@ -82,23 +82,29 @@ struct wc_replay *wc_replay_open(const char *path)
 }
 
 /*
- * Ids of STACK and PAYLOAD records are dense from 1 (wcrec-trace(5)): each record defines the
- * next id or repeats an earlier one.  One beyond that is refused, so that the memory kept by
- * id follows the records in the file, not a number written in one of them.
+ * Ids of STACK and PAYLOAD records are dense from 1 and never reused (wcrec-trace(5)): each
+ * record defines the next id.  One beyond that is refused, so that the memory kept by id
+ * follows the records in the file, not a number written in one of them; one defined again is
+ * refused too, since an event queued before the second definition would be decoded from it.
  * Return: 0, or -WC_ECORRUPT with r->error set.
  */
 static int check_id(struct wc_replay *r, const char *what, uint32_t id, uint64_t *seen)
 {
-	if (id <= *seen + 1) {
-		if (id == *seen + 1)
-			(*seen)++;
+	if (id == *seen + 1) {
+		(*seen)++;
 		return 0;
 	}
-	snprintf(r->error, sizeof(r->error),
-		 "corrupt %s record in the frame ending at or before byte %llu: id %u out of "
-		 "sequence (ids are dense from 1, and %llu are defined before it)",
-		 what, (unsigned long long)wc_reader_offset(r->reader), id,
-		 (unsigned long long)*seen);
+	if (id <= *seen)
+		snprintf(r->error, sizeof(r->error),
+			 "corrupt %s record in the frame ending at or before byte %llu: id %u "
+			 "defined again (an id is never reused within a file)",
+			 what, (unsigned long long)wc_reader_offset(r->reader), id);
+	else
+		snprintf(r->error, sizeof(r->error),
+			 "corrupt %s record in the frame ending at or before byte %llu: id %u out "
+			 "of sequence (ids are dense from 1, and %llu are defined before it)",
+			 what, (unsigned long long)wc_reader_offset(r->reader), id,
+			 (unsigned long long)*seen);
 	return -WC_ECORRUPT;
 }
 

@@ -148,6 +148,7 @@ if [ -x "$WCT" ] && command -v python3 >/dev/null; then
 		hello 1 not a wcrec trace file
 		stack-id 1 STACK record .*id 150000000 out of sequence
 		payload-id 1 PAYLOAD record .*id 268435456 out of sequence
+		payload-again 1 PAYLOAD record .*id 1 defined again
 		payload-event 0 events naming an undefined stack/payload *1$
 		ncpus 1 HOST record: 10000000 CPUs configured
 		ncpus-max 1 HOST record: 4294967295 CPUs configured

@@ -6,6 +6,7 @@
 #   stack-id       the first STACK record's id set to 150000000
 #   payload-id     the first PAYLOAD record's id set to 0x10000000
 #   payload-event  a sched_switch TRACEPOINT naming a payload of another event
+#   payload-again  the last PAYLOAD record's id set to 1 (an id defined again)
 #   ncpus          the HOST record's ncpus_configured set to 10000000
 #   ncpus-max      ... set to 0xffffffff
 #   zstd-bomb      48 records of an unknown type, 1 MiB of zeros each, after the metadata
@@ -37,6 +38,9 @@ def main():
         struct.pack_into('<I', data, first(data, STACK) + 8, 150000000)
     elif kind == 'payload-id':
         struct.pack_into('<I', data, first(data, PAYLOAD) + 8, 0x10000000)
+    elif kind == 'payload-again':
+        last = [p for p, _, t in records(data) if t == PAYLOAD][-1]
+        struct.pack_into('<I', data, last + 8, 1)
     elif kind == 'payload-event':
         events = {}  # payload id -> event id
         for p, _, t in records(data):

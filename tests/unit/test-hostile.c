@@ -108,8 +108,8 @@ Test(hostile, payload_id_out_of_sequence)
 			   "%s", a.error);
 }
 
-/* An id defined again is no violation: a writer may repeat one. */
-Test(hostile, stack_id_repeated)
+/* A STACK id defined again: refused (an id is never reused, wcrec-trace(5)). */
+Test(hostile, stack_id_defined_again)
 {
 	struct {
 		struct wc_rec_stack s;
@@ -119,7 +119,29 @@ Test(hostile, stack_id_repeated)
 
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", st_kstack(&tr, 3));
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
-	cr_assert_eq(analyse(), 0, "%s", a.error);
+	cr_assert_eq(analyse(), -WC_ECORRUPT);
+	cr_assert_not_null(strstr(a.error, "corrupt STACK record"), "%s", a.error);
+	cr_assert_not_null(strstr(a.error, "id 1 defined again"), "%s", a.error);
+}
+
+/*
+ * A PAYLOAD id defined again for the same event, after a switch that names it: the switch is
+ * still queued when the second definition is read, so it would be decoded from the new bytes.
+ * Refused rather than decoded from what the event never carried.
+ */
+Test(hostile, payload_id_defined_again)
+{
+	struct {
+		struct wc_rec_payload p;
+		uint8_t data[8];
+	} rec = { .p = { .h = { sizeof(rec), WC_REC_PAYLOAD, 0 }, .id = 1,
+			 .event_id = ST_EV_SWITCH, .size = 8 } };
+
+	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
+	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
+	cr_assert_eq(analyse(), -WC_ECORRUPT);
+	cr_assert_not_null(strstr(a.error, "corrupt PAYLOAD record"), "%s", a.error);
+	cr_assert_not_null(strstr(a.error, "id 1 defined again"), "%s", a.error);
 }
 
 /* A HOST record claiming 10 M CPUs: refused before any per-CPU table is sized by it. */
