@@ -330,6 +330,7 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	json_str(out, a->path);
 	fprintf(out, ",\"truncated\":%s", st->state == WC_READER_TRUNCATED ? "true" : "false");
 	jnum(out, "duration_ns", end - a->start_ns);
+	jnum(out, "clock_start_ns", a->start_ns);
 	if (T->o.filter.have_time)
 		fprintf(out, ",\"window_ns\":[%" PRIu64 ",%" PRIu64 "]", T->t0 - a->start_ns,
 			(T->t1 == UINT64_MAX ? end : T->t1) - a->start_ns);

@@ -31,6 +31,7 @@ struct trt {
 	uint8_t off_kind;
 	bool have_off;
 	struct tstat run; /* runs; with idle_hist the idle periods credited to it */
+	uint64_t unknown_runs; /* switch-outs whose run began before what the trace shows */
 	uint64_t sleep_ns, iowait_ns, preempt_ns, delay_ns;
 	uint64_t migrations;
 	uint32_t last_stack, last_aspace, last_chain; /* the last chain_of() of its rows */

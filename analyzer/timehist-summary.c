@@ -75,7 +75,7 @@ static void task_line(struct wc_timehist *th, const struct wc_thread *t, const s
 	if (th->a->have_migrate)
 		snprintf(migr, sizeof(migr), "%" PRIu64, r->migrations);
 	th_outf(th, "%*s   %5s  %9" PRIu64 " %s", th->comm_width, th_thread_str(th, cs, t), parent,
-		s->n, th_msf(a, s->total, 8));
+		s->n + r->unknown_runs, th_msf(a, s->total, 8));
 	if (th->o.state && !th->o.idle_hist)
 		th_outf(th, "%s %s %s %s\n", th_msf(b, r->sleep_ns, 6), th_msf(c, r->iowait_ns, 6),
 			th_msf(d, r->preempt_ns, 6), th_msf(e, r->delay_ns, 6));
@@ -142,7 +142,7 @@ int th_summary(struct wc_timehist *th)
 	if (!order)
 		return -ENOMEM;
 	for (size_t i = 1; i < tk->nthreads && i < th->ntrt; i++)
-		if (th->trt[i].run.n)
+		if (th->trt[i].run.n || th->trt[i].unknown_runs)
 			order[n++] = (uint32_t)i;
 	qsort_r(order, n, sizeof(*order), cmp_thread, tk->threads);
 	for (size_t i = 0; i < n; i++) /* the widths of all names first: the columns line up */
@@ -172,7 +172,7 @@ int th_summary(struct wc_timehist *th)
 			if (t->exited != exited)
 				continue;
 			tasks++;
-			switches += r->run.n;
+			switches += r->run.n + r->unknown_runs;
 			run_total += r->run.total;
 			task_line(th, t, r);
 		}

@@ -547,9 +547,13 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 		return 0;
 	if (th->o.idle_hist) /* perf: only the switches to and from idle (timehist_skip_sample) */
 		return ev->sw->next_tid == 0 ? idle_hist_task_row(th, ev, thr, idx, r) : 0;
-	/* the summary counts the time inside the window; the row shows the whole values */
+	/* the summary counts the time inside the window; the row shows the whole values.  A
+	 * run of unknown start is a sched-in all the same, as perf counts every switch-out
+	 * (builtin-sched.c, timehist_update_runtime_stats), but has no time to add. */
 	if (known_run)
 		stat_add(&r->run, clip(th, start, t));
+	else
+		r->unknown_runs++;
 	if (known_off) {
 		uint64_t w = clip(th, r->off_start, r->off_end);
 

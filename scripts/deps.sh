@@ -5,13 +5,20 @@
 # nodejs and npm too, below.
 # clang and libclang-rt-14-dev (libFuzzer, the sanitizers' runtimes) are for make fuzz, time
 # (/usr/bin/time) for the RSS check of tests/fuzz-regressions.sh.
+# postgresql, redis-server (redis-tools: redis-benchmark, redis-cli), nginx and wrk are the
+# real servers of tests/servers-live.sh and their load; procps gives it pgrep.  A package
+# that starts its service on install (where the machine allows it) leaves it on its default
+# port (nginx's on every address): so they are installed with their start refused (a
+# policy-rc.d of our own for the time of apt-get, when the machine has none); the test starts
+# its own servers on 127.0.0.1, on free ports.
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
       linux-perf bpftrace
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema
-      clang libclang-rt-14-dev time"
+      clang libclang-rt-14-dev time
+      postgresql redis-server redis-tools nginx wrk procps"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -25,8 +32,16 @@ if [ -n "$missing" ]; then
 	echo "deps.sh: installing$missing"
 	export DEBIAN_FRONTEND=noninteractive
 	apt-get update -qq
+	policy=
+	if [ ! -e /usr/sbin/policy-rc.d ]; then
+		policy=/usr/sbin/policy-rc.d
+		printf '#!/bin/sh\n# deps.sh: no service starts while it installs\nexit 101\n' >$policy
+		chmod 755 $policy
+		trap 'rm -f $policy' EXIT
+	fi
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+	[ -z "$policy" ] || rm -f $policy
 fi
 # Node.js and npm, for the export tests: DevTools' trace engine is driven from node, and
 # speedscope's published schema comes from its npm package.  Checked by command, not by

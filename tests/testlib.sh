@@ -109,7 +109,8 @@ near_clock() {
 	fi
 }
 
-# bpftrace on the side, for the workload tests: tests/sched-sums.bt into $tmp/bt.out.
+# bpftrace on the side, for the workload tests: tests/sched-sums.bt (or bt_start's argument,
+# a script under tests/) into $tmp/bt.out.
 # bt_start returns once its probes are attached and sets have_bpftrace (0 without bpftrace);
 # bt_stop ends it (its maps are printed then); bt MAP TID gives a value, 0 when it has none;
 # bt_drift TID, how far CLOCK_MONOTONIC ran ahead of the scheduler's clock during TID's runs.
@@ -117,7 +118,7 @@ have_bpftrace=0
 bt_start() {
 	have_bpftrace=0
 	command -v bpftrace >/dev/null 2>&1 || return 0
-	bpftrace "${S:-$(dirname "$0")/..}/tests/sched-sums.bt" >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	bpftrace "${S:-$(dirname "$0")/..}/tests/${1:-sched-sums.bt}" >"$tmp/bt.out" 2>"$tmp/bt.err" &
 	bt_pid=$!
 	bt_n=$((${bt_n:-0} + 1))
 	for _ in $(seq 300); do # until "Attaching 2 probes..."

@@ -3,7 +3,8 @@
  * wct-stat - facts about a trace file for the end-to-end test scripts, one "key value" per
  * line: ending, records by type, events by name, lost, the comm of every thread seen, and
  * the tids seen in events of each comm with their pid ("thread TID COMM tracepoints N samples N
- * pid PID", the pid of its last event), events per CPU, the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
+ * pid PID", the pid of its last event), events per CPU, the time stamps (ns) of each CPU's
+ * first and last sched_switch ("switch_span CPU FIRST LAST"), the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
  * once), and that mapping's recorded build-id as "buildid MAPNAME HEX": of the target process
@@ -159,6 +160,7 @@ int main(int argc, char **argv)
 {
 	static char comm_of[MAX_TIDS][16];
 	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS], events_of_cpu[MAX_CPUS];
+	static uint64_t first_switch[MAX_CPUS], last_switch[MAX_CPUS];
 	static uint32_t pid_of_tid[MAX_TIDS];
 	char names[16][64] = { { 0 } };
 	uint64_t counts[WC_REC_TYPE_COUNT] = { 0 }, by_event[16] = { 0 }, lost = 0;
@@ -207,6 +209,13 @@ int main(int argc, char **argv)
 			}
 			if (t->cpu < MAX_CPUS)
 				events_of_cpu[t->cpu]++;
+			if (t->cpu < MAX_CPUS && t->event_id < 16 &&
+			    strstr(names[t->event_id], "sched_switch")) {
+				if (!first_switch[t->cpu] || t->time_ns < first_switch[t->cpu])
+					first_switch[t->cpu] = t->time_ns;
+				if (t->time_ns > last_switch[t->cpu])
+					last_switch[t->cpu] = t->time_ns;
+			}
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
 				print_frames(t->stack_id, t->pid, comm_of[t->tid],
 					     strstr(names[t->event_id], "switch") ? "switch" : "wake");
@@ -273,6 +282,10 @@ int main(int argc, char **argv)
 	for (int c = 0; c < MAX_CPUS; c++)
 		if (events_of_cpu[c])
 			printf("cpu.%d %llu\n", c, (unsigned long long)events_of_cpu[c]);
+	for (int c = 0; c < MAX_CPUS; c++)
+		if (first_switch[c])
+			printf("switch_span %d %llu %llu\n", c, (unsigned long long)first_switch[c],
+			       (unsigned long long)last_switch[c]);
 	for (int t = 0; t < MAX_TIDS; t++)
 		if (comm_of[t][0] && (tp_of_tid[t] || samples_of_tid[t]))
 			printf("thread %d %s tracepoints %llu samples %llu pid %u\n", t, comm_of[t],

@@ -871,7 +871,7 @@ Test(threads, json)
 	report(5000, &o, &n);
 	text = output(wc_threads_write_json);
 	cr_expect_not_null(strstr(text, ",\"truncated\":false,\"duration_ns\":4000000,"
-					"\"threads_seen\":2,\"lost\":{\"events\":0,\"samples\":0},"
+					"\"clock_start_ns\":1000000,\"threads_seen\":2,\"lost\":{\"events\":0,\"samples\":0},"
 					"\"edge_cases\":{\"late\":0,"),
 			   "%s", text);
 	cr_expect_not_null(strstr(text, "\"start_unknown\":2,"), "%s", text);

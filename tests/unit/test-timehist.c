@@ -470,3 +470,29 @@ Test(timehist, not_a_trace)
 	free(out);
 	free(err);
 }
+
+/*
+ * A thread there before the recording: its first event is a switch-out (at 100 us after the
+ * base, its run's start unknown), then it runs 300 -> 800.  perf counts a sched-in for every
+ * switch-out (builtin-sched.c, timehist_update_runtime_stats calls update_stats with or
+ * without a run time): 2 sched-ins; the run times are those of the known run only, 0.500 ms.
+ */
+Test(timehist, run_of_unknown_start_is_a_sched_in)
+{
+	char *out, *line;
+	unsigned long long n;
+	double run_ms;
+
+	st_switch(&tr, US3(100), 0, 42, "old", ST_S, 0, "swapper/0", 0);
+	st_switch(&tr, US3(300), 0, 0, "swapper/0", 0, 42, "old", 0);
+	st_switch(&tr, US3(800), 0, 42, "old", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, US3(1000)), 0);
+	cr_assert_eq(run("-s", tr.path, &out, NULL), 0);
+	line = strstr(out, "old[42]");
+	cr_assert_not_null(line, "%s", out);
+	cr_assert_eq(sscanf(line, "old[42] - %llu %lf", &n, &run_ms), 2, "%s", line);
+	cr_expect_eq(n, 2, "sched-in %llu, not 2: %s", n, out);
+	cr_expect_float_eq(run_ms, 0.5, 1e-9, "run time %f ms: %s", run_ms, out);
+	cr_expect(strstr(out, "Total number of context switches: 3\n"), "%s", out);
+	free(out);
+}
