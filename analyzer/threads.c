@@ -166,7 +166,7 @@ static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, u
 static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread *t,
 		     const struct wc_off_interval *iv, uint32_t stack_id)
 {
-	uint64_t total, blocked;
+	uint64_t total, blocked = 0;
 	char state;
 
 	piece(T, c, t, iv->start_ns, iv->end_ns);
@@ -182,6 +182,7 @@ static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread
 	state = (uint8_t)iv->state < 'A' ? '?' : iv->state;
 	if (iv->preempted) {
 		c->r.preempted_ns += total;
+		blocked = total; /* its stack line counts all of it, as PREEMPT-R */
 	} else {
 		blocked = clip(T, iv->start_ns, iv->wake_ns);
 		if (state == 'S')
@@ -194,7 +195,10 @@ static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread
 	}
 	if (stack_id == PROC_STACK)
 		c->r.proc_ns += total;
-	return total ? add_stack(T, c, t, (uint8_t)state, stack_id, total) : 0;
+	/* a stack line counts what its state's column does: the blocked part (SLEEP-S, BLOCK-D,
+	 * OTHER) or the preempted wait (PREEMPT-R); the run-queue wait after a wakeup is
+	 * RUNQ-WAKE's, on no stack line */
+	return blocked ? add_stack(T, c, t, (uint8_t)state, stack_id, blocked) : 0;
 }
 
 static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv)

@@ -8,7 +8,8 @@
  * Every expected figure is worked out by hand from the timeline written above each test,
  * with the rules of man/wcanalyze-threads.1: runs are switch-in to switch-out; an S or D
  * interval's blocked part is switch-out to wakeup, its run-queue part wakeup to switch-in; a
- * preempted (R+) interval is R whole; the lifetime runs from a thread's first switch, sample
+ * preempted (R+) interval is R whole; a top stack line counts what its state's column does
+ * (the blocked part of S, D and other intervals, the whole of R ones); the lifetime runs from a thread's first switch, sample
  * or sched_wakeup_new (the recording's start for a thread alive then, by a COMM from /proc)
  * to its EXIT, or to the end of the recording (the trailer) for a thread that did not exit,
  * which is in its last run or interval until then.  Times are written in us (x 1000 = ns).
@@ -262,7 +263,7 @@ Test(threads, two_threads_figures)
 	expect_gaps(&r[0], 0, 0, 0);
 	cr_assert_eq(r[0].noff_top, 2);
 	cr_expect_eq(r[0].off_top[0].state, 'S');
-	cr_expect_eq(r[0].off_top[0].value, 1600 * US);
+	cr_expect_eq(r[0].off_top[0].value, 1300 * US); /* SLEEP-S: the blocked parts */
 	cr_expect_str_eq(r[0].off_top[0].text, T_SLEEP);
 	cr_expect_eq(r[0].off_top[1].state, 'R');
 	cr_expect_eq(r[0].off_top[1].value, 300 * US);
@@ -286,7 +287,7 @@ Test(threads, two_threads_figures)
 	cr_expect_eq(r[1].off_top[0].value, 1000 * US);
 	cr_expect_str_eq(r[1].off_top[0].text, T_SLEEP);
 	cr_expect_eq(r[1].off_top[1].state, 'D');
-	cr_expect_eq(r[1].off_top[1].value, 600 * US);
+	cr_expect_eq(r[1].off_top[1].value, 300 * US); /* BLOCK-D: 3300-3600, not the runq */
 	cr_expect_str_eq(r[1].off_top[1].text, T_IO);
 	cr_expect_eq(r[1].non_top, 0);
 }
@@ -342,14 +343,14 @@ Test(threads, text_table)
 		"      0.000      0.300    0.000    2      0  100.0%\n"
 		"\n"
 		"100 worker (pid 100)\n"
-		"  off-CPU S 1.600 ms       " T_SLEEP "\n"
+		"  off-CPU S 1.300 ms       " T_SLEEP "\n"
 		"  off-CPU R 0.300 ms       " T_PREEMPT "\n"
 		"  on-CPU        2 samples  do_work;spin_loop\n"
 		"  on-CPU        1 sample   do_work\n"
 		"\n"
 		"101 helper (pid 100)\n"
 		"  off-CPU S 1.000 ms       " T_SLEEP "\n"
-		"  off-CPU D 0.600 ms       " T_IO "\n";
+		"  off-CPU D 0.300 ms       " T_IO "\n";
 	char first[256], *text, *rest;
 	size_t n;
 
@@ -380,7 +381,7 @@ Test(threads, units)
 					"     1300        0      0        300        300        0"
 					"    3      1  100.0%\n"),
 			   "%s", text);
-	cr_expect_not_null(strstr(text, "  off-CPU S 1600 us       " T_SLEEP "\n"), "%s", text);
+	cr_expect_not_null(strstr(text, "  off-CPU S 1300 us       " T_SLEEP "\n"), "%s", text);
 	free(text);
 	reset();
 	o.unit = WC_UNIT_NS;
@@ -425,8 +426,8 @@ Test(threads, time_window)
 	cr_expect_eq(r[0].involuntary, 1);
 	expect_gaps(&r[0], 0, 0, 0);
 	cr_assert_eq(r[0].noff_top, 2);
-	cr_expect_eq(r[0].off_top[0].value, 500 * US);
-	cr_expect_eq(r[0].off_top[1].value, 300 * US);
+	cr_expect_eq(r[0].off_top[0].value, 400 * US); /* S 2300-2500, 3500-3700 */
+	cr_expect_eq(r[0].off_top[1].value, 300 * US); /* R 3000-3300 */
 	cr_expect_eq(r[0].non_top, 0);
 	cr_expect_eq(r[1].tid, 101);
 	expect_times(&r[1], 700, 300, 400, 0, 300, 0, 0, 100);
@@ -862,7 +863,7 @@ Test(threads, json)
 			"\"open_at_end\":0},\"untraced\":{\"double_switch_out\":0,"
 			"\"inferred_switch_in\":0,\"inferred_bound_ns\":0,\"double_switch_in\":0},"
 			"\"top_off_cpu\":[{\"state\":\"S\",\"ns\":1000000,\"stack\":\"" T_SLEEP "\"},"
-			"{\"state\":\"D\",\"ns\":600000,\"stack\":\"" T_IO "\"}],"
+			"{\"state\":\"D\",\"ns\":300000,\"stack\":\"" T_IO "\"}],"
 			"\"top_on_cpu\":[]}\n]}\n";
 	char *text, *p;
 	size_t n;
@@ -954,7 +955,8 @@ Test(threads, truncated_trace)
  *   trailer 3000
  * 100: lifetime 500-3000 = 2500: S 500-1000 and runq 1000-1200 in the state /proc gave (700),
  *      run 1200-1700 (500), S 1700-3000 open at the end (1300).  On 500, off 2000 = S 1800 +
- *      runq 200, 100 %.  Off stacks: sleep S 1300, the /proc state S 700.
+ *      runq 200, 100 %.  Off stacks: sleep S 1300, the /proc state S 500 (a stack line
+ *      counts the blocked part, as SLEEP-S; the run-queue wait after the wakeup, on none).
  * 101: 2500 all S from /proc; 102: 2500 all D from /proc; 103: 500-600, 100 S from /proc.
  * 104: 2500: 500-1500 unknown (start unseen, first seen by a switch-out), R 1500-1600 (100),
  *      on 1600-3000 (1400): 60 %, flagged.
@@ -1007,7 +1009,7 @@ Test(threads, alive_at_the_start)
 	cr_expect_eq(r[1].off_top[0].value, 1300 * US);
 	cr_expect_str_eq(r[1].off_top[1].text, T_PROC);
 	cr_expect_eq(r[1].off_top[1].state, 'S');
-	cr_expect_eq(r[1].off_top[1].value, 700 * US);
+	cr_expect_eq(r[1].off_top[1].value, 500 * US);
 
 	expect_times(&r[2], 2500, 0, 2500, 2500, 0, 0, 0, 0);
 	cr_expect_eq(r[2].first_seen, 'p');
