@@ -17,6 +17,14 @@
 
 /* Above this many slices, Perfetto UI and chrome://tracing get slow: say so. */
 #define MANY_SLICES 1000000
+/*
+ * Above this many bytes of JSON, a browser does not load it: chrome://tracing reads at most
+ * 256 MiB (catapult's trace-viewer, issue 627: one JavaScript string), and Perfetto UI, which
+ * runs in the page's memory too, crashed on a 900 MB JSON trace (perfetto issue 99).  Past
+ * it the warning says which window would fit.
+ */
+#define BROWSER_MAX_BYTES (256ull << 20)
+#define BROWSER_FIT 0.75 /* of BROWSER_MAX_BYTES: the window suggested, with room to spare */
 
 enum { FMT_NONE, FMT_SPEEDSCOPE, FMT_CHROME };
 enum { O_FORMAT = 512 };
@@ -190,6 +198,45 @@ static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, boo
 	return ret;
 }
 
+/*
+ * After a chrome export of @bytes (0: unknown, the output not a regular file) holding
+ * @slices slices: warn when a browser will not load it, with a --time window that would fit
+ * (the export's span scaled to BROWSER_FIT of the limit, as if the slices were spread
+ * evenly), or, the size unknown, when the slices are many.
+ */
+static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s, uint64_t bytes,
+		      uint64_t slices)
+{
+	const struct wc_filter *f = &c->prof.filter;
+	double start = 0, end, fit;
+
+	if (!bytes) {
+		if (slices > MANY_SLICES)
+			fprintf(stderr,
+				"wcanalyze: warning: %llu slices: Perfetto UI and chrome://tracing "
+				"may be slow to load them or run out of memory; --time START,END "
+				"exports a window\n",
+				(unsigned long long)slices);
+		return;
+	}
+	const char *v = getenv("WCANALYZE_BROWSER_MAX_BYTES"); /* a test hook */
+	uint64_t max = v && *v ? strtoull(v, NULL, 10) : BROWSER_MAX_BYTES;
+
+	if (bytes <= max)
+		return;
+	end = (double)(wc_analysis_end_ns(&s->a) - s->a.start_ns) / 1e9;
+	if (f->have_time) {
+		start = f->start_s;
+		end = f->end_s < end ? f->end_s : end;
+	}
+	fit = end > start ? (end - start) * (double)max * BROWSER_FIT / (double)bytes : 0;
+	fprintf(stderr,
+		"wcanalyze: warning: %s: %.0f MB of JSON, more than a browser loads (chrome://tracing "
+		"reads at most 256 MiB, Perfetto UI fails well before 1 GB); export a window of "
+		"about %.3g s, e.g. --time %.3g,%.3g, or fewer threads (-p, -t, --comm)\n",
+		c->file, (double)bytes / 1e6, fit, start, start + fit);
+}
+
 static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
 {
 	struct wc_chrome_opts o = {
@@ -216,12 +263,14 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
 		}
 		if (wc_chrome_symbolizer(ch))
 			wc_symbolizer_warn(wc_chrome_symbolizer(ch), stderr, "wcanalyze: warning");
-		if (wc_chrome_slices(ch) > MANY_SLICES)
-			fprintf(stderr,
-				"wcanalyze: warning: %llu slices: Perfetto UI and chrome://tracing "
-				"may be slow to load them or run out of memory; --time START,END "
-				"exports a window\n",
-				(unsigned long long)wc_chrome_slices(ch));
+		if (!err) {
+			struct stat sb;
+			off_t size;
+
+			fflush(out);
+			size = !fstat(fileno(out), &sb) && S_ISREG(sb.st_mode) ? ftello(out) : -1;
+			warn_size(c, s, size > 0 ? (uint64_t)size : 0, wc_chrome_slices(ch));
+		}
 		*empty = !wc_chrome_slices(ch);
 	}
 	wc_chrome_free(ch);

@@ -168,12 +168,34 @@ t0=$(date +%s.%N)
 rc=$?
 t1=$(date +%s.%N)
 slices=$(grep -c '^{"ph":"X"' "$tmp/demo.json")
-if [ "$slices" -gt 1000000 ]; then
-	expect "demo: $slices slices, exit 0 and a warning naming --time ($(grep slices "$tmp/err"))" \
-		"$rc$(grep -c "warning: $slices slices.*--time" "$tmp/err")" = 01
+jsize=$(stat -c %s "$tmp/demo.json")
+# to a file, the warning is by size: above 256 MiB a browser does not load it
+if [ "$jsize" -gt $((256 << 20)) ]; then
+	expect "demo: $jsize bytes, exit 0 and a warning with a --time window ($(grep browser "$tmp/err"))" \
+		"$rc$(grep -c "warning: .*MB of JSON, more than a browser loads.*--time" "$tmp/err")" = 01
 else
-	expect "demo: $slices slices, exit 0 and no warning about slices" "$rc$(grep -c 'slices' "$tmp/err")" = 00
+	expect "demo: $jsize bytes, exit 0 and no warning about its size" \
+		"$rc$(grep -c 'browser\|slices' "$tmp/err")" = 00
 fi
+# to a pipe, whose size it cannot know, by the number of slices
+"$WCA" export --format chrome "$tmp/demo.wct" 2>"$tmp/err" | cat >/dev/null
+if [ "$slices" -gt 1000000 ]; then
+	expect "demo to a pipe: $slices slices, a warning naming --time ($(grep slices "$tmp/err"))" \
+		"$(grep -c "warning: $slices slices.*--time" "$tmp/err")" -eq 1
+else
+	expect "demo to a pipe: $slices slices, no warning about slices" "$(grep -c 'slices' "$tmp/err")" -eq 0
+fi
+# the size warning's window, with a limit of a quarter of this export (the test hook): that
+# window's export is within the limit
+limit=$((jsize / 4))
+WCANALYZE_BROWSER_MAX_BYTES=$limit "$WCA" export --format chrome -o "$tmp/demo-big.json" \
+	"$tmp/demo.wct" 2>"$tmp/err"
+win=$(sed -n 's/.*e\.g\. --time \([0-9.e+-]*,[0-9.e+-]*\),.*/\1/p' "$tmp/err")
+expect "demo over a limit of $limit bytes: a warning with a window ($(cat "$tmp/err"))" -n "$win"
+"$WCA" export --format chrome --time "${win:-0,1}" -o "$tmp/demo-fit.json" "$tmp/demo.wct" 2>/dev/null
+expect "demo --time $win: $(stat -c %s "$tmp/demo-fit.json") bytes, within the limit" \
+	"$(stat -c %s "$tmp/demo-fit.json")" -le "$limit"
+rm -f "$tmp/demo-big.json" "$tmp/demo-fit.json"
 "$WCA" export --format chrome --time 1,1.5 -o "$tmp/demo-win.json" "$tmp/demo.wct" 2>"$tmp/err"
 expect "demo --time 1,1.5: no warning about slices" "$(grep -c 'slices' "$tmp/err")" -eq 0
 t2=$(date +%s.%N)
