@@ -199,14 +199,17 @@ static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, boo
 }
 
 /*
- * After a chrome export of @bytes (0: unknown, the output not a regular file) holding
- * @slices slices: warn when a browser will not load it, with a --time window that would fit
- * (the export's span scaled to BROWSER_FIT of the limit, as if the slices were spread
- * evenly), or, the size unknown, when the slices are many.
+ * After the chrome export @ch of @bytes (0: unknown, the output not a regular file): warn
+ * when a browser will not load it, with a --time window from the export's start that holds
+ * BROWSER_FIT of the limit (its slices counted by time, at the export's bytes a slice), or,
+ * the size unknown, when the slices are many.
  */
-static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s, uint64_t bytes,
-		      uint64_t slices)
+static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
+		      const struct wc_chrome *ch, uint64_t bytes)
 {
+	const char *v = getenv("WCANALYZE_BROWSER_MAX_BYTES"); /* a test hook */
+	uint64_t slices = wc_chrome_slices(ch);
+	uint64_t max = v && *v ? strtoull(v, NULL, 10) : BROWSER_MAX_BYTES;
 	const struct wc_filter *f = &c->prof.filter;
 	double start = 0, end, fit;
 
@@ -219,9 +222,6 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s, ui
 				(unsigned long long)slices);
 		return;
 	}
-	const char *v = getenv("WCANALYZE_BROWSER_MAX_BYTES"); /* a test hook */
-	uint64_t max = v && *v ? strtoull(v, NULL, 10) : BROWSER_MAX_BYTES;
-
 	if (bytes <= max)
 		return;
 	end = (double)(wc_analysis_end_ns(&s->a) - s->a.start_ns) / 1e9;
@@ -229,11 +229,14 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s, ui
 		start = f->start_s;
 		end = f->end_s < end ? f->end_s : end;
 	}
-	fit = end > start ? (end - start) * (double)max * BROWSER_FIT / (double)bytes : 0;
+	/* the slices that fit, at this export's bytes a slice, counted from the window's start */
+	fit = wc_chrome_window_end(ch, start, end,
+				   (uint64_t)((double)max * BROWSER_FIT * (double)slices /
+					      (double)bytes)) - start;
 	fprintf(stderr,
 		"wcanalyze: warning: %s: %.0f MB of JSON, more than a browser loads (chrome://tracing "
 		"reads at most 256 MiB, Perfetto UI fails well before 1 GB); export a window of "
-		"about %.3g s, e.g. --time %.3g,%.3g, or fewer threads (-p, -t, --comm)\n",
+		"about %.6g s, e.g. --time %.6g,%.6g, or fewer threads (-p, -t, --comm)\n",
 		c->file, (double)bytes / 1e6, fit, start, start + fit);
 }
 
@@ -269,7 +272,7 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
 
 			fflush(out);
 			size = !fstat(fileno(out), &sb) && S_ISREG(sb.st_mode) ? ftello(out) : -1;
-			warn_size(c, s, size > 0 ? (uint64_t)size : 0, wc_chrome_slices(ch));
+			warn_size(c, s, ch, size > 0 ? (uint64_t)size : 0);
 		}
 		*empty = !wc_chrome_slices(ch);
 	}

@@ -74,6 +74,9 @@ struct wc_chrome {
 	struct tinfo *threads;
 	size_t threads_cap;
 	uint64_t nslices, nthreads;
+	uint32_t *by_time;       /* slices by start, in SLICE_BUCKET_NS from the first event */
+	size_t nby_time, by_time_cap;
+	bool by_time_oom;        /* then wc_chrome_window_end() assumes an even spread */
 	struct wc_map64 stacks;  /* aspace << 32 | stack id -> index in texts */
 	struct text *texts;
 	size_t ntexts, texts_cap;
@@ -148,6 +151,29 @@ static struct tinfo *tinfo_of(struct wc_chrome *c, const struct wc_thread *t)
 static uint64_t rel(const struct wc_chrome *c, uint64_t ns)
 {
 	return ns > c->a->start_ns ? ns - c->a->start_ns : 0;
+}
+
+#define SLICE_BUCKET_NS 10000000ull /* 10 ms: the steps of wc_chrome_window_end() */
+
+/* Count a slice that starts at @start in its bucket of by_time. */
+static void count_by_time(struct wc_chrome *c, uint64_t start)
+{
+	size_t i = (size_t)(rel(c, start) / SLICE_BUCKET_NS);
+
+	if (c->by_time_oom)
+		return;
+	if (i >= c->nby_time) {
+		size_t old = c->by_time_cap;
+
+		if (wc_grow((void **)&c->by_time, &c->by_time_cap, i + 1, sizeof(*c->by_time))) {
+			c->by_time_oom = true;
+			return;
+		}
+		memset(c->by_time + old, 0, (c->by_time_cap - old) * sizeof(*c->by_time));
+		c->nby_time = i + 1;
+	}
+	if (c->by_time[i] < UINT32_MAX)
+		c->by_time[i]++;
 }
 
 /* The next double below positive, finite @d. */
@@ -226,6 +252,7 @@ static void slice(struct wc_chrome *c, const struct tinfo *ti, const struct wc_t
 	wc_json_key(j, "args");
 	wc_json_object(j);
 	c->nslices++;
+	count_by_time(c, start);
 }
 
 /* [@a, @b) cut to the window; false when nothing of it is left. */
@@ -478,6 +505,7 @@ void wc_chrome_free(struct wc_chrome *c)
 		free(c->texts[i].s);
 	free(c->texts);
 	free(c->threads);
+	free(c->by_time);
 	wc_map64_fini(&c->stacks);
 	wc_strbuf_fini(&c->name);
 	wc_symbolizer_free(c->sym);
@@ -492,6 +520,23 @@ const struct wc_analysis_consumer *wc_chrome_consumer(struct wc_chrome *c)
 uint64_t wc_chrome_slices(const struct wc_chrome *c)
 {
 	return c->nslices;
+}
+
+double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double end_s,
+			    uint64_t max_slices)
+{
+	uint64_t n = 0;
+	size_t i = start_s > 0 ? (size_t)(start_s * 1e9 / (double)SLICE_BUCKET_NS) : 0;
+
+	if (c->by_time_oom || !c->nslices) /* an even spread */
+		return start_s + (end_s - start_s) * (double)max_slices /
+				     (double)(c->nslices ? c->nslices : 1);
+	for (; i < c->nby_time; i++) {
+		if (n + c->by_time[i] > max_slices)
+			break;
+		n += c->by_time[i];
+	}
+	return (double)i * (double)SLICE_BUCKET_NS / 1e9;
 }
 
 uint64_t wc_chrome_threads(const struct wc_chrome *c)

@@ -78,6 +78,16 @@ int wc_chrome_finish(struct wc_chrome *c);
 /* wc_chrome_slices() - the number of slices ("ph":"X" events) written so far. */
 uint64_t wc_chrome_slices(const struct wc_chrome *c);
 
+/**
+ * wc_chrome_window_end() - where a --time window starting at @start_s (seconds from the
+ * recording's first event) ends to hold at most @max_slices of the slices written, counted by
+ * their starts in steps of 10 ms; past the last step, the end of the last one.  Should the
+ * counts be missing (out of memory), the slices are taken as spread evenly up to @end_s.
+ * Return: the end, seconds from the recording's first event.
+ */
+double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double end_s,
+			    uint64_t max_slices);
+
 /* wc_chrome_threads() - the number of threads with at least one slice. */
 uint64_t wc_chrome_threads(const struct wc_chrome *c);
 

@@ -256,6 +256,11 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 
 			th->at_start = true;
 			th->start_state = letter ? c->state : 0;
+			/* a process leader's parent, as perf's synthesized FORK gives it
+			 * (synthetic-events.c: PPid for the leader; its process, which the pid
+			 * tells already, for another thread) */
+			if (h->size >= sizeof(struct wc_rec_comm_proc) && c->tid == c->pid)
+				th->ppid = ((const struct wc_rec_comm_proc *)c)->ppid;
 		}
 		break;
 	}

@@ -44,7 +44,8 @@ enum wc_run_state { WC_TS_UNKNOWN = 0, WC_TS_ON_CPU, WC_TS_OFF_CPU };
 struct wc_thread {
 	uint32_t tid;
 	uint32_t pid;         /* 0 while unknown */
-	uint32_t ppid;        /* the parent process, from the FORK record; 0 when not seen */
+	uint32_t ppid;        /* the parent process, from the FORK record or, for a process
+			       * leader there at the start, /proc (1.4); 0 when not known */
 	char comm[17];
 	uint32_t aspace;      /* index in wc_tasks.aspaces; 0 while unknown */
 	uint32_t seg;         /* attribution segment, set by the consumer; 0: none yet */

@@ -31,11 +31,12 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 3 /* additions a reader of the same major may ignore
+#define WC_FILE_VERSION_MINOR 4 /* additions a reader of the same major may ignore
 				 * (1.1: TP_INLINE records, the RUNTIME event kind;
 				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
 				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's
-				 * threads gone before the events were enabled) */
+				 * threads gone before the events were enabled;
+				 * 1.4: the parent pid of a COMM from /proc) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -209,6 +210,17 @@ struct wc_rec_comm {
 	char comm[16]; /* NUL-terminated unless 16 characters long, as TASK_COMM_LEN */
 };
 static_assert(sizeof(struct wc_rec_comm) == 48, "comm record");
+
+/*
+ * A COMM from /proc (WC_TASK_SYNTH) since 1.4: the fields appended to a COMM record, which
+ * is then 56 bytes long.  A reader takes ppid only from a COMM of that size or more.
+ */
+struct wc_rec_comm_proc {
+	struct wc_rec_comm c;
+	uint32_t ppid;     /* the process's parent (PPid of /proc/PID/stat); 0 unknown */
+	uint32_t reserved; /* 0 */
+};
+static_assert(sizeof(struct wc_rec_comm_proc) == 56, "comm record from /proc");
 
 /* FORK and EXIT, as PERF_RECORD_FORK / PERF_RECORD_EXIT. */
 struct wc_rec_task {

@@ -536,10 +536,15 @@ static long next_id(DIR *d)
 	return -1;
 }
 
-/* The state letter of a thread, from the third field of /proc/PID/task/TID/stat; 0 unknown. */
-static char task_state(int pid, long tid)
+/*
+ * The state letter and the parent pid of a thread, from the third and fourth fields of
+ * /proc/PID/task/TID/stat (proc(5)): *@ppid is left 0 when unknown.  Return: the state, 0
+ * unknown.
+ */
+static char task_state(int pid, long tid, uint32_t *ppid)
 {
 	char path[64], buf[512], *p;
+	unsigned long pp;
 	ssize_t n;
 	int fd;
 
@@ -553,7 +558,11 @@ static char task_state(int pid, long tid)
 		return 0;
 	buf[n] = '\0';
 	p = strrchr(buf, ')'); /* the comm may hold spaces and parentheses */
-	return p && p[1] == ' ' && p[2] >= 'A' && p[2] <= 'z' ? p[2] : 0;
+	if (!p || p[1] != ' ' || p[2] < 'A' || p[2] > 'z')
+		return 0;
+	if (sscanf(p + 3, " %lu", &pp) == 1 && pp <= UINT32_MAX)
+		*ppid = (uint32_t)pp;
+	return p[2];
 }
 
 /* Note pid/tid in k->snap.  Return: 0 or -ENOMEM. */
@@ -591,8 +600,10 @@ static int write_comms(struct walk *k, int pid)
 	if (!d)
 		return errno == ENOMEM ? -ENOMEM : 1;
 	while (!err && (tid = next_id(d)) > 0) {
-		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME },
-					 .flags = WC_TASK_SYNTH };
+		struct wc_rec_comm_proc rp = { .c = { .h = { sizeof(rp), WC_REC_COMM,
+							      WC_REC_F_TIME },
+						       .flags = WC_TASK_SYNTH } };
+		struct wc_rec_comm *r = &rp.c;
 		ssize_t n;
 		int fd;
 
@@ -607,12 +618,12 @@ static int write_comms(struct walk *k, int pid)
 		comm[n] = '\0';
 		comm[strcspn(comm, "\n")] = '\0';
 		/* the kernel's comm has at most 15 characters; /proc may show more for kthreads */
-		memcpy(r.comm, comm, strnlen(comm, sizeof(r.comm) - 1));
-		r.state = task_state(pid, tid);
-		r.time_ns = now_ns(k->clock);
-		r.pid = (uint32_t)pid;
-		r.tid = (uint32_t)tid;
-		err = wc_writer_add(k->w, &r);
+		memcpy(r->comm, comm, strnlen(comm, sizeof(r->comm) - 1));
+		r->state = task_state(pid, tid, &rp.ppid);
+		r->time_ns = now_ns(k->clock);
+		r->pid = (uint32_t)pid;
+		r->tid = (uint32_t)tid;
+		err = wc_writer_add(k->w, &rp);
 		if (!err) {
 			k->st.threads++;
 			err = snap_add(k, pid, tid);

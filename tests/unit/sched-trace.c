@@ -317,12 +317,15 @@ void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
 }
 
 /* A COMM record with @flags and @state. */
+/* A COMM record; @ppid is written (in a 56-byte record, 1.4) when @size says so. */
 static void comm_record(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
-			const char *comm, uint32_t flags, char state)
+			const char *comm, uint32_t flags, char state, uint32_t ppid, uint32_t size)
 {
-	struct wc_rec_comm *x = (void *)buf;
+	struct wc_rec_comm_proc *xp = (void *)buf;
+	struct wc_rec_comm *x = &xp->c;
 
-	memset(x, 0, sizeof(*x));
+	memset(buf, 0, sizeof(*xp));
+	xp->ppid = ppid;
 	x->h.type = WC_REC_COMM;
 	x->h.flags = WC_REC_F_TIME;
 	x->time_ns = time_ns;
@@ -331,18 +334,25 @@ static void comm_record(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint
 	x->flags = flags;
 	x->state = state;
 	strncpy(x->comm, comm, 15);
-	add(t, sizeof(*x));
+	add(t, size);
 }
 
 void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm)
 {
-	comm_record(t, time_ns, pid, tid, comm, 0, 0);
+	comm_record(t, time_ns, pid, tid, comm, 0, 0, 0, sizeof(struct wc_rec_comm));
 }
 
 void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
 		  const char *comm, char state)
 {
-	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state);
+	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state, 0, sizeof(struct wc_rec_comm));
+}
+
+void st_proc_comm_parent(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
+			 const char *comm, char state, uint32_t ppid)
+{
+	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state, ppid,
+		    sizeof(struct wc_rec_comm_proc));
 }
 
 void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,

@@ -83,9 +83,14 @@ void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
 /* st_comm() - a COMM record (no exec) */
 void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm);
 
-/* A COMM as wcrec's start snapshot writes it: WC_TASK_SYNTH, and @state read from /proc. */
+/* A COMM as wcrec's start snapshot writes it: WC_TASK_SYNTH, and @state read from /proc
+ * (48 bytes, as 1.3 wrote it). */
 void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
 		  const char *comm, char state);
+
+/* ... as 1.4 writes it, 56 bytes with the process's parent @ppid. */
+void st_proc_comm_parent(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
+			 const char *comm, char state, uint32_t ppid);
 
 /* st_task() - a FORK or EXIT record */
 void st_task(struct st_trace *t, uint16_t type, uint64_t time_ns, uint32_t pid, uint32_t ppid,

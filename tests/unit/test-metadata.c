@@ -660,8 +660,9 @@ static char proc_state(int pid, uint32_t tid)
 }
 
 /* The snapshot's COMMs carry each thread's state (a thread blocked in read(2) S, one spinning
- * R); once the process is killed, wc_meta_write_gone() writes an EXIT for each of its threads
- * and none for the live caller's. */
+ * R) and its process's parent (1.4: 56-byte records; the child's is this process); once the
+ * process is killed, wc_meta_write_gone() writes an EXIT for each of its threads and none for
+ * the live caller's. */
 Test(metadata, tasks_snapshot_states_and_the_gone)
 {
 	struct wc_meta_snapshot snap = { 0 };
@@ -705,13 +706,20 @@ Test(metadata, tasks_snapshot_states_and_the_gone)
 		const struct wc_rec_task *e = (const void *)recs[i];
 
 		if (recs[i]->type == WC_REC_COMM && m->pid == (uint32_t)child) {
+			const struct wc_rec_comm_proc *mp = (const void *)recs[i];
+
 			ncomm++;
+			cr_assert_eq(m->h.size, sizeof(*mp));
+			cr_expect_eq(mp->ppid, (uint32_t)self, "the child's parent: %u", mp->ppid);
 			if (m->tid == (uint32_t)child)
 				cr_expect_eq(m->state, 'S', "the blocked main thread: %c", m->state);
 			else
 				cr_expect_eq(m->state, 'R', "the spinning thread: %c", m->state);
 		} else if (recs[i]->type == WC_REC_COMM) {
+			const struct wc_rec_comm_proc *mp = (const void *)recs[i];
+
 			cr_expect_neq(m->state, 0, "every thread of ours has a state");
+			cr_expect_eq(mp->ppid, (uint32_t)getppid(), "our parent: %u", mp->ppid);
 		}
 		if (recs[i]->type != WC_REC_EXIT)
 			continue;

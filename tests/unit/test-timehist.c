@@ -496,3 +496,31 @@ Test(timehist, run_of_unknown_start_is_a_sched_in)
 	cr_expect(strstr(out, "Total number of context switches: 3\n"), "%s", out);
 	free(out);
 }
+
+/*
+ * Parents of tasks there before the recording, as perf's synthesized FORK records give them
+ * (tools/perf/util/synthetic-events.c: the PPid of /proc/PID/status for a process leader, its
+ * process for another thread): a 1.4 snapshot's leader 50 whose parent is 7 shows 7, its
+ * thread 51 shows 50; a 1.3 snapshot's leader 60 (no parent recorded) shows "-".
+ */
+Test(timehist, parents_from_proc)
+{
+	char *out, *line;
+
+	st_proc_comm_parent(&tr, US3(0), 50, 50, "lead", 'S', 7);
+	st_proc_comm_parent(&tr, US3(0), 50, 51, "helper", 'S', 7);
+	st_proc_comm(&tr, US3(0), 60, 60, "old", 'S');
+	st_switch(&tr, US3(100), 0, 0, "swapper/0", 0, 50, "lead", 0);
+	st_switch(&tr, US3(200), 0, 50, "lead", ST_S, 51, "helper", 0);
+	st_switch(&tr, US3(300), 0, 51, "helper", ST_S, 60, "old", 0);
+	st_switch(&tr, US3(400), 0, 60, "old", ST_S, 0, "swapper/0", 0);
+	cr_assert_eq(st_end(&tr, true, US3(1000)), 0);
+	cr_assert_eq(run("-s", tr.path, &out, NULL), 0);
+	line = strstr(out, "lead[50]");
+	cr_expect(line && !strncmp(line, "lead[50]       7 ", 17), "%s", out);
+	line = strstr(out, "helper[51/50]");
+	cr_expect(line && !strncmp(line, "helper[51/50]      50 ", 22), "%s", out);
+	line = strstr(out, "old[60]");
+	cr_expect(line && !strncmp(line, "old[60]       - ", 16), "%s", out);
+	free(out);
+}
