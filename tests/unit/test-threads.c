@@ -3,187 +3,31 @@
  * test-threads.c - `wcanalyze threads` (threads.h) over hand-built traces: each thread's
  * lifetime, on-CPU (exact and sampled), off-CPU split by kind, switches, coverage with the
  * uncounted time by reason, top stacks; the --time window, the filters, the sort, the text
- * table and the JSON object.
+ * table and the JSON object.  Threads alive at the start of the recording and the ends of a
+ * life are tested in test-threads-life.c; the fixture, the stacks and the helpers are those of
+ * threads-util.h.
  *
  * Every expected figure is worked out by hand from the timeline written above each test,
  * with the rules of man/wcanalyze-threads.1: runs are switch-in to switch-out; an S or D
  * interval's blocked part is switch-out to wakeup, its run-queue part wakeup to switch-in; a
  * preempted (R+) interval is R whole; a top stack line counts what its state's column does
- * (the blocked part of S, D and other intervals, the whole of R ones); the lifetime runs from a thread's first switch, sample
- * or sched_wakeup_new (the recording's start for a thread alive then, by a COMM from /proc)
- * to its EXIT, or to the end of the recording (the trailer) for a thread that did not exit,
- * which is in its last run or interval until then.  Times are written in us (x 1000 = ns).
- * Tids: the waker W = 300 only gives context to wakeups (it is never switched, so it is no
- * row); 0 is idle.  CPUs 0 and 1.
+ * (the blocked part of S, D and other intervals, the whole of R ones); the lifetime runs from
+ * a thread's first switch, sample or sched_wakeup_new to its EXIT, or to the end of the
+ * recording (the trailer) for a thread that did not exit, which is in its last run or interval
+ * until then.  Times are written in us (x 1000 = ns).  Tids: the waker W = 300 only gives
+ * context to wakeups (it is never switched, so it is no row); 0 is idle.  CPUs 0 and 1.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/symbolize.h"
-#include "analyzer/threads.h"
-#include "sched-trace.h"
+#include "threads-util.h"
 #include "trace-util.h"
 
-#define W 300
-#define US 1000ull /* ns */
-
-static struct st_trace tr;
-static struct wc_analysis an;
-static struct wc_symbolizer *sym;
-static struct wc_threads *th;
-static bool opened;
-
-/* The kernel functions of the stacks below, as /proc/kallsyms lists them. */
-static const char kallsyms[] = "ffffffff81000000 T __schedule\n"
-			       "ffffffff81000100 T schedule\n"
-			       "ffffffff81000200 T do_nanosleep\n"
-			       "ffffffff81000300 T io_schedule\n"
-			       "ffffffff81000400 T preempt_schedule_irq\n"
-			       "ffffffff81000500 T spin_loop\n"
-			       "ffffffff81000600 T do_work\n"
-			       "ffffffff81000700 T entry_SYSCALL_64\n"
-			       "ffffffff81000800 D some_data\n";
-
-#define F(off) (0xffffffff81000000ull + (off))
-
-/* switch-out and sample stacks, leaf first, with their texts root first */
-static uint32_t k_sleep, k_io, k_preempt, s_spin, s_spin2, s_work;
-#define T_SLEEP "entry_SYSCALL_64;do_nanosleep;schedule;__schedule"
-#define T_IO "entry_SYSCALL_64;io_schedule;__schedule"
-#define T_PREEMPT "spin_loop;preempt_schedule_irq;__schedule"
-
-static void make_stacks(void)
-{
-	const uint64_t sleep[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x108), F(0x208), F(0x708) };
-	const uint64_t io[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x308), F(0x708) };
-	const uint64_t preempt[] = { PERF_CONTEXT_KERNEL, F(0x8), F(0x408), F(0x510) };
-	const uint64_t spin[] = { PERF_CONTEXT_KERNEL, F(0x510), F(0x610) };
-	const uint64_t spin2[] = { PERF_CONTEXT_KERNEL, F(0x520), F(0x610) }; /* same text */
-	const uint64_t work[] = { PERF_CONTEXT_KERNEL, F(0x630) };
-
-	k_sleep = st_stack(&tr, sleep, 5);
-	k_io = st_stack(&tr, io, 4);
-	k_preempt = st_stack(&tr, preempt, 4);
-	s_spin = st_stack(&tr, spin, 3);
-	s_spin2 = st_stack(&tr, spin2, 3);
-	s_work = st_stack(&tr, work, 2);
-}
-
-static void init(void)
-{
-	opened = false;
-	sym = NULL;
-	th = NULL;
-	if (st_begin(&tr)) {
-		st_remove(&tr);
-		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
-	}
-	make_stacks();
-}
-
-static void fini(void)
-{
-	wc_threads_free(th);
-	wc_symbolizer_free(sym);
-	if (opened)
-		wc_analysis_close(&an);
-	st_remove(&tr);
-}
-
-TestSuite(threads, .init = init, .fini = fini);
-
-/* Analyse @path with @o; the rows stay valid until fini. */
-static const struct wc_threads_row *report_file(const char *path, const struct wc_threads_opts *o,
-						size_t *n)
-{
-	th = wc_threads_new(o);
-	cr_assert_not_null(th);
-	cr_assert_eq(wc_analysis_open(&an, path), 0, "%s", an.error);
-	opened = true;
-	cr_assert_eq(wc_analysis_run(&an, wc_threads_consumer(th)), 0, "%s", an.error);
-	cr_assert_eq(an.decode_errors, 0);
-	sym = wc_symbolizer_new(&an.tasks, kallsyms, sizeof(kallsyms) - 1, NULL, NULL);
-	cr_assert_not_null(sym);
-	cr_assert_eq(wc_threads_finish(th, &an, sym), 0);
-	return wc_threads_rows(th, n);
-}
-
-/* Forget the last report, to run another over the same file. */
-static void reset(void)
-{
-	wc_threads_free(th);
-	wc_symbolizer_free(sym);
-	if (opened)
-		wc_analysis_close(&an);
-	th = NULL;
-	sym = NULL;
-	opened = false;
-}
-
-/* Close the trace with a trailer at @end_us and report on it. */
-static const struct wc_threads_row *report(uint64_t end_us, const struct wc_threads_opts *o,
-					   size_t *n)
-{
-	cr_assert_eq(st_end(&tr, true, end_us * US), 0);
-	return report_file(tr.path, o, n);
-}
-
-/* The output of @write (text or JSON) after report(). */
-static char *output(int (*write)(struct wc_threads *, struct wc_analysis *,
-				 struct wc_symbolizer *, FILE *))
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_not_null(f);
-	cr_assert_eq(write(th, &an, sym, f), 0);
-	fclose(f);
-	return text;
-}
-
-static void expect_times(const struct wc_threads_row *r, uint64_t life, uint64_t on,
-			 uint64_t off, uint64_t s, uint64_t d, uint64_t other, uint64_t pre,
-			 uint64_t runq)
-{
-	cr_expect_eq(r->lifetime_ns, life * US, "%u lifetime %lu", r->tid,
-		     (unsigned long)r->lifetime_ns);
-	cr_expect_eq(r->on_ns, on * US, "%u on %lu", r->tid, (unsigned long)r->on_ns);
-	cr_expect_eq(r->off_ns, off * US, "%u off %lu", r->tid, (unsigned long)r->off_ns);
-	cr_expect_eq(r->sleep_ns, s * US, "%u S %lu", r->tid, (unsigned long)r->sleep_ns);
-	cr_expect_eq(r->uninterruptible_ns, d * US, "%u D %lu", r->tid,
-		     (unsigned long)r->uninterruptible_ns);
-	cr_expect_eq(r->other_ns, other * US, "%u other %lu", r->tid, (unsigned long)r->other_ns);
-	cr_expect_eq(r->preempted_ns, pre * US, "%u R %lu", r->tid,
-		     (unsigned long)r->preempted_ns);
-	cr_expect_eq(r->runqueue_ns, runq * US, "%u runq %lu", r->tid,
-		     (unsigned long)r->runqueue_ns);
-	/* the columns sum to the off-CPU total, by construction of the split */
-	cr_expect_eq(r->sleep_ns + r->uninterruptible_ns + r->other_ns + r->preempted_ns +
-			     r->runqueue_ns,
-		     r->off_ns);
-}
-
-static void expect_gaps(const struct wc_threads_row *r, uint64_t start, uint64_t switches,
-			uint64_t end)
-{
-	cr_expect_eq(r->gap_ns[WC_GAP_START], start * US, "%u start gap %lu", r->tid,
-		     (unsigned long)r->gap_ns[WC_GAP_START]);
-	cr_expect_eq(r->gap_ns[WC_GAP_SWITCHES], switches * US, "%u switches gap %lu", r->tid,
-		     (unsigned long)r->gap_ns[WC_GAP_SWITCHES]);
-	cr_expect_eq(r->gap_ns[WC_GAP_END], end * US, "%u end gap %lu", r->tid,
-		     (unsigned long)r->gap_ns[WC_GAP_END]);
-	/* counted + uncounted = lifetime */
-	cr_expect_eq(r->on_ns + r->off_ns + r->gap_ns[0] + r->gap_ns[1] + r->gap_ns[2],
-		     r->lifetime_ns, "%u: counted and uncounted do not make the lifetime", r->tid);
-}
+TestSuite(threads, .init = tt_init, .fini = tt_fini);
 
 /*
  * Two threads of process 100 on CPU 0: A = "worker" 100, B = "helper" 101.  In us:
@@ -214,23 +58,23 @@ static void expect_gaps(const struct wc_threads_row *r, uint64_t start, uint64_t
  */
 static void write_two_threads(void)
 {
-	st_set_pid(&tr, 101, 100);
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_sample(&tr, 1200 * US, 0, 100, s_spin, 100 * US);
-	st_sample(&tr, 1400 * US, 0, 100, s_spin2, 100 * US);
-	st_sample(&tr, 1600 * US, 0, 100, s_work, 100 * US);
-	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
-	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_switch(&tr, 3000 * US, 0, 100, "worker", ST_RPLUS, 101, "helper", k_preempt);
-	st_switch(&tr, 3300 * US, 0, 101, "helper", ST_D, 100, "worker", k_io);
-	st_switch(&tr, 3500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 3600 * US, 1, W, 101, "helper", 0, 0);
-	st_wake(&tr, 3800 * US, 1, W, 100, "worker", 0, 0);
-	st_switch(&tr, 3900 * US, 0, 0, "swapper/0", 0, 101, "helper", 0);
-	st_switch(&tr, 4000 * US, 0, 101, "helper", ST_S, 100, "worker", k_sleep);
-	st_switch(&tr, 4500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
-	st_round(&tr);
+	st_set_pid(&tt_tr, 101, 100);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_sample(&tt_tr, 1200 * US, 0, 100, tt_s_spin, 100 * US);
+	st_sample(&tt_tr, 1400 * US, 0, 100, tt_s_spin2, 100 * US);
+	st_sample(&tt_tr, 1600 * US, 0, 100, tt_s_work, 100 * US);
+	st_switch(&tt_tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tt_tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tt_tr, 3000 * US, 0, 100, "worker", ST_RPLUS, 101, "helper", tt_k_preempt);
+	st_switch(&tt_tr, 3300 * US, 0, 101, "helper", ST_D, 100, "worker", tt_k_io);
+	st_switch(&tt_tr, 3500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 3600 * US, 1, W, 101, "helper", 0, 0);
+	st_wake(&tt_tr, 3800 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tt_tr, 3900 * US, 0, 0, "swapper/0", 0, 101, "helper", 0);
+	st_switch(&tt_tr, 4000 * US, 0, 101, "helper", ST_S, 100, "worker", tt_k_sleep);
+	st_switch(&tt_tr, 4500 * US, 0, 100, "worker", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_round(&tt_tr);
 }
 
 Test(threads, two_threads_figures)
@@ -240,7 +84,7 @@ Test(threads, two_threads_figures)
 	size_t n;
 
 	write_two_threads();
-	r = report(5000, &o, &n);
+	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 2);
 
 	cr_expect_eq(r[0].tid, 100);
@@ -248,7 +92,7 @@ Test(threads, two_threads_figures)
 	cr_expect_str_eq(r[0].comm, "worker");
 	cr_expect_eq(r[0].start_ns, 1000 * US);
 	cr_expect_eq(r[0].end_ns, 5000 * US);
-	expect_times(&r[0], 4000, 2100, 1900, 1300, 0, 0, 300, 300);
+	tt_expect_times(&r[0], 4000, 2100, 1900, 1300, 0, 0, 300, 300);
 	cr_expect_eq(r[0].runs, 4);
 	cr_expect_eq(r[0].intervals, 4);
 	cr_expect_eq(r[0].samples, 3);
@@ -260,7 +104,7 @@ Test(threads, two_threads_figures)
 	cr_expect_eq(r[0].first_seen, 'i');
 	cr_expect_not(r[0].is_new);
 	cr_expect_not(r[0].exited);
-	expect_gaps(&r[0], 0, 0, 0);
+	tt_expect_gaps(&r[0], 0, 0, 0);
 	cr_assert_eq(r[0].noff_top, 2);
 	cr_expect_eq(r[0].off_top[0].state, 'S');
 	cr_expect_eq(r[0].off_top[0].value, 1300 * US); /* SLEEP-S: the blocked parts */
@@ -277,11 +121,11 @@ Test(threads, two_threads_figures)
 	cr_expect_eq(r[1].tid, 101);
 	cr_expect_eq(r[1].pid, 100);
 	cr_expect_str_eq(r[1].comm, "helper");
-	expect_times(&r[1], 2000, 400, 1600, 1000, 300, 0, 0, 300);
+	tt_expect_times(&r[1], 2000, 400, 1600, 1000, 300, 0, 0, 300);
 	cr_expect_eq(r[1].voluntary, 2);
 	cr_expect_eq(r[1].involuntary, 0);
 	cr_expect_float_eq(r[1].coverage, 100.0, 1e-9);
-	expect_gaps(&r[1], 0, 0, 0);
+	tt_expect_gaps(&r[1], 0, 0, 0);
 	cr_assert_eq(r[1].noff_top, 2);
 	cr_expect_eq(r[1].off_top[0].state, 'S');
 	cr_expect_eq(r[1].off_top[0].value, 1000 * US);
@@ -300,10 +144,10 @@ Test(threads, switch_counts_match_the_state_machine)
 	size_t n;
 
 	write_two_threads();
-	r = report(5000, &o, &n);
+	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 2);
 	for (size_t i = 0; i < n; i++) {
-		const struct wc_thread *t = wc_tasks_find(&an.tasks, r[i].tid);
+		const struct wc_thread *t = wc_tasks_find(&tt_an.tasks, r[i].tid);
 
 		cr_assert_not_null(t);
 		cr_expect_eq(r[i].voluntary, t->switches_voluntary, "%u", r[i].tid);
@@ -355,12 +199,12 @@ Test(threads, text_table)
 	size_t n;
 
 	write_two_threads();
-	report(5000, &o, &n);
-	text = output(wc_threads_write_text);
+	tt_report(5000, &o, &n);
+	text = tt_output(wc_threads_write_text);
 	rest = strchr(text, '\n');
 	cr_assert_not_null(rest);
 	snprintf(first, sizeof(first),
-		 "# %s: 2 threads shown of 2 seen, 0.004000 s recorded; times in ms", tr.path);
+		 "# %s: 2 threads shown of 2 seen, 0.004000 s recorded; times in ms", tt_tr.path);
 	cr_expect(strncmp(text, first, strlen(first)) == 0 && text + strlen(first) == rest,
 		  "first line: %.*s", (int)(rest - text), text);
 	cr_expect_str_eq(rest + 1, want, "got:\n%s\nwanted:\n%s", rest + 1, want);
@@ -375,18 +219,18 @@ Test(threads, units)
 	size_t n;
 
 	write_two_threads();
-	report(5000, &o, &n);
-	text = output(wc_threads_write_text);
+	tt_report(5000, &o, &n);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "\n100  100  worker      4000    2100      300     1900"
 					"     1300        0      0        300        300        0"
 					"    3      1  100.0%\n"),
 			   "%s", text);
 	cr_expect_not_null(strstr(text, "  off-CPU S 1300 us       " T_SLEEP "\n"), "%s", text);
 	free(text);
-	reset();
+	tt_reset();
 	o.unit = WC_UNIT_NS;
-	report_file(tr.path, &o, &n);
-	text = output(wc_threads_write_text);
+	tt_report_file(tt_tr.path, &o, &n);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "  worker   4000000  2100000   300000  1900000"), "%s",
 			   text);
 	free(text);
@@ -413,26 +257,26 @@ Test(threads, time_window)
 	size_t n;
 
 	write_two_threads();
-	r = report(5000, &o, &n);
+	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 2);
 	cr_expect_eq(r[0].tid, 100);
 	cr_expect_eq(r[0].start_ns, 2300 * US);
 	cr_expect_eq(r[0].end_ns, 3700 * US);
-	expect_times(&r[0], 1400, 600, 800, 400, 0, 0, 300, 100);
+	tt_expect_times(&r[0], 1400, 600, 800, 400, 0, 0, 300, 100);
 	cr_expect_eq(r[0].runs, 2);
 	cr_expect_eq(r[0].intervals, 3);
 	cr_expect_eq(r[0].samples, 0);
 	cr_expect_eq(r[0].voluntary, 1);
 	cr_expect_eq(r[0].involuntary, 1);
-	expect_gaps(&r[0], 0, 0, 0);
+	tt_expect_gaps(&r[0], 0, 0, 0);
 	cr_assert_eq(r[0].noff_top, 2);
 	cr_expect_eq(r[0].off_top[0].value, 400 * US); /* S 2300-2500, 3500-3700 */
 	cr_expect_eq(r[0].off_top[1].value, 300 * US); /* R 3000-3300 */
 	cr_expect_eq(r[0].non_top, 0);
 	cr_expect_eq(r[1].tid, 101);
-	expect_times(&r[1], 700, 300, 400, 0, 300, 0, 0, 100);
+	tt_expect_times(&r[1], 700, 300, 400, 0, 300, 0, 0, 100);
 	cr_expect_eq(r[1].voluntary, 1);
-	expect_gaps(&r[1], 0, 0, 0);
+	tt_expect_gaps(&r[1], 0, 0, 0);
 }
 
 /* A window where A sleeps throughout (2100-2400 us, inside its S interval 2000-2600, woken at
@@ -445,10 +289,10 @@ Test(threads, window_inside_one_interval)
 	size_t n;
 
 	write_two_threads();
-	r = report(5000, &o, &n);
+	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_eq(r[0].tid, 100);
-	expect_times(&r[0], 300, 0, 300, 300, 0, 0, 0, 0);
+	tt_expect_times(&r[0], 300, 0, 300, 300, 0, 0, 0, 0);
 	cr_expect_float_eq(r[0].coverage, 100.0, 1e-9);
 	cr_expect_eq(r[0].voluntary + r[0].involuntary, 0);
 }
@@ -462,10 +306,10 @@ Test(threads, filters)
 	size_t n;
 
 	write_two_threads();
-	r = report(5000, &o, &n);
+	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_eq(r[0].tid, 101);
-	const char *path = tr.path;
+	const char *path = tt_tr.path;
 	const struct wc_threads_opts opts[] = {
 		{ .filter = { .comm = "helper" } },
 		{ .filter = { .pids = &pid, .npids = 1 } },
@@ -474,8 +318,8 @@ Test(threads, filters)
 	const size_t want[] = { 1, 2, 0 };
 
 	for (size_t i = 0; i < 3; i++) {
-		reset();
-		r = report_file(path, &opts[i], &n);
+		tt_reset();
+		r = tt_report_file(path, &opts[i], &n);
 		cr_expect_eq(n, want[i], "filter %zu: %zu rows", i, n);
 		if (i == 0 && n == 1)
 			cr_expect_eq(r[0].tid, 101);
@@ -493,17 +337,17 @@ Test(threads, comm_filter_any_name)
 	const struct wc_threads_row *r;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
-	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_comm(&tr, 2800 * US, 100, 100, "renamed");
-	st_switch(&tr, 3000 * US, 0, 100, "renamed", ST_S, 0, "swapper/0", k_sleep);
-	r = report(4000, &o, &n);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tt_tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tt_tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_comm(&tt_tr, 2800 * US, 100, 100, "renamed");
+	st_switch(&tt_tr, 3000 * US, 0, 100, "renamed", ST_S, 0, "swapper/0", tt_k_sleep);
+	r = tt_report(4000, &o, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_str_eq(r[0].comm, "renamed");
 	/* runs 1000 + 400; S 2000-2600 (S 500, runq 100), S 3000-4000 open at the end */
-	expect_times(&r[0], 3000, 1400, 1600, 1500, 0, 0, 0, 100);
+	tt_expect_times(&r[0], 3000, 1400, 1600, 1500, 0, 0, 0, 100);
 }
 
 /*
@@ -516,9 +360,10 @@ Test(threads, comm_filter_any_name)
  *   6500  W wakes C;  6600 idle -> C;  7000 C out S;  trailer 8000
  * Lifetime 1000-8000 = 7000.  Counted: S 2000-2400 (S 200, runq 200); run 2400-3000 (600);
  * S 6000-6600 woken 6500 (S 500, runq 100); run 6600-7000 (400); S 7000-8000 open at the end
- * (S 1000): on 1000, off 2000, coverage 3000 / 7000 = 42.9 %, flagged.  Uncounted: 1000-2000 before the first piece, first seen by
- * a sample, no switch lost: start unseen 1000; 3000-6000 switches lost 3000.  Switch-outs
- * 2000, 3000, 6000, 7000, all S: 4 voluntary; one of them (6000) after a switch-out.
+ * (S 1000): on 1000, off 2000, coverage 3000 / 7000 = 42.9 %, flagged.  Uncounted: 1000-2000
+ * before the first piece, first seen by a sample, no switch lost: start unseen 1000;
+ * 3000-6000 switches lost 3000.  Switch-outs 2000, 3000, 6000, 7000, all S: 4 voluntary; one
+ * of them (6000) after a switch-out.
  */
 Test(threads, coverage_start_unseen_and_switches_lost)
 {
@@ -527,18 +372,18 @@ Test(threads, coverage_start_unseen_and_switches_lost)
 	char *text;
 	size_t n;
 
-	st_sample(&tr, 1000 * US, 0, 400, s_work, 250 * US);
-	st_switch(&tr, 2000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 2200 * US, 1, W, 400, "c", 0, 0);
-	st_switch(&tr, 2400 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
-	st_switch(&tr, 3000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
-	st_switch(&tr, 6000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 6500 * US, 1, W, 400, "c", 0, 0);
-	st_switch(&tr, 6600 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
-	st_switch(&tr, 7000 * US, 0, 400, "c", ST_S, 0, "swapper/0", k_sleep);
-	r = report(8000, &o, &n);
+	st_sample(&tt_tr, 1000 * US, 0, 400, tt_s_work, 250 * US);
+	st_switch(&tt_tr, 2000 * US, 0, 400, "c", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 2200 * US, 1, W, 400, "c", 0, 0);
+	st_switch(&tt_tr, 2400 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
+	st_switch(&tt_tr, 3000 * US, 0, 400, "c", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_switch(&tt_tr, 6000 * US, 0, 400, "c", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 6500 * US, 1, W, 400, "c", 0, 0);
+	st_switch(&tt_tr, 6600 * US, 0, 0, "swapper/0", 0, 400, "c", 0);
+	st_switch(&tt_tr, 7000 * US, 0, 400, "c", ST_S, 0, "swapper/0", tt_k_sleep);
+	r = tt_report(8000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 7000, 1000, 2000, 1700, 0, 0, 0, 300);
+	tt_expect_times(&r[0], 7000, 1000, 2000, 1700, 0, 0, 0, 300);
 	cr_expect_eq(r[0].first_seen, 's');
 	cr_expect_eq(r[0].samples, 1);
 	cr_expect_eq(r[0].sampled_ns, 250 * US);
@@ -546,11 +391,11 @@ Test(threads, coverage_start_unseen_and_switches_lost)
 	cr_expect_eq(r[0].double_out, 1);
 	cr_expect_eq(r[0].inferred, 0);
 	cr_expect_eq(r[0].double_in, 0);
-	expect_gaps(&r[0], 1000, 3000, 0);
+	tt_expect_gaps(&r[0], 1000, 3000, 0);
 	cr_expect_float_eq(r[0].coverage, 300.0 / 7, 1e-9);
 	cr_expect(r[0].flagged);
 	cr_expect_eq(r[0].unknown_ns, 4000 * US);
-	text = output(wc_threads_write_text);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "  42.9%!\n"), "%s", text);
 	cr_expect_not_null(strstr(text, "\n  ! coverage 42.9%: start unseen 1.000 ms (first seen "
 					"by a sample); switches lost 3.000 ms (1 switch-ins not "
@@ -577,86 +422,18 @@ Test(threads, inferred_switch_in_is_counted)
 	const struct wc_threads_row *r;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 500, "e", 0);
-	st_switch(&tr, 1500 * US, 0, 500, "e", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 1800 * US, 0, W, 500, "e", 1, 0);
-	st_switch(&tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", k_sleep);
-	r = report(3000, &o, &n);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 500, "e", 0);
+	st_switch(&tt_tr, 1500 * US, 0, 500, "e", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 1800 * US, 0, W, 500, "e", 1, 0);
+	st_switch(&tt_tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", tt_k_sleep);
+	r = tt_report(3000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 2000, 1200, 800, 800, 0, 0, 0, 0);
+	tt_expect_times(&r[0], 2000, 1200, 800, 800, 0, 0, 0, 0);
 	cr_expect_eq(r[0].double_out, 1);
 	cr_expect_eq(r[0].inferred, 1);
 	cr_expect_eq(r[0].inferred_bound_ns, 0); /* at the wakeup onto an idle CPU: exact */
-	expect_gaps(&r[0], 0, 0, 0);
+	tt_expect_gaps(&r[0], 0, 0, 0);
 	cr_expect_not(r[0].flagged);
-}
-
-/*
- * A thread created and ended in the recording.  D = 500, forked by W:
- *   1000  FORK;  1100 sched_wakeup_new of D (target CPU 1)
- *   1500  idle -> D on CPU 1;  2000 D out S;  2100 W wakes D;  2300 idle -> D
- *   2800  EXIT of D;  2900 D out in state X (its last switch-out comes after its EXIT)
- *   trailer 3000
- * Lifetime from the wakeup_new (1100) to the later of the EXIT and the last switch (2900):
- * 1800.  The wait for the first run, 1100-1500, is run-queue time (400); runs 1500-2000 and
- * 2300-2900 (1100); S 2000-2300 woken 2100 (S 100, runq 200).  Off 700; 1800: 100 %.
- * Switch-outs S and X: 2 voluntary.  It is new and exited; nothing is open at the end.
- */
-Test(threads, new_thread_from_wakeup_new_to_exit)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	size_t n;
-
-	st_task(&tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
-	st_wake_new(&tr, 1100 * US, 0, W, 500, "d", 1);
-	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_switch(&tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", k_sleep);
-	st_wake(&tr, 2100 * US, 0, W, 500, "d", 1, 0);
-	st_switch(&tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_task(&tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
-	st_switch(&tr, 2900 * US, 1, 500, "d", 0x10 /* X */, 0, "swapper/1", 0);
-	r = report(3000, &o, &n);
-	cr_assert_eq(n, 1);
-	cr_expect_eq(r[0].tid, 500);
-	cr_expect_eq(r[0].start_ns, 1100 * US);
-	cr_expect_eq(r[0].end_ns, 2900 * US);
-	expect_times(&r[0], 1800, 1100, 700, 100, 0, 0, 0, 600);
-	cr_expect(r[0].is_new);
-	cr_expect(r[0].exited);
-	cr_expect_eq(r[0].first_seen, 'n');
-	cr_expect_eq(r[0].voluntary, 2);
-	cr_expect_eq(r[0].involuntary, 0);
-	expect_gaps(&r[0], 0, 0, 0);
-	cr_expect_eq(an.sched.counts.open_off_at_end, 0);
-}
-
-/*
- * An EXIT after the thread's last event ends the lifetime: D = 500 as above to its switch-in
- * at 2300, then its EXIT at 2800 and no switch-out (lost).  Lifetime 1100-2800 = 1700; the
- * run from 2300 is never closed: 500 open at the end, on its CPU.  Counted: runq 400, run
- * 500, S 100, runq 200 = 1200.
- */
-Test(threads, exit_after_the_last_event)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	size_t n;
-
-	st_task(&tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
-	st_wake_new(&tr, 1100 * US, 0, W, 500, "d", 1);
-	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_switch(&tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", k_sleep);
-	st_wake(&tr, 2100 * US, 0, W, 500, "d", 1, 0);
-	st_switch(&tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_task(&tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
-	r = report(3000, &o, &n);
-	cr_assert_eq(n, 1);
-	cr_expect_eq(r[0].end_ns, 2800 * US);
-	expect_times(&r[0], 1700, 500, 700, 100, 0, 0, 0, 600);
-	expect_gaps(&r[0], 0, 0, 500);
-	cr_expect(r[0].exited);
-	cr_expect(r[0].on_cpu_at_end);
 }
 
 /*
@@ -675,72 +452,23 @@ Test(threads, switch_out_lost)
 	char *text;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 600, "e", 0);
-	st_switch(&tr, 3000 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
-	st_switch(&tr, 4000 * US, 1, 600, "e", ST_RPLUS, 0, "swapper/1", k_preempt);
-	st_switch(&tr, 4500 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
-	st_switch(&tr, 5000 * US, 1, 600, "e", ST_S, 0, "swapper/1", k_sleep);
-	r = report(6000, &o, &n);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 600, "e", 0);
+	st_switch(&tt_tr, 3000 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
+	st_switch(&tt_tr, 4000 * US, 1, 600, "e", ST_RPLUS, 0, "swapper/1", tt_k_preempt);
+	st_switch(&tt_tr, 4500 * US, 1, 0, "swapper/1", 0, 600, "e", 0);
+	st_switch(&tt_tr, 5000 * US, 1, 600, "e", ST_S, 0, "swapper/1", tt_k_sleep);
+	r = tt_report(6000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 5000, 1500, 1500, 1000, 0, 0, 500, 0);
+	tt_expect_times(&r[0], 5000, 1500, 1500, 1000, 0, 0, 500, 0);
 	cr_expect_eq(r[0].double_in, 1);
-	expect_gaps(&r[0], 0, 2000, 0);
+	tt_expect_gaps(&r[0], 0, 2000, 0);
 	cr_expect_float_eq(r[0].coverage, 60.0, 1e-9);
 	cr_expect(r[0].flagged);
 	cr_expect_eq(r[0].involuntary, 1);
 	cr_expect_eq(r[0].voluntary, 1);
-	text = output(wc_threads_write_text);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "(0 switch-ins not traced, 0 of them inferred; "
 					"1 switch-outs not traced)"),
-			   "%s", text);
-	free(text);
-}
-
-/*
- * Open at the end: F = 700's last run is still open when the recording ends, and samples of
- * it come later.  1000 F out S (first event); 1200 W wakes F; 1300 idle -> F; samples at 1500
- * and 7500; trailer 8000.  Lifetime 1000-8000 = 7000: S 200 + runq 100, then on its CPU from
- * 1300 to the end (6700): coverage 100 %, nothing uncounted.  Sampled 2 x 100.  An EXIT at
- * 7600 instead (its switch-out lost) ends the lifetime there and leaves the run uncounted:
- * 1300-7600 open at the end (6300), coverage 300 / 6600.
- */
-Test(threads, open_at_the_end)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	char *text;
-	size_t n;
-
-	st_switch(&tr, 1000 * US, 0, 700, "f", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 1200 * US, 1, W, 700, "f", 0, 0);
-	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 700, "f", 0);
-	st_sample(&tr, 1500 * US, 0, 700, s_spin, 100 * US);
-	st_sample(&tr, 7500 * US, 0, 700, s_spin, 100 * US);
-	r = report(8000, &o, &n);
-	cr_assert_eq(n, 1);
-	expect_times(&r[0], 7000, 6700, 300, 200, 0, 0, 0, 100);
-	cr_expect_eq(r[0].sampled_ns, 200 * US);
-	cr_expect(r[0].on_cpu_at_end);
-	expect_gaps(&r[0], 0, 0, 0);
-	cr_expect_float_eq(r[0].coverage, 100.0, 1e-9);
-	reset();
-	st_remove(&tr);
-	cr_assert_eq(st_begin(&tr), 0);
-	make_stacks();
-	st_switch(&tr, 1000 * US, 0, 700, "f", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 1200 * US, 1, W, 700, "f", 0, 0);
-	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 700, "f", 0);
-	st_sample(&tr, 1500 * US, 0, 700, s_spin, 100 * US);
-	st_sample(&tr, 7500 * US, 0, 700, s_spin, 100 * US);
-	st_task(&tr, WC_REC_EXIT, 7600 * US, 700, 1, 700, 1);
-	r = report(8000, &o, &n);
-	cr_assert_eq(n, 1);
-	expect_times(&r[0], 6600, 0, 300, 200, 0, 0, 0, 100);
-	expect_gaps(&r[0], 0, 0, 6300);
-	cr_expect_float_eq(r[0].coverage, 100.0 * 300 / 6600, 1e-9);
-	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "  ! coverage 4.5%: open at the end 6.300 ms (on-CPU when "
-					"last seen: it exited, its last switch not traced)\n"),
 			   "%s", text);
 	free(text);
 }
@@ -758,21 +486,21 @@ Test(threads, seen_once)
 	char *text;
 	size_t n;
 
-	st_sample(&tr, 1000 * US, 0, 800, s_work, 100 * US);
-	st_switch(&tr, 1500 * US, 1, 0, "swapper/1", 0, 900, "h", 0);
-	r = report(2000, &o, &n);
+	st_sample(&tt_tr, 1000 * US, 0, 800, tt_s_work, 100 * US);
+	st_switch(&tt_tr, 1500 * US, 1, 0, "swapper/1", 0, 900, "h", 0);
+	r = tt_report(2000, &o, &n);
 	cr_assert_eq(n, 2);
 	cr_expect_eq(r[0].tid, 800);
-	expect_times(&r[0], 1000, 0, 0, 0, 0, 0, 0, 0);
-	expect_gaps(&r[0], 1000, 0, 0);
+	tt_expect_times(&r[0], 1000, 0, 0, 0, 0, 0, 0, 0);
+	tt_expect_gaps(&r[0], 1000, 0, 0);
 	cr_expect_float_eq(r[0].coverage, 0.0, 1e-9);
 	cr_expect(r[0].flagged);
 	cr_assert_eq(r[0].non_top, 1);
 	cr_expect_str_eq(r[0].on_top[0].text, "do_work");
 	cr_expect_eq(r[1].tid, 900);
-	expect_times(&r[1], 500, 500, 0, 0, 0, 0, 0, 0);
-	expect_gaps(&r[1], 0, 0, 0);
-	text = output(wc_threads_write_text);
+	tt_expect_times(&r[1], 500, 500, 0, 0, 0, 0, 0, 0);
+	tt_expect_gaps(&r[1], 0, 0, 0);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "   0.0%!\n"), "%s", text);
 	cr_expect_not_null(strstr(text, "! coverage 0.0%: start unseen 1.000 ms (no complete run "
 					"or off-CPU interval)\n"),
@@ -795,18 +523,18 @@ Test(threads, sort_ties)
 	size_t n;
 
 	for (int i = 0; i < 3; i++)
-		st_switch(&tr, 1000 * US, (uint32_t)i % 2, tids[i], "t", ST_S, 0, "swapper", 0);
+		st_switch(&tt_tr, 1000 * US, (uint32_t)i % 2, tids[i], "t", ST_S, 0, "swapper", 0);
 	for (int i = 0; i < 3; i++)
-		st_wake(&tr, 1100 * US, 1, W, tids[i], "t", 0, 0);
+		st_wake(&tt_tr, 1100 * US, 1, W, tids[i], "t", 0, 0);
 	for (int i = 0; i < 3; i++)
-		st_switch(&tr, 1100 * US, (uint32_t)i % 2, 0, "swapper", 0, tids[i], "t", 0);
-	st_switch(&tr, 1200 * US, 0, 30, "t", ST_S, 0, "swapper", 0);
-	st_switch(&tr, 1300 * US, 1, 20, "t", ST_S, 0, "swapper", 0);
-	st_switch(&tr, 1300 * US, 0, 10, "t", ST_S, 0, "swapper", 0);
-	st_task(&tr, WC_REC_EXIT, 1200 * US, 30, 1, 30, 1);
-	st_task(&tr, WC_REC_EXIT, 1300 * US, 20, 1, 20, 1);
-	st_task(&tr, WC_REC_EXIT, 1300 * US, 10, 1, 10, 1);
-	r = report(2000, &o, &n);
+		st_switch(&tt_tr, 1100 * US, (uint32_t)i % 2, 0, "swapper", 0, tids[i], "t", 0);
+	st_switch(&tt_tr, 1200 * US, 0, 30, "t", ST_S, 0, "swapper", 0);
+	st_switch(&tt_tr, 1300 * US, 1, 20, "t", ST_S, 0, "swapper", 0);
+	st_switch(&tt_tr, 1300 * US, 0, 10, "t", ST_S, 0, "swapper", 0);
+	st_task(&tt_tr, WC_REC_EXIT, 1200 * US, 30, 1, 30, 1);
+	st_task(&tt_tr, WC_REC_EXIT, 1300 * US, 20, 1, 20, 1);
+	st_task(&tt_tr, WC_REC_EXIT, 1300 * US, 10, 1, 10, 1);
+	r = tt_report(2000, &o, &n);
 	cr_assert_eq(n, 3);
 	cr_expect_eq(r[0].tid, 10);
 	cr_expect_eq(r[1].tid, 20);
@@ -829,14 +557,14 @@ Test(threads, other_states)
 	const struct wc_threads_row *r;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
-	st_switch(&tr, 1100 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 1600 * US, 1, W, 50, "kworker/0:1", 0, 0);
-	st_switch(&tr, 1650 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
-	st_switch(&tr, 1700 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", k_sleep);
-	r = report(2000, &o, &n);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
+	st_switch(&tt_tr, 1100 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 1600 * US, 1, W, 50, "kworker/0:1", 0, 0);
+	st_switch(&tt_tr, 1650 * US, 0, 0, "swapper/0", 0, 50, "kworker/0:1", 0);
+	st_switch(&tt_tr, 1700 * US, 0, 50, "kworker/0:1", 0x80, 0, "swapper/0", tt_k_sleep);
+	r = tt_report(2000, &o, &n);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 1000, 150, 850, 0, 0, 800, 0, 50);
+	tt_expect_times(&r[0], 1000, 150, 850, 0, 0, 800, 0, 50);
 	cr_assert_eq(r[0].noff_top, 1);
 	cr_expect_eq(r[0].off_top[0].state, 'I');
 	cr_expect_eq(r[0].voluntary, 2);
@@ -862,17 +590,19 @@ Test(threads, json)
 			"\"uncounted_ns\":{\"start_unseen\":0,\"switches_lost\":0,"
 			"\"open_at_end\":0},\"untraced\":{\"double_switch_out\":0,"
 			"\"inferred_switch_in\":0,\"inferred_bound_ns\":0,\"double_switch_in\":0},"
-			"\"top_off_cpu\":[{\"state\":\"S\",\"ns\":1000000,\"stack\":\"" T_SLEEP "\"},"
+			"\"top_off_cpu\":[{\"state\":\"S\",\"ns\":1000000,"
+			"\"stack\":\"" T_SLEEP "\"},"
 			"{\"state\":\"D\",\"ns\":300000,\"stack\":\"" T_IO "\"}],"
 			"\"top_on_cpu\":[]}\n]}\n";
 	char *text, *p;
 	size_t n;
 
 	write_two_threads();
-	report(5000, &o, &n);
-	text = output(wc_threads_write_json);
+	tt_report(5000, &o, &n);
+	text = tt_output(wc_threads_write_json);
 	cr_expect_not_null(strstr(text, ",\"truncated\":false,\"duration_ns\":4000000,"
-					"\"clock_start_ns\":1000000,\"threads_seen\":2,\"lost\":{\"events\":0,\"samples\":0},"
+					"\"clock_start_ns\":1000000,\"threads_seen\":2,"
+					"\"lost\":{\"events\":0,\"samples\":0},"
 					"\"edge_cases\":{\"late\":0,"),
 			   "%s", text);
 	cr_expect_not_null(strstr(text, "\"start_unknown\":2,"), "%s", text);
@@ -896,13 +626,13 @@ Test(threads, json_strings)
 	char *text;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", 0);
-	st_switch(&tr, 1100 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
-	st_wake(&tr, 1200 * US, 1, W, 70, "x", 0, 0);
-	st_switch(&tr, 1300 * US, 0, 0, "swapper/0", 0, 70, "x", 0);
-	st_switch(&tr, 1400 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
-	report(2000, &o, &n);
-	text = output(wc_threads_write_json);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", 0);
+	st_switch(&tt_tr, 1100 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
+	st_wake(&tt_tr, 1200 * US, 1, W, 70, "x", 0, 0);
+	st_switch(&tt_tr, 1300 * US, 0, 0, "swapper/0", 0, 70, "x", 0);
+	st_switch(&tt_tr, 1400 * US, 0, 70, "a\"b\\c\td\xc3\xa9\xe2\x82", ST_S, 0, "swapper/0", 0);
+	tt_report(2000, &o, &n);
+	text = tt_output(wc_threads_write_json);
 	cr_expect_not_null(strstr(text, "\"comm\":\"a\\\"b\\\\c\\u0009d\xc3\xa9\\ufffd\\ufffd\","),
 			   "%s", text);
 	cr_expect_not_null(strstr(text, "\"stack\":\"[unknown]\""), "%s", text);
@@ -923,154 +653,25 @@ Test(threads, truncated_trace)
 	char cut[64], *text;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_switch(&tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 2500 * US, 1, W, 100, "worker", 0, 0);
-	st_switch(&tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
-	st_round(&tr);
-	frame1 = st_flush(&tr);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_switch(&tt_tr, 2000 * US, 0, 100, "worker", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 2500 * US, 1, W, 100, "worker", 0, 0);
+	st_switch(&tt_tr, 2600 * US, 0, 0, "swapper/0", 0, 100, "worker", 0);
+	st_round(&tt_tr);
+	frame1 = st_flush(&tt_tr);
 	for (int i = 0; i < 50; i++)
-		st_switch(&tr, (3000 + 10 * (uint64_t)i) * US, 0, 100, "worker", ST_RPLUS, 100,
-			  "worker", k_preempt);
-	cr_assert_eq(st_end(&tr, true, 9000 * US), 0);
-	cr_assert_eq(tu_copy_prefix(tr.path, frame1 + 20, cut), 0);
-	r = report_file(cut, &o, &n);
+		st_switch(&tt_tr, (3000 + 10 * (uint64_t)i) * US, 0, 100, "worker", ST_RPLUS, 100,
+			  "worker", tt_k_preempt);
+	cr_assert_eq(st_end(&tt_tr, true, 9000 * US), 0);
+	cr_assert_eq(tu_copy_prefix(tt_tr.path, frame1 + 20, cut), 0);
+	r = tt_report_file(cut, &o, &n);
 	unlink(cut);
-	cr_expect_eq(wc_replay_stats(an.replay)->state, WC_READER_TRUNCATED);
+	cr_expect_eq(wc_replay_stats(tt_an.replay)->state, WC_READER_TRUNCATED);
 	cr_assert_eq(n, 1);
-	expect_times(&r[0], 1600, 1000, 600, 500, 0, 0, 0, 100);
-	text = output(wc_threads_write_text);
+	tt_expect_times(&r[0], 1600, 1000, 600, 500, 0, 0, 0, 100);
+	text = tt_output(wc_threads_write_text);
 	cr_expect_not_null(strstr(text, "\n# TRUNCATED at byte "), "%s", text);
 	free(text);
-}
-
-/*
- * Threads alive at the start, from wcrec's /proc snapshot (COMMs with WC_TASK_SYNTH at 500,
- * the recording's first record, so its start), on CPUs 0 and 1:
- *   100 "server" S: 1000 W wakes it;  1200 idle -> 100;  1700 100 out S (sleep) -> idle
- *   101 "bio" S and 102 "flush" D: no event at all
- *   103 "gone" S: the recorder's EXIT at 600 (gone from /proc by the time events were on)
- *   104 "busy" R: 1500 out R+ on CPU 1 (its first event: a switch-out) -> idle;
- *       1600 idle -> 104, on its CPU to the end
- *   trailer 3000
- * 100: lifetime 500-3000 = 2500: S 500-1000 and runq 1000-1200 in the state /proc gave (700),
- *      run 1200-1700 (500), S 1700-3000 open at the end (1300).  On 500, off 2000 = S 1800 +
- *      runq 200, 100 %.  Off stacks: sleep S 1300, the /proc state S 500 (a stack line
- *      counts the blocked part, as SLEEP-S; the run-queue wait after the wakeup, on none).
- * 101: 2500 all S from /proc; 102: 2500 all D from /proc; 103: 500-600, 100 S from /proc.
- * 104: 2500: 500-1500 unknown (start unseen, first seen by a switch-out), R 1500-1600 (100),
- *      on 1600-3000 (1400): 60 %, flagged.
- * By lifetime, ties by on-CPU, then tid: 104, 100, 101, 102, 103.
- */
-static void write_at_start(void)
-{
-	st_proc_comm(&tr, 500 * US, 100, 100, "server", 'S');
-	st_proc_comm(&tr, 500 * US, 100, 101, "bio", 'S');
-	st_proc_comm(&tr, 500 * US, 100, 102, "flush", 'D');
-	st_proc_comm(&tr, 500 * US, 100, 103, "gone", 'S');
-	st_proc_comm(&tr, 500 * US, 100, 104, "busy", 'R');
-	st_task(&tr, WC_REC_EXIT, 600 * US, 100, 0, 103, 0);
-	st_wake(&tr, 1000 * US, 1, W, 100, "server", 0, 0);
-	st_switch(&tr, 1200 * US, 0, 0, "swapper/0", 0, 100, "server", 0);
-	st_switch(&tr, 1500 * US, 1, 104, "busy", ST_RPLUS, 0, "swapper/1", k_preempt);
-	st_switch(&tr, 1600 * US, 1, 0, "swapper/1", 0, 104, "busy", 0);
-	st_switch(&tr, 1700 * US, 0, 100, "server", ST_S, 0, "swapper/0", k_sleep);
-	st_round(&tr);
-}
-
-#define T_PROC "[state from /proc at the start]"
-
-Test(threads, alive_at_the_start)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	char *text;
-	size_t n;
-
-	write_at_start();
-	r = report(3000, &o, &n);
-	cr_assert_eq(n, 5);
-	cr_expect_eq(r[0].tid, 104);
-	cr_expect_eq(r[1].tid, 100);
-	cr_expect_eq(r[2].tid, 101);
-	cr_expect_eq(r[3].tid, 102);
-	cr_expect_eq(r[4].tid, 103);
-
-	cr_expect_eq(r[1].start_ns, 500 * US);
-	cr_expect_eq(r[1].end_ns, 3000 * US);
-	expect_times(&r[1], 2500, 500, 2000, 1800, 0, 0, 0, 200);
-	expect_gaps(&r[1], 0, 0, 0);
-	cr_expect(r[1].at_start);
-	cr_expect_eq(r[1].proc_state, 'S');
-	cr_expect_eq(r[1].proc_ns, 700 * US);
-	cr_expect_eq(r[1].first_seen, 'i');
-	cr_assert_eq(r[1].noff_top, 2);
-	cr_expect_str_eq(r[1].off_top[0].text, T_SLEEP);
-	cr_expect_eq(r[1].off_top[0].value, 1300 * US);
-	cr_expect_str_eq(r[1].off_top[1].text, T_PROC);
-	cr_expect_eq(r[1].off_top[1].state, 'S');
-	cr_expect_eq(r[1].off_top[1].value, 500 * US);
-
-	expect_times(&r[2], 2500, 0, 2500, 2500, 0, 0, 0, 0);
-	cr_expect_eq(r[2].first_seen, 'p');
-	cr_expect_eq(r[2].proc_ns, 2500 * US);
-	cr_expect_float_eq(r[2].coverage, 100.0, 1e-9);
-	cr_assert_eq(r[2].noff_top, 1);
-	cr_expect_str_eq(r[2].off_top[0].text, T_PROC);
-	expect_times(&r[3], 2500, 0, 2500, 0, 2500, 0, 0, 0);
-	expect_times(&r[4], 100, 0, 100, 100, 0, 0, 0, 0);
-	cr_expect(r[4].exited);
-
-	expect_times(&r[0], 2500, 1400, 100, 0, 0, 0, 100, 0);
-	expect_gaps(&r[0], 1000, 0, 0);
-	cr_expect_eq(r[0].proc_ns, 0);
-	cr_expect_float_eq(r[0].coverage, 60.0, 1e-9);
-	cr_expect(r[0].flagged);
-
-	text = output(wc_threads_write_text);
-	cr_expect_not_null(strstr(text, "5 threads shown of 5 seen"), "%s", text);
-	cr_expect_not_null(strstr(text, "\n101 bio (pid 100)\n  off-CPU S 2.500 ms       " T_PROC "\n"),
-			   "%s", text);
-	cr_expect_not_null(strstr(text, "! coverage 60.0%: start unseen 1.000 ms (first seen by a "
-					"switch-out)\n"),
-			   "%s", text);
-	free(text);
-	text = output(wc_threads_write_json);
-	cr_expect_not_null(strstr(text, "{\"tid\":101,\"pid\":100,\"comm\":\"bio\",\"start_ns\":0,"
-					"\"end_ns\":2500000,\"lifetime_ns\":2500000,"
-					"\"first_seen\":\"proc\",\"new\":false,\"exited\":false,"
-					"\"at_start\":true,\"proc_state\":\"S\","),
-			   "%s", text);
-	free(text);
-}
-
-/*
- * --time 1.0,2.0 (ms from the start at 500): the window 1500-2500.  100: run 1500-1700 (200),
- * S 1700-2500 of the interval open at the end (800): lifetime 1000, 100 % (the interval that
- * is still open when the recording ends is clipped, not dropped).  101 and 102: the window, in
- * their /proc state.  104: R 1500-1600, on 1600-2500.  103 exited before it: no row.
- */
-Test(threads, alive_at_the_start_in_a_window)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS,
-					   .filter = { .have_time = true, .start_s = 0.0010,
-						       .end_s = 0.0020 } };
-	const struct wc_threads_row *r;
-	size_t n;
-
-	write_at_start();
-	r = report(3000, &o, &n);
-	cr_assert_eq(n, 4);
-	cr_expect_eq(r[0].tid, 104);
-	expect_times(&r[0], 1000, 900, 100, 0, 0, 0, 100, 0);
-	cr_expect_eq(r[1].tid, 100);
-	expect_times(&r[1], 1000, 200, 800, 800, 0, 0, 0, 0);
-	expect_gaps(&r[1], 0, 0, 0);
-	cr_expect_eq(r[1].proc_ns, 0);
-	cr_expect_eq(r[2].tid, 101);
-	expect_times(&r[2], 1000, 0, 1000, 1000, 0, 0, 0, 0);
-	cr_expect_eq(r[3].tid, 102);
-	expect_times(&r[3], 1000, 0, 1000, 0, 1000, 0, 0, 0);
 }
 
 /*
@@ -1093,103 +694,44 @@ Test(threads, sort_keys)
 	const char *path;
 	size_t n;
 
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
-	st_switch(&tr, 1000 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
-	st_switch(&tr, 1050 * US, 0, 30, "z", ST_S, 0, "swapper/0", k_sleep);
-	st_switch(&tr, 1100 * US, 0, 10, "x", ST_S, 0, "swapper/0", k_sleep);
-	st_wake(&tr, 1150 * US, 1, W, 10, "x", 0, 0);
-	st_switch(&tr, 1500 * US, 1, 20, "y", ST_D, 0, "swapper/1", k_io);
-	st_wake(&tr, 1600 * US, 0, W, 20, "y", 1, 0);
-	st_switch(&tr, 1650 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
-	st_switch(&tr, 1700 * US, 1, 20, "y", ST_S, 0, "swapper/1", k_sleep);
-	st_task(&tr, WC_REC_EXIT, 1700 * US, 20, 1, 20, 1);
-	st_switch(&tr, 1800 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
-	st_switch(&tr, 1900 * US, 0, 10, "x", ST_S, 0, "swapper/0", k_sleep);
-	st_task(&tr, WC_REC_EXIT, 1900 * US, 10, 1, 10, 1);
-	st_wake(&tr, 2000 * US, 1, W, 30, "z", 0, 0);
-	st_switch(&tr, 2000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
-	st_switch(&tr, 2100 * US, 0, 30, "z", ST_S, 0, "swapper/0", k_sleep);
-	st_task(&tr, WC_REC_EXIT, 2100 * US, 30, 1, 30, 1);
-	r = report(3000, &o, &n);
-	path = tr.path;
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
+	st_switch(&tt_tr, 1000 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
+	st_switch(&tt_tr, 1050 * US, 0, 30, "z", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_switch(&tt_tr, 1100 * US, 0, 10, "x", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 1150 * US, 1, W, 10, "x", 0, 0);
+	st_switch(&tt_tr, 1500 * US, 1, 20, "y", ST_D, 0, "swapper/1", tt_k_io);
+	st_wake(&tt_tr, 1600 * US, 0, W, 20, "y", 1, 0);
+	st_switch(&tt_tr, 1650 * US, 1, 0, "swapper/1", 0, 20, "y", 0);
+	st_switch(&tt_tr, 1700 * US, 1, 20, "y", ST_S, 0, "swapper/1", tt_k_sleep);
+	st_task(&tt_tr, WC_REC_EXIT, 1700 * US, 20, 1, 20, 1);
+	st_switch(&tt_tr, 1800 * US, 0, 0, "swapper/0", 0, 10, "x", 0);
+	st_switch(&tt_tr, 1900 * US, 0, 10, "x", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_task(&tt_tr, WC_REC_EXIT, 1900 * US, 10, 1, 10, 1);
+	st_wake(&tt_tr, 2000 * US, 1, W, 30, "z", 0, 0);
+	st_switch(&tt_tr, 2000 * US, 0, 0, "swapper/0", 0, 30, "z", 0);
+	st_switch(&tt_tr, 2100 * US, 0, 30, "z", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_task(&tt_tr, WC_REC_EXIT, 2100 * US, 30, 1, 30, 1);
+	r = tt_report(3000, &o, &n);
+	path = tt_tr.path;
 	for (size_t k = 0; k < 6; k++) {
 		enum wc_threads_sort key;
 
 		cr_assert_eq(wc_threads_sort_parse(names[k], &key), 0);
 		o.sort = key;
 		if (k) {
-			reset();
-			r = report_file(path, &o, &n);
+			tt_reset();
+			r = tt_report_file(path, &o, &n);
 		}
 		cr_assert_eq(n, 3);
 		for (int i = 0; i < 3; i++)
 			cr_expect_eq(r[i].tid, want[k][i], "--sort %s: row %d is %u", names[k], i,
 				     r[i].tid);
 		if (k == 0) {
-			expect_times(&r[0], 1100, 150, 950, 950, 0, 0, 0, 0);
-			expect_times(&r[1], 900, 200, 700, 50, 0, 0, 0, 650);
-			expect_times(&r[2], 700, 550, 150, 0, 100, 0, 0, 50);
+			tt_expect_times(&r[0], 1100, 150, 950, 950, 0, 0, 0, 0);
+			tt_expect_times(&r[1], 900, 200, 700, 50, 0, 0, 0, 650);
+			tt_expect_times(&r[2], 700, 550, 150, 0, 100, 0, 0, 50);
 		}
 	}
 	cr_expect_eq(wc_threads_sort_parse("cpu", &o.sort), -EINVAL);
-}
-
-/*
- * What ends a life, and what does not start one:
- *   200 "zombie": in wcrec's /proc snapshot at 500 in state Z: not alive, no row.
- *   400 "dying": in at 1000 on CPU 0, out X (its death) at 1200 and no EXIT (lost): its life
- *       ends at 1200, not at the end of the recording: lifetime 200, all on-CPU, 100 %.
- *   500 "newborn": FORK at 1300, sched_wakeup_new at 1400, never run before the trailer at
- *       3000: waiting for its first run to the end, 1600 of RUNQ-WAKE, 100 %.
- * By lifetime: newborn, dying.
- */
-Test(threads, ends_of_a_life)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	size_t n;
-
-	st_proc_comm(&tr, 500 * US, 200, 200, "zombie", 'Z');
-	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 400, "dying", 0);
-	st_switch(&tr, 1200 * US, 0, 400, "dying", 0x10 /* X */, 0, "swapper/0", 0);
-	st_task(&tr, WC_REC_FORK, 1300 * US, 500, W, 500, W);
-	st_wake_new(&tr, 1400 * US, 1, W, 500, "newborn", 0);
-	r = report(3000, &o, &n);
-	cr_assert_eq(n, 2);
-	cr_expect_eq(r[0].tid, 500);
-	expect_times(&r[0], 1600, 0, 1600, 0, 0, 0, 0, 1600);
-	expect_gaps(&r[0], 0, 0, 0);
-	cr_expect(r[0].is_new);
-	cr_expect_eq(r[1].tid, 400);
-	expect_times(&r[1], 200, 200, 0, 0, 0, 0, 0, 0);
-	expect_gaps(&r[1], 0, 0, 0);
-	cr_expect_not(r[1].exited);
-}
-
-/*
- * A thread alive at the start whose switch-in is not traced (CPU 1's switches out of idle on
- * this project's VMs): 600 "sh", S in /proc at 500; W wakes it at 1000; its switch-in on
- * CPU 1 is not traced; it is preempted there at 1100 (R+, its first switch), back at 1200,
- * out S at 1300; trailer 2000.  Asleep from the start to the wakeup (S 500, from /proc);
- * 1000-1100 unknown (switches lost: it ran, but from when is not known); R 100, run 100,
- * S 1300-2000 (700).  Lifetime 1500: counted 1400, 93.3 %.
- */
-Test(threads, alive_at_the_start_switch_in_untraced)
-{
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
-	const struct wc_threads_row *r;
-	size_t n;
-
-	st_proc_comm(&tr, 500 * US, 600, 600, "sh", 'S');
-	st_wake(&tr, 1000 * US, 0, W, 600, "sh", 1, 0);
-	st_switch(&tr, 1100 * US, 1, 600, "sh", ST_RPLUS, 0, "swapper/1", k_preempt);
-	st_switch(&tr, 1200 * US, 1, 0, "swapper/1", 0, 600, "sh", 0);
-	st_switch(&tr, 1300 * US, 1, 600, "sh", ST_S, 0, "swapper/1", k_sleep);
-	r = report(2000, &o, &n);
-	cr_assert_eq(n, 1);
-	expect_times(&r[0], 1500, 100, 1300, 1200, 0, 0, 100, 0);
-	expect_gaps(&r[0], 0, 100, 0);
-	cr_expect_eq(r[0].proc_ns, 500 * US);
-	cr_expect_eq(r[0].proc_state, 'S');
 }
