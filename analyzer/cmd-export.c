@@ -209,7 +209,7 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
 {
 	const char *v = getenv("WCANALYZE_BROWSER_MAX_BYTES"); /* a test hook */
 	uint64_t slices = wc_chrome_slices(ch);
-	uint64_t max = v && *v ? strtoull(v, NULL, 10) : BROWSER_MAX_BYTES;
+	uint64_t max = v && strtoull(v, NULL, 10) ? strtoull(v, NULL, 10) : BROWSER_MAX_BYTES;
 	const struct wc_filter *f = &c->prof.filter;
 	double start = 0, end, fit;
 
@@ -227,15 +227,17 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
 	end = (double)(wc_analysis_end_ns(&s->a) - s->a.start_ns) / 1e9;
 	if (f->have_time) {
 		start = f->start_s;
-		end = f->end_s < end ? f->end_s : end;
+		if (f->end_s > start && f->end_s < end) /* 0: --time START, (to the end) */
+			end = f->end_s;
 	}
 	/* the slices that fit, at this export's bytes a slice, counted from the window's start */
 	fit = wc_chrome_window_end(ch, start, end,
 				   (uint64_t)((double)max * BROWSER_FIT * (double)slices /
 					      (double)bytes)) - start;
 	fprintf(stderr,
-		"wcanalyze: warning: %s: %.0f MB of JSON, more than a browser loads (chrome://tracing "
-		"reads at most 256 MiB, Perfetto UI fails well before 1 GB); export a window of "
+		"wcanalyze: warning: %s: %.0f MB of JSON, more than a browser loads "
+		"(chrome://tracing reads at most 256 MiB, Perfetto UI fails well before 1 GB); "
+		"export a window of "
 		"about %.6g s, e.g. --time %.6g,%.6g, or fewer threads (-p, -t, --comm)\n",
 		c->file, (double)bytes / 1e6, fit, start, start + fit);
 }

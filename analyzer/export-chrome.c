@@ -74,8 +74,9 @@ struct wc_chrome {
 	struct tinfo *threads;
 	size_t threads_cap;
 	uint64_t nslices, nthreads;
-	uint32_t *by_time;       /* slices by start, in SLICE_BUCKET_NS from the first event */
+	uint64_t *by_time;       /* slices by start, in steps of bucket_ns from the first event */
 	size_t nby_time, by_time_cap;
+	uint64_t bucket_ns;      /* SLICE_BUCKET_NS, doubled each time the steps pass SLICE_BUCKETS */
 	bool by_time_oom;        /* then wc_chrome_window_end() assumes an even spread */
 	struct wc_map64 stacks;  /* aspace << 32 | stack id -> index in texts */
 	struct text *texts;
@@ -153,15 +154,31 @@ static uint64_t rel(const struct wc_chrome *c, uint64_t ns)
 	return ns > c->a->start_ns ? ns - c->a->start_ns : 0;
 }
 
-#define SLICE_BUCKET_NS 10000000ull /* 10 ms: the steps of wc_chrome_window_end() */
+/* The steps of wc_chrome_window_end(): 10 ms, doubled (pairs merged) whenever a slice would
+ * need more than SLICE_BUCKETS of them, so that the memory does not follow a time stamp. */
+#define SLICE_BUCKET_NS 10000000ull
+#define SLICE_BUCKETS 65536
 
-/* Count a slice that starts at @start in its bucket of by_time. */
+/* Count a slice that starts at @start in its step of by_time. */
 static void count_by_time(struct wc_chrome *c, uint64_t start)
 {
-	size_t i = (size_t)(rel(c, start) / SLICE_BUCKET_NS);
+	uint64_t t = rel(c, start);
+	size_t i;
 
 	if (c->by_time_oom)
 		return;
+	if (!c->bucket_ns)
+		c->bucket_ns = SLICE_BUCKET_NS;
+	while (t / c->bucket_ns >= SLICE_BUCKETS) {
+		for (size_t k = 0; k < c->nby_time; k += 2)
+			c->by_time[k / 2] = c->by_time[k] +
+					    (k + 1 < c->nby_time ? c->by_time[k + 1] : 0);
+		for (size_t k = (c->nby_time + 1) / 2; k < c->nby_time; k++)
+			c->by_time[k] = 0;
+		c->nby_time = (c->nby_time + 1) / 2;
+		c->bucket_ns *= 2;
+	}
+	i = (size_t)(t / c->bucket_ns);
 	if (i >= c->nby_time) {
 		size_t old = c->by_time_cap;
 
@@ -172,8 +189,7 @@ static void count_by_time(struct wc_chrome *c, uint64_t start)
 		memset(c->by_time + old, 0, (c->by_time_cap - old) * sizeof(*c->by_time));
 		c->nby_time = i + 1;
 	}
-	if (c->by_time[i] < UINT32_MAX)
-		c->by_time[i]++;
+	c->by_time[i]++;
 }
 
 /* The next double below positive, finite @d. */
@@ -525,18 +541,21 @@ uint64_t wc_chrome_slices(const struct wc_chrome *c)
 double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double end_s,
 			    uint64_t max_slices)
 {
+	double step = (double)(c->bucket_ns ? c->bucket_ns : SLICE_BUCKET_NS) / 1e9;
 	uint64_t n = 0;
-	size_t i = start_s > 0 ? (size_t)(start_s * 1e9 / (double)SLICE_BUCKET_NS) : 0;
+	size_t i, i0;
 
-	if (c->by_time_oom || !c->nslices) /* an even spread */
+	if (c->by_time_oom || !c->nslices || !(start_s >= 0 && start_s < end_s)) /* evenly */
 		return start_s + (end_s - start_s) * (double)max_slices /
 				     (double)(c->nslices ? c->nslices : 1);
-	for (; i < c->nby_time; i++) {
+	/* from the step that holds the start, counted whole */
+	i0 = (size_t)(start_s / step);
+	for (i = i0; i < c->nby_time; i++) {
 		if (n + c->by_time[i] > max_slices)
 			break;
 		n += c->by_time[i];
 	}
-	return (double)i * (double)SLICE_BUCKET_NS / 1e9;
+	return (double)(i > i0 ? i : i0 + 1) * step;
 }
 
 uint64_t wc_chrome_threads(const struct wc_chrome *c)

@@ -81,9 +81,12 @@ uint64_t wc_chrome_slices(const struct wc_chrome *c);
 /**
  * wc_chrome_window_end() - where a --time window starting at @start_s (seconds from the
  * recording's first event) ends to hold at most @max_slices of the slices written, counted by
- * their starts in steps of 10 ms; past the last step, the end of the last one.  Should the
- * counts be missing (out of memory), the slices are taken as spread evenly up to @end_s.
- * Return: the end, seconds from the recording's first event.
+ * their starts in steps of 10 ms (longer for a trace past 655 s: 65536 steps at most); the
+ * step that holds @start_s counts as a whole, and past the last step, the end of the last
+ * one.  Should the counts be missing (out of memory) or the window make no sense, the slices
+ * are taken as spread evenly up to @end_s.
+ * Return: the end, seconds from the recording's first event; at least the end of the step
+ * that holds @start_s, even when that step alone holds more than @max_slices.
  */
 double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double end_s,
 			    uint64_t max_slices);

@@ -259,8 +259,11 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 			/* a process leader's parent, as perf's synthesized FORK gives it
 			 * (synthetic-events.c: PPid for the leader; its process, which the pid
 			 * tells already, for another thread) */
-			if (h->size >= sizeof(struct wc_rec_comm_proc) && c->tid == c->pid)
+			if (h->size >= sizeof(struct wc_rec_comm_proc) && c->tid == c->pid &&
+			    letter) {
 				th->ppid = ((const struct wc_rec_comm_proc *)c)->ppid;
+				th->ppid_known = true; /* 0 too: init's and kthreadd's */
+			}
 		}
 		break;
 	}
@@ -290,6 +293,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 		memcpy(th->comm, comm, sizeof(comm));
 		th->target = th->target || target;
 		th->ppid = f->ppid;
+		th->ppid_known = true;
 		th->forked = true;
 		break;
 	}

@@ -45,7 +45,8 @@ struct wc_thread {
 	uint32_t tid;
 	uint32_t pid;         /* 0 while unknown */
 	uint32_t ppid;        /* the parent process, from the FORK record or, for a process
-			       * leader there at the start, /proc (1.4); 0 when not known */
+			       * leader there at the start, /proc (1.4), when ppid_known */
+	bool ppid_known;
 	char comm[17];
 	uint32_t aspace;      /* index in wc_tasks.aspaces; 0 while unknown */
 	uint32_t seg;         /* attribution segment, set by the consumer; 0: none yet */

@@ -31,7 +31,8 @@ struct trt {
 	uint8_t off_kind;
 	bool have_off;
 	struct tstat run; /* runs; with idle_hist the idle periods credited to it */
-	uint64_t unknown_runs; /* switch-outs whose run began before what the trace shows */
+	uint64_t unknown_runs; /* switch-outs whose run's start is unknown (before the trace,
+				* or a switch-in not traced and not inferred) */
 	uint64_t sleep_ns, iowait_ns, preempt_ns, delay_ns;
 	uint64_t migrations;
 	uint32_t last_stack, last_aspace, last_chain; /* the last chain_of() of its rows */
@@ -49,6 +50,7 @@ struct tcpu {
 	uint32_t last_chain;  /* ... its switch-out chain (arena offset + 1; 0 none) */
 	bool seen;	      /* a switch was seen on it (in the window) */
 	struct tstat idle;
+	uint64_t idle_unknown; /* switch-outs of idle whose period's start is unknown */
 	uint64_t idle_cut; /* idle periods whose switch-out was not traced, in the window */
 	uint64_t cut_all;  /* ... in the whole trace */
 };

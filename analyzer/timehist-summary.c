@@ -66,9 +66,10 @@ static void task_line(struct wc_timehist *th, const struct wc_thread *t, const s
 	const struct tstat *s = &r->run;
 	char cs[COMM_STR], a[32], b[32], c[32], d[32], e[32], parent[16] = "-", migr[24] = "-";
 
-	/* perf's thread__ppid(): the FORK record's parent process; for a thread that was
-	 * there before the recording, its process when it is not the process leader */
-	if (t->ppid)
+	/* perf's thread__ppid(): the FORK record's parent process (perf synthesizes one for
+	 * a process there at the start, from /proc, and so does the trace since 1.4); for a
+	 * thread there before, its process when it is not the process leader */
+	if (t->ppid_known)
 		snprintf(parent, sizeof(parent), "%" PRIu32, t->ppid);
 	else if (t->pid && t->pid != t->tid)
 		snprintf(parent, sizeof(parent), "%" PRIu32, t->pid);
@@ -182,7 +183,7 @@ int th_summary(struct wc_timehist *th)
 	free(order);
 	th_outf(th, "\nIdle stats:\n");
 	for (uint32_t cpu = 0; cpu < th->ncpus && cpu < th->nvis; cpu++) {
-		switches += th->cpus[cpu].idle.n;
+		switches += th->cpus[cpu].idle.n + th->cpus[cpu].idle_unknown;
 		idle_line(th, cpu, hist);
 	}
 	if (o->idle_hist && o->callchain)

@@ -604,6 +604,8 @@ static int idle_row(struct wc_timehist *th, const struct wc_sched_event *ev, str
 		wait = start - c->idle_out;
 	if (known_run)
 		stat_add(&c->idle, clip(th, start, t));
+	else
+		c->idle_unknown++; /* a context switch all the same, as for a task */
 	if (th->o.idle_hist && c->last_thread) {
 		struct trt *r = &th->trt[c->last_thread];
 

@@ -217,7 +217,9 @@ static_assert(sizeof(struct wc_rec_comm) == 48, "comm record");
  */
 struct wc_rec_comm_proc {
 	struct wc_rec_comm c;
-	uint32_t ppid;     /* the process's parent (PPid of /proc/PID/stat); 0 unknown */
+	uint32_t ppid;     /* the process's parent (/proc/PID/task/TID/stat's fourth field),
+			    * read with c.state: meaningless when c.state is 0 (unknown); 0 is
+			    * a real parent (init's, kthreadd's) */
 	uint32_t reserved; /* 0 */
 };
 static_assert(sizeof(struct wc_rec_comm_proc) == 56, "comm record from /proc");

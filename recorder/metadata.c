@@ -538,8 +538,8 @@ static long next_id(DIR *d)
 
 /*
  * The state letter and the parent pid of a thread, from the third and fourth fields of
- * /proc/PID/task/TID/stat (proc(5)): *@ppid is left 0 when unknown.  Return: the state, 0
- * unknown.
+ * /proc/PID/task/TID/stat (proc(5)): *@ppid is left as it was when the state is unknown.
+ * Return: the state, 0 unknown.
  */
 static char task_state(int pid, long tid, uint32_t *ppid)
 {

@@ -145,7 +145,8 @@ struct wc_meta_snapshot {
  * @snap:        when not NULL, zeroed or kept from an earlier call: gets each thread written
  *
  * For each process: a WC_REC_COMM per thread (/proc/PID/task/TID/comm, cut to 15 characters as
- * the kernel's comm is) with WC_TASK_SYNTH and the state letter of /proc/PID/task/TID/stat;
+ * the kernel's comm is) with WC_TASK_SYNTH, the state letter and the parent pid of
+ * /proc/PID/task/TID/stat (56 bytes: struct wc_rec_comm_proc, format 1.4);
  * then a WC_REC_MMAP per executable line of
  * /proc/PID/maps with WC_TASK_SYNTH in task_flags and tid = pid.  Mappings without a name get
  * "//anon", as perf names them; [vdso] and the like keep their names.  A file-backed mapping

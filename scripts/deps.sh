@@ -9,8 +9,8 @@
 # real servers of tests/servers-live.sh and their load; procps gives it pgrep.  A package
 # that starts its service on install (where the machine allows it) leaves it on its default
 # port (nginx's on every address): so they are installed with their start refused (a
-# policy-rc.d of our own for the time of apt-get, when the machine has none); the test starts
-# its own servers on 127.0.0.1, on free ports.
+# policy-rc.d of our own for the time of apt-get, when the machine has none) and, under
+# systemd, disabled; the test starts its own servers on 127.0.0.1, on free ports.
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
@@ -35,13 +35,25 @@ if [ -n "$missing" ]; then
 	policy=
 	if [ ! -e /usr/sbin/policy-rc.d ]; then
 		policy=/usr/sbin/policy-rc.d
-		printf '#!/bin/sh\n# deps.sh: no service starts while it installs\nexit 101\n' >$policy
-		chmod 755 $policy
-		trap 'rm -f $policy' EXIT
+		# removed however this script ends (dash runs no EXIT trap on a signal)
+		trap 'rm -f "$policy"' EXIT
+		trap 'exit 1' INT TERM HUP
+		printf '#!/bin/sh\n# deps.sh: no service starts while it installs\nexit 101\n' \
+			>"$policy"
+		chmod 755 "$policy"
 	fi
 	# shellcheck disable=SC2086
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
-	[ -z "$policy" ] || rm -f $policy
+	[ -z "$policy" ] || rm -f "$policy"
+	# nor at the next boot, where systemd runs: the servers it installed stay off
+	if [ -d /run/systemd/system ]; then
+		for p in $missing; do
+			case $p in
+			postgresql | redis-server | nginx)
+				systemctl disable --now "$p" >/dev/null 2>&1 || true ;;
+			esac
+		done
+	fi
 fi
 # Node.js and npm, for the export tests: DevTools' trace engine is driven from node, and
 # speedscope's published schema comes from its npm package.  Checked by command, not by

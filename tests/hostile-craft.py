@@ -39,8 +39,10 @@ def main():
     elif kind == 'payload-id':
         struct.pack_into('<I', data, first(data, PAYLOAD) + 8, 0x10000000)
     elif kind == 'payload-again':
-        last = [p for p, _, t in records(data) if t == PAYLOAD][-1]
-        struct.pack_into('<I', data, last + 8, 1)
+        payloads = [p for p, _, t in records(data) if t == PAYLOAD]
+        if len(payloads) < 2:
+            sys.exit('hostile-craft.py: fewer than two PAYLOAD records to define an id again')
+        struct.pack_into('<I', data, payloads[-1] + 8, 1)
     elif kind == 'payload-event':
         events = {}  # payload id -> event id
         for p, _, t in records(data):

@@ -7,7 +7,8 @@
 # server, one recording by `wcrec -p MASTER`, under `perf sched record` with bpftrace on the
 # side (tests/sched-window.bt), then one by `wcrec -a`; checked:
 #  - every thread of the master and of its processes at the start is in `threads`, both
-#    recordings, for the whole window (or until it exited), with a coverage of 99% or more;
+#    recordings, for the whole window (or until it exited), with a coverage of 99% or more
+#    after its first event (see present());
 #  - per such thread, OFF-CPU within bpftrace's window (`threads --time`) within 1% of
 #    bpftrace's sum of switch-out to switch-in, and 0.25 us a switch-out (its spans it could
 #    not pair, and the bound of our switch-ins placed by inference, may lie on either side);
@@ -31,15 +32,20 @@ WCA="$B/wcanalyze"
 # the servers' own directory: postgres runs as its own user, who cannot enter $tmp (0700)
 srv=$(mktemp -d /tmp/wc-servers.XXXXXX)
 chmod 755 "$srv"
-pids_to_stop='' pg_data='' loads=''
+pids_to_stop='' pg_data='' loads='' rec='' tested=0
 stop_servers() {
+	# a recording cut short: bpftrace (which stops on SIGINT only) and the recorders
+	[ "${have_bpftrace:-0}" = 0 ] || [ -z "${bt_pid:-}" ] || kill -INT "$bt_pid" 2>/dev/null
+	[ -z "$rec" ] || kill "$rec" 2>/dev/null
 	for l in $loads; do kill "$l" 2>/dev/null; done
 	[ -z "$pg_data" ] || runuser -u postgres -- "$PGBIN/pg_ctl" -D "$pg_data" -m immediate \
 		-w -t 10 stop >/dev/null 2>&1
-	for p in $pids_to_stop; do kill "$p" 2>/dev/null; done
+	# a master's children first (nginx's workers), then the master
+	for p in $pids_to_stop; do pkill -TERM -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; done
 	sleep 0.3
-	for p in $pids_to_stop; do kill -KILL "$p" 2>/dev/null; done
+	for p in $pids_to_stop; do pkill -KILL -P "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
 	for l in $loads; do kill -KILL "$l" 2>/dev/null; done
+	[ "${have_bpftrace:-0}" = 0 ] || [ -z "${bt_pid:-}" ] || kill -KILL "$bt_pid" 2>/dev/null
 	cp "$srv"/*.log "$tmp/" 2>/dev/null
 	rm -rf "$srv"
 	pids_to_stop='' pg_data='' loads=''
@@ -56,7 +62,8 @@ missing() { # missing WHAT: a server or tool the test needs is not installed
 	fi
 }
 free_port() {
-	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+	/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
 }
 wait_for() { # wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 if it never did
 	n=$(($1 * 10))
@@ -74,27 +81,35 @@ tids_of() {
 }
 
 # json_rows FILE.json: per thread of a `threads --json`, "TID PID COMM LIFETIME DURATION
-# EXITED COVERAGE OFF_CPU INFERRED_BOUND"
+# EXITED COVERAGE OFF_CPU INFERRED_BOUND COVERAGE_AFTER START_UNSEEN": COVERAGE_AFTER is the
+# coverage of its lifetime after its first event, when that came before its start was seen
 json_rows() {
 	/usr/bin/python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 for t in d["threads"]:
+    unseen = t["uncounted_ns"]["start_unseen"]
+    after = t["lifetime_ns"] - unseen
+    cover = 100.0 * (t["on_cpu_ns"] + t["off_cpu_ns"]) / after if after > 0 else 100.0
     print(t["tid"], t["pid"], t["comm"].replace(" ", "_"), t["lifetime_ns"], d["duration_ns"],
           int(t["exited"]), t["coverage_pct"], t["off_cpu_ns"],
-          t["untraced"]["inferred_bound_ns"])' "$1"
+          t["untraced"]["inferred_bound_ns"], "%.3f" % cover, unseen)' "$1"
 }
 
-# present NAME LABEL FILE.wct PID...: every thread of the PIDs at the start in FILE's
-# threads, for the whole window (or until it exited), covered 99% or more
+# present NAME LABEL FILE.wct TIDS PID...: every thread listed in the file TIDS (of the PIDs,
+# at the start) in FILE's threads, for the whole window (or until it exited), covered 99% or
+# more after its first event.  Before it, a thread asleep in /proc at the start whose
+# wakeup and switch-in both went untraced (CPU 1's idle here: postgres' walwriter, woken
+# by its timer every 200 ms, first seen by a switch-out 155 ms in) is unknown until then,
+# and said so; that part is not held against it.
 present() {
-	name=$1 lab=$2 f=$3
-	shift 3
+	name=$1 lab=$2 f=$3 tids=$4
+	shift 4
 	"$WCA" threads --json -p "$(echo "$@" | tr ' ' ',')" "$f" >"$f.json" 2>"$tmp/err"
 	expect "$name $lab: threads --json exits 0 ($(head -1 "$tmp/err"))" $? -eq 0
 	json_rows "$f.json" >"$f.rows"
 	n=0 short=
-	for tid in $(cat "$tmp/$name.tids"); do
+	for tid in $(cat "$tids"); do
 		row=$(awk -v t="$tid" '$1 == t' "$f.rows")
 		# shellcheck disable=SC2086
 		set -- $row
@@ -102,13 +117,18 @@ present() {
 			short="$short $tid(missing)"
 		elif [ "$4" -ne "$5" ] && [ "$6" -eq 0 ]; then
 			short="$short $tid($3: $4 of $5 ns)"
-		elif awk -v c="$7" 'BEGIN { exit !(c < 99) }'; then
-			short="$short $tid($3: coverage $7%)"
+		elif awk -v c="${10}" 'BEGIN { exit !(c < 99) }'; then
+			short="$short $tid($3: coverage ${10}% after its first event)"
 		fi
+		[ "${11:-0}" -eq 0 ] || echo "note: $name $lab $3-$tid: ${11} ns unknown before its" \
+			"first event (its start unseen), coverage $7% in all, ${10}% after"
 		n=$((n + 1))
 	done
-	expect "$name $lab: all $n threads there at the start are shown for the whole window, 99% covered or more${short:+; not:$short}" -z "$short"
-	echo "note: $name $lab: coverage of the threads at the start: $(awk '{ print $7 }' "$f.rows" | sort -n | head -1)% lowest, $(wc -l <"$f.rows") threads shown"
+	d="$name $lab: all $n threads there at the start are shown for the whole window"
+	expect "$d, 99% covered or more after the first event${short:+; not:$short}" -z "$short"
+	low=$(awk '{ print $7 }' "$f.rows" | sort -n | head -1)
+	echo "note: $name $lab: coverage of the threads at the start: $low% lowest," \
+		"$(wc -l <"$f.rows") threads shown"
 }
 
 # against_bpftrace NAME: the -p recording's OFF-CPU per thread within bpftrace's window
@@ -117,7 +137,8 @@ against_bpftrace() {
 	[ $have_bpftrace = 1 ] || return 0
 	b0=$(sed -n 's/^@b0: //p' "$tmp/bt.out")
 	b1=$(sed -n 's/^@b1: //p' "$tmp/bt.out")
-	t0=$(/usr/bin/python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
+	t0=$(/usr/bin/python3 -c 'import json, sys
+print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
 	dur=$(awk '{ print $5; exit }' "$tmp/$name.wct.rows")
 	if [ -z "$b0" ] || [ -z "$b1" ] || [ "$b0" -lt "$t0" ] || [ "$b1" -gt $((t0 + dur)) ]; then
 		echo "FAIL $name: bpftrace's window [${b0:-?}, ${b1:-?}] is not inside the recording's [$t0, $((t0 + dur))]"
@@ -152,8 +173,11 @@ against_bpftrace() {
 		# switch-out on either side, beyond the 1%.
 		slack=$((n * 250))
 		between "$off" $((bt_off - bound - slack)) $((un + 2 * bound + 2 * slack)) 1
-		expect "$name $comm-$tid: off-CPU $off ns within 1% of bpftrace's $bt_off ns ($n switch-outs, +- $slack ns; + unpaired $un ns, +- inferred $bound ns)" $? -eq 0
-		worst=$(awk -v a="$off" -v b="$bt_off" -v w="$worst" 'BEGIN { d = (a - b) / b * 100; if (d < 0) d = -d; print (d > w ? d : w) }')
+		ok=$?
+		d="($n switch-outs, +- $slack ns; + unpaired $un ns, +- inferred $bound ns)"
+		expect "$name $comm-$tid: off-CPU $off ns within 1% of bpftrace's $bt_off ns $d" $ok -eq 0
+		worst=$(awk -v a="$off" -v b="$bt_off" -v w="$worst" 'BEGIN {
+			d = (a - b) / b * 100; if (d < 0) d = -d; print (d > w ? d : w) }')
 	done
 	echo "note: $name: off-CPU against bpftrace, largest difference $worst%"
 }
@@ -170,8 +194,10 @@ against_perf() {
 	"$B/tests/wct-stat" "$tmp/$name.ps.wct" | awk '$1 == "switch_span"' >"$tmp/$name.spans"
 	diff=
 	for tid in $(cat "$tmp/$name.tids"); do
-		ours=$(awk -v t="$tid" '$1 ~ "\\[" t "\\]$" { print $3; exit }' "$tmp/$name.sum")
-		theirs=$(awk -v t="$tid" 'FNR == NR { lo[$2] = int($3 / 1000); hi[$2] = int(($4 + 999) / 1000); next }
+		ours=$(awk -v t="$tid" '$1 ~ "\\[" t "(/[0-9]+)?\\]$" { print $3; exit }' \
+			"$tmp/$name.sum")
+		theirs=$(awk -v t="$tid" 'FNR == NR {
+				lo[$2] = int($3 / 1000); hi[$2] = int(($4 + 999) / 1000); next }
 			$3 ~ "\\[" t "(/[0-9]+)?\\]$" { c = substr($2, 2, length($2) - 2) + 0
 				split($1, s, "."); us = s[1] * 1000000 + s[2]
 				if ((c in lo) && us >= lo[c] && us <= hi[c] && !seen[$1, c]++) n++
@@ -202,9 +228,10 @@ record() {
 	alone_begin
 	if [ $have_perf = 1 ]; then
 		perf sched record -k CLOCK_MONOTONIC -B -o "$tmp/$name.perf" -- \
-			"$WCREC" -q -p "$master" -d 8 -o "$tmp/$name.wct" >/dev/null 2>"$tmp/$name.rec.err" &
+			"$WCREC" -q -p "$master" -d 12 -o "$tmp/$name.wct" \
+			>/dev/null 2>"$tmp/$name.rec.err" &
 	else
-		"$WCREC" -q -p "$master" -d 8 -o "$tmp/$name.wct" >/dev/null 2>"$tmp/$name.rec.err" &
+		"$WCREC" -q -p "$master" -d 12 -o "$tmp/$name.wct" >/dev/null 2>"$tmp/$name.rec.err" &
 	fi
 	rec=$!
 	wait_for 20 test -s "$tmp/$name.wct"
@@ -213,15 +240,24 @@ record() {
 	sleep 2
 	bt_stop
 	wait $rec
-	expect "$name: wcrec -p $master ($([ $have_perf = 1 ] && echo "under perf sched record, ")bpftrace on the side) exits 0 ($(tail -1 "$tmp/$name.rec.err"))" $? -eq 0
+	rc=$?
+	rec=
+	tested=$((tested + 1))
+	how="$([ $have_perf = 1 ] && echo "under perf sched record, ")bpftrace on the side"
+	expect "$name: wcrec -p $master ($how) exits 0 ($(tail -1 "$tmp/$name.rec.err"))" $rc -eq 0
 	alone_end
+	# the -a recording checks the threads still there (a postgres autovacuum worker may
+	# have gone meanwhile)
+	for tid in $(cat "$tmp/$name.tids"); do
+		[ ! -d "/proc/$tid" ] || echo "$tid"
+	done >"$tmp/$name-a.tids"
 	"$WCREC" -q -a -d 2 -o "$tmp/$name-a.wct" 2>"$tmp/err"
 	expect "$name: wcrec -a exits 0 ($(tail -1 "$tmp/err"))" $? -eq 0
 
 	# shellcheck disable=SC2046
-	present "$name" "-p" "$tmp/$name.wct" $(cat "$tmp/$name.pids")
+	present "$name" "-p" "$tmp/$name.wct" "$tmp/$name.tids" $(cat "$tmp/$name.pids")
 	# shellcheck disable=SC2046
-	present "$name" "-a" "$tmp/$name-a.wct" $(cat "$tmp/$name.pids")
+	present "$name" "-a" "$tmp/$name-a.wct" "$tmp/$name-a.tids" $(cat "$tmp/$name.pids")
 	against_bpftrace "$name"
 	[ $have_perf = 0 ] || against_perf "$name"
 	"$WCA" info "$tmp/$name.wct" >"$tmp/$name.info" 2>&1
@@ -320,3 +356,7 @@ else
 fi
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
+if [ $tested -eq 0 ]; then
+	echo "SKIP: no server could be tried"
+	exit 77
+fi

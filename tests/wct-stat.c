@@ -4,7 +4,8 @@
  * line: ending, records by type, events by name, lost, the comm of every thread seen, and
  * the tids seen in events of each comm with their pid ("thread TID COMM tracepoints N samples N
  * pid PID", the pid of its last event), events per CPU, the time stamps (ns) of each CPU's
- * first and last sched_switch ("switch_span CPU FIRST LAST"), the clock id and the NOTEs.  A test aid, not a product: wcanalyze info is that.
+ * first and last sched_switch ("switch_span CPU FIRST LAST"), the clock id and the NOTEs.
+ * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
  * once), and that mapping's recorded build-id as "buildid MAPNAME HEX": of the target process

@@ -316,8 +316,8 @@ void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
 	add(t, sizeof(*x));
 }
 
-/* A COMM record with @flags and @state. */
-/* A COMM record; @ppid is written (in a 56-byte record, 1.4) when @size says so. */
+/* A COMM record with @flags and @state; @ppid is written (in a 56-byte record, 1.4) when
+ * @size says so. */
 static void comm_record(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
 			const char *comm, uint32_t flags, char state, uint32_t ppid, uint32_t size)
 {

@@ -282,6 +282,51 @@ Test(chrome, durations_add_up_in_floating_point)
 	free(got);
 }
 
+/*
+ * wc_chrome_window_end() over slices by start time: app runs 1-2 ms, 3-4 ms, ... 19-20 ms
+ * (10 runs, the off-CPU interval between two of them a slice too, 19 slices from the first
+ * event at 1 ms), and once more 2^50 ns later (some 13 days: a crafted time stamp, whose
+ * steps must not take memory by the 10 ms).  The windows hold at most the slices asked for.
+ */
+Test(chrome, window_end)
+{
+	struct wc_chrome_opts o = { 0 };
+	struct wc_analysis an;
+	struct wc_chrome *c;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	uint64_t far = 1ull << 50;
+	double e;
+
+	st_comm(&et_tr, 1 * MS, A, A, "app");
+	for (int i = 0; i < 10; i++) {
+		st_switch(&et_tr, (1 + 2 * i) * MS, 0, 0, "swapper/0", 0, A, "app", 0);
+		st_switch(&et_tr, (2 + 2 * i) * MS, 0, A, "app", ST_S, 0, "swapper/0", 0);
+	}
+	st_switch(&et_tr, far, 0, 0, "swapper/0", 0, A, "app", 0);
+	st_switch(&et_tr, far + MS, 0, A, "app", ST_S, 0, "swapper/0", 0);
+	st_round(&et_tr);
+	cr_assert_eq(st_end(&et_tr, true, far + 2 * MS), 0);
+	cr_assert_not_null(f);
+	c = wc_chrome_new(&o, f);
+	cr_assert_not_null(c);
+	cr_assert_eq(wc_analysis_open(&an, et_tr.path), 0, "%s", an.error);
+	cr_assert_eq(wc_analysis_run(&an, wc_chrome_consumer(c)), 0, "%s", an.error);
+	cr_assert_eq(wc_chrome_finish(c), 0);
+	/* steps of 2^50 / 65536 ns (about 17 s, a power-of-two multiple of 10 ms): the first
+	 * holds every slice but the far ones */
+	e = wc_chrome_window_end(c, 0, (double)far / 1e9, 5);
+	cr_expect_gt(e, 0, "a window after its start: %f", e);
+	cr_expect_lt(e, 40, "the first step alone, 17 to 34 s: %f", e);
+	e = wc_chrome_window_end(c, 0, (double)far / 1e9, 1000);
+	cr_expect_gt(e, (double)far / 1e9, "every slice: past the last: %f", e);
+	wc_chrome_free(c);
+	wc_analysis_close(&an);
+	fclose(f);
+	free(text);
+}
+
 /* No slice: the document still parses, with an empty traceEvents. */
 Test(chrome, empty)
 {

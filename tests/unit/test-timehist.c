@@ -49,8 +49,10 @@
  *   0.733, 19.81%; preempt 0.500, sleep 1.200, delay 0.800.  C 0.500 0.700: 1.200, 16.67%;
  *   sleep 1.100.  CPU 0 idle 0.100 + 0.500 = 0.600 of 5000 - 100 = 4.900 ms: 12.24%; CPU 1's
  *   idle period from 700 is cut by C's switch-out at 2500.  Context switches: 3 + 3 + 2 runs
- *   and 2 idle periods.  Footer: A, B and C start with a switch-in (3), one switch-in not
- *   traced, inferred; one idle period not closed.
+ *   and 2 idle periods, and each CPU's first idle period, whose start is before the trace
+ *   (perf counts every switch-out, timehist_update_runtime_stats): 12.  Footer: A, B and C
+ *   start with a switch-in (3), one switch-in not traced, inferred; one idle period not
+ *   closed.
  *   -I: idle 3300 -> 3400 goes to B (it left CPU 0 idle), 4000 -> 4500 to A, both with the
  *   nanosleep chain: 0.600 in 2 periods.
  *   --time 0.0026,0.0046: from the first event (100) the window is [2700, 4700): rows whose
