@@ -2,8 +2,17 @@
 # test.sh - install what is missing, build, and run the whole test suite: make check with
 # warnings as errors, make check again under ASan+UBSan, the fuzz targets for 60 s each
 # (a finding fails), and make distcheck.
-# usage: sudo scripts/test.sh
+# Installing packages and the recording tests need root: run as a user, it asks sudo.
+# usage: scripts/test.sh
 set -eu
+if [ "$(id -u)" != 0 ]; then
+	if ! command -v sudo >/dev/null 2>&1; then
+		echo "test.sh: installing packages and the recording tests need root, and there is" \
+			"no sudo: run it as root" >&2
+		exit 1
+	fi
+	exec sudo ${WC_REQUIRE_RECORDING:+WC_REQUIRE_RECORDING="$WC_REQUIRE_RECORDING"} sh "$0" "$@"
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 echo "test.sh: build and make check"
