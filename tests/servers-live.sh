@@ -209,9 +209,15 @@ against_perf() {
 		# same microsecond and CPU as the one before counts once, and is shown
 		twice=${theirs#* }
 		theirs=${theirs% *}
-		[ "${ours:-0}" -eq "$theirs" ] || diff="$diff $tid(ours ${ours:-none}, perf $theirs)"
+		# perf's event misses, rarely, a firing that ours records (ps_unpaired_of in
+		# testlib.sh): a thread with such events may have that many sched-ins more
+		miss=$(ps_unpaired_of "$tid")
+		if [ "${ours:-0}" -lt "$theirs" ] || [ "${ours:-0}" -gt $((theirs + miss)) ]; then
+			diff="$diff $tid(ours ${ours:-none}, perf $theirs)"
+		fi
 		dup=
 		[ "$twice" -eq 0 ] || dup=" (and $twice of perf's rows there twice)"
+		[ "$miss" -eq 0 ] || dup="$dup (and $miss of our events of it not in perf's file)"
 		[ "$theirs" -eq 0 ] || echo "     $name $tid: sched-in $ours, perf $theirs$dup"
 	done
 	expect "$name: sched-in counts equal to perf sched timehist's${diff:+; not:$diff}" -z "$diff"
