@@ -184,6 +184,19 @@ Test(threads, alive_at_the_start_switch_in_untraced)
 	cr_expect_eq(r[0].proc_state, 'S');
 }
 
+/* Thread 500 "d", forked at 1000 and woken new at 1100: runs 1500-2000 on CPU 1, sleeps (S)
+ * until its wakeup at 2100, runs from 2300; its EXIT at 2800 (what follows is the test's). */
+static void new_thread_to_exit(void)
+{
+	st_task(&tt_tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
+	st_wake_new(&tt_tr, 1100 * US, 0, W, 500, "d", 1);
+	st_switch(&tt_tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_switch(&tt_tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", tt_k_sleep);
+	st_wake(&tt_tr, 2100 * US, 0, W, 500, "d", 1, 0);
+	st_switch(&tt_tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
+	st_task(&tt_tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
+}
+
 /*
  * A thread created and ended in the recording.  D = 500, forked by W:
  *   1000  FORK;  1100 sched_wakeup_new of D (target CPU 1)
@@ -201,13 +214,7 @@ Test(threads, new_thread_from_wakeup_new_to_exit)
 	const struct wc_threads_row *r;
 	size_t n;
 
-	st_task(&tt_tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
-	st_wake_new(&tt_tr, 1100 * US, 0, W, 500, "d", 1);
-	st_switch(&tt_tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_switch(&tt_tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", tt_k_sleep);
-	st_wake(&tt_tr, 2100 * US, 0, W, 500, "d", 1, 0);
-	st_switch(&tt_tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_task(&tt_tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
+	new_thread_to_exit();
 	st_switch(&tt_tr, 2900 * US, 1, 500, "d", 0x10 /* X */, 0, "swapper/1", 0);
 	r = tt_report(3000, &o, &n);
 	cr_assert_eq(n, 1);
@@ -236,13 +243,7 @@ Test(threads, exit_after_the_last_event)
 	const struct wc_threads_row *r;
 	size_t n;
 
-	st_task(&tt_tr, WC_REC_FORK, 1000 * US, 500, W, 500, W);
-	st_wake_new(&tt_tr, 1100 * US, 0, W, 500, "d", 1);
-	st_switch(&tt_tr, 1500 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_switch(&tt_tr, 2000 * US, 1, 500, "d", ST_S, 0, "swapper/1", tt_k_sleep);
-	st_wake(&tt_tr, 2100 * US, 0, W, 500, "d", 1, 0);
-	st_switch(&tt_tr, 2300 * US, 1, 0, "swapper/1", 0, 500, "d", 0);
-	st_task(&tt_tr, WC_REC_EXIT, 2800 * US, 500, W, 500, W);
+	new_thread_to_exit();
 	r = tt_report(3000, &o, &n);
 	cr_assert_eq(n, 1);
 	cr_expect_eq(r[0].end_ns, 2800 * US);
