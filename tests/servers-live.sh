@@ -29,9 +29,13 @@ WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 . "$(dirname "$0")/testlib.sh"
 
-# the servers' own directory: postgres runs as its own user, who cannot enter $tmp (0700)
-srv=$(mktemp -d /tmp/wc-servers.XXXXXX)
-chmod 755 "$srv"
+# new_srv: $srv, a new directory for the next server: postgres runs as its own user, who
+# cannot enter $tmp (0700)
+new_srv() {
+	srv=$(mktemp -d /tmp/wc-servers.XXXXXX)
+	chmod 755 "$srv"
+}
+new_srv
 pids_to_stop='' pg_data='' loads='' rec='' tested=0
 stop_servers() {
 	# a recording cut short: bpftrace (which stops on SIGINT only) and the recorders
@@ -245,6 +249,7 @@ record() {
 	bt_start sched-window.bt
 	sleep 2
 	bt_stop
+	bt_pid= # stopped: stop_servers must not signal whatever reuses its pid
 	wait $rec
 	rc=$?
 	rec=
@@ -300,8 +305,7 @@ else
 	wait_for 20 sh -c "[ \$(pgrep -P $master | wc -l) -ge 9 ]"
 	record postgres "$master"
 	stop_servers
-	srv=$(mktemp -d /tmp/wc-servers.XXXXXX)
-	chmod 755 "$srv"
+	new_srv
 fi
 
 # redis-server: persistence off; redis-benchmark's 2 clients as fast as they go
@@ -321,8 +325,7 @@ else
 	sleep 1
 	record redis "$master"
 	stop_servers
-	srv=$(mktemp -d /tmp/wc-servers.XXXXXX)
-	chmod 755 "$srv"
+	new_srv
 fi
 
 # nginx: a master and 2 workers, a constant reply; wrk's 4 connections
