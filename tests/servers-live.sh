@@ -171,6 +171,14 @@ print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
 		out=$(bt out "$tid")
 		bt_off=$(($(bt off "$tid") + $(bt lead "$tid") + (out ? b1 - out : 0)))
 		un=$(bt unpaired "$tid")
+		# switch-ins the kernel left untraced (CPU 1's switches out of idle here, issue
+		# 19) are inferred; past 1% of the time in their bounds the 1% cannot be told:
+		# shown, not checked (a quiet machine: an nginx worker 8-13% off, bound 57-246 ms)
+		if [ $((bound * 100)) -gt "$bt_off" ]; then
+			echo "note: $name $comm-$tid: not compared: $bound ns of its switch-ins inferred" \
+				"(ours $off ns, bpftrace's $bt_off ns)"
+			continue
+		fi
 		# bpftrace's program runs before our event is stamped, and its cost differs a
 		# little from event to event: on redis under redis-benchmark (intervals of 19 us
 		# on average) ours came out 0.17 us an interval longer, 0.9%.  So 0.25 us a
