@@ -9,6 +9,7 @@ keep_on_failure() {
 	rc=$?
 	if [ "${WC_KEEP_TMP:-0}" = 1 ]; then
 		echo "temp dir kept: $tmp"
+		exit $rc
 	elif [ $rc -ne 0 ] && [ $rc -ne 77 ] && [ -d "${builddir:-.}/tests" ]; then
 		kept="${builddir:-.}/tests/kept/$(basename "$0" .sh).$$"
 		mkdir -p "${kept%/*}" && mv "$tmp" "$kept" && echo "failed: its files are kept in $kept"

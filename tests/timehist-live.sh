@@ -113,7 +113,10 @@ expect "wcanalyze timehist -s exits 0 ($(cat "$tmp/err"))" $? -eq 0
 # wcanalyze(1), NOTES); such rows, and any whose run is shorter than perf's by more than the
 # 60 us of timestamps' jitter with the same wait + run, are left out of the sums.
 # Output: per tid "TID PERF-ROWS OUR-ROWS FIRST-UNPAIRED RUN RUN WAIT WAIT DELAY DELAY
-# INFERRED" (perf's then ours), and "after OUR-EXTRA-ROWS THOSE-PERF-HAS-UNDER-:-1".
+# INFERRED" (perf's then ours; INFERRED counts the rows left out whose run is shorter by more
+# than 0.2 ms), then ours less perf's over the rows left out: "RUN WAIT DELAY-AFTER-S-OR-D"
+# (the summaries below leave them out too); and "after OUR-EXTRA-ROWS
+# THOSE-PERF-HAS-UNDER-:-1".
 awk -v tids="$(awk '{ printf "%s ", $2 }' "$tmp/wl.out")" '
 	BEGIN { split(tids, a, " "); for (i in a) want[a[i]] = 1 }
 	FNR == 1 { f++ }
@@ -133,6 +136,8 @@ awk -v tids="$(awk '{ printf "%s ", $2 }' "$tmp/wl.out")" '
 				y = x + wait[1, t, k] - wait[2, t, k]
 				if (x > 0.02 && y <= 0.2 && y >= -0.2) { # a switch-in neither saw?
 					inf[t] += x > 0.2
+					xr[t] -= x; xw[t] += wait[2, t, k] - wait[1, t, k]
+					if (st[2, t, k - 1] ~ /^[SD]/) xd[t] += del[2, t, k] - del[1, t, k]
 					continue
 				}
 				if (!bad && (x > 0.2 || x < -0.2)) bad = k
@@ -151,8 +156,8 @@ awk -v tids="$(awk '{ printf "%s ", $2 }' "$tmp/wl.out")" '
 						used[g] = 1; gone++
 						break
 					}
-			printf "%s %d %d %d %.3f %.3f %.3f %.3f %.3f %.3f %d\n", t, np, no, bad, r[1], r[2],
-				w[1], w[2], d[1], d[2], inf[t]
+			printf "%s %d %d %d %.3f %.3f %.3f %.3f %.3f %.3f %d %.3f %.3f %.3f\n", t, np, no,
+				bad, r[1], r[2], w[1], w[2], d[1], d[2], inf[t], xr[t], xw[t], xd[t]
 		}
 		printf "after %d %d\n", extra, gone
 	}' "$tmp/perf.rows" "$tmp/rows" >"$tmp/cmp"
@@ -236,7 +241,15 @@ while read -r _ tid comm _; do
 		printf "%.3f", a + b + c - x - y }')
 	w=$(awk -v a="$3" -v b="$4" -v c="$5" 'BEGIN { printf "%.3f", a + b + c }')
 	d=$(awk -v a="${12}" -v b="${11}" -v x="${17}" 'BEGIN { printf "%.3f", a - b - x }')
-	inf=$(awk -v t="$tid" '$1 == t { print $11 }' "$tmp/cmp")
+	# the rows left out of the pairs above (a switch-in neither saw, or moved): ours less
+	# perf's taken off ours, so that both summaries cover the same runs
+	set -- $(awk -v t="$tid" 'BEGIN { o = "0 0 0 0" } $1 == t { o = $11 " " $12 " " $13 " " $14 }
+		END { print o }' "$tmp/cmp") "$@"
+	inf=$1
+	r=$(awk -v a="$r" -v b="$2" 'BEGIN { printf "%.3f", a - b }')
+	v=$(awk -v a="$v" -v b="$3" 'BEGIN { printf "%.3f", a - b }')
+	d=$(awk -v a="$d" -v b="$4" 'BEGIN { printf "%.3f", a - b }')
+	shift 4
 	if [ "${inf:-0}" -gt 0 ]; then
 		# a switch-in the kernel did not trace: perf counts its whole span as run time,
 		# we split it into wait and run (NOTES), so only their sum is the same; the rows
