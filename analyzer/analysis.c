@@ -342,6 +342,11 @@ static int event(void *ctx, const struct wc_rec_header *h)
 			return 0;
 		return on_runtime(a, t->event_id, t->time_ns, t->data, t->size);
 	}
+	case WC_REC_SWITCH_IN: {
+		const struct wc_rec_switch_in *x = (const void *)h;
+
+		return wc_sched_switch_in(&a->sched, x->time_ns, x->cpu, x->tid, x->pid);
+	}
 	case WC_REC_COMM:
 	case WC_REC_FORK:
 	case WC_REC_EXIT:

@@ -137,6 +137,7 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
+	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n", c->switch_in_records);
 	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
 	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
 	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n", c->inferred_by_runtime);
@@ -152,8 +153,9 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
 	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
-		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; sched_stat_runtime, "
-			     "which wcrec records unless --no-runtime, would place them exactly\n",
+		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
+			     "records (Linux 4.3+, which wcrec takes since format 1.5) or "
+			     "sched_stat_runtime (wcrec --runtime) would place them exactly\n",
 			c->inferred_switch_in);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -520,6 +520,7 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 		case WC_REC_MMAP:
 		case WC_REC_THROTTLE:
 		case WC_REC_TP_INLINE:
+		case WC_REC_SWITCH_IN:
 			err = enqueue(r, h);
 			break;
 		default:

@@ -287,6 +287,30 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
 	return 0;
 }
 
+int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, uint32_t tid,
+		       uint32_t pid)
+{
+	struct wc_thread *t;
+	int err;
+
+	s->counts.switch_in_records++;
+	if (cpu >= s->ncpus) {
+		s->counts.bad_cpu++;
+		return 0;
+	}
+	if (tid) {
+		t = wc_tasks_thread(s->tasks, tid, pid, time_ns);
+		if (!t)
+			return -ENOMEM;
+		err = switch_in(s, t, time_ns, (int32_t)cpu);
+		if (err)
+			return err;
+	}
+	s->cpu_curr[cpu] = tid;
+	s->cpu_since_ns[cpu] = time_ns;
+	return 0;
+}
+
 int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
 		    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id)
 {

@@ -58,6 +58,7 @@ struct wc_sched_counts {
 	uint64_t inferred_by_runtime; /* ... of those, placed by sched_stat_runtime */
 	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
 	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
+	uint64_t switch_in_records;  /* switch-ins from SWITCH_IN records (no sched_switch) */
 	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
 	uint64_t wakeup_runnable;    /* a wakeup of a preempted tid: ignored */
 	uint64_t wakeup_repeated;    /* a second wakeup while off-CPU: ignored */
@@ -107,6 +108,19 @@ void wc_sched_fini(struct wc_sched *s);
  */
 int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
 		    const struct wc_switch *sw, uint32_t stack_id, uint32_t ctx_pid);
+
+/**
+ * wc_sched_switch_in() - a switch-in of @tid (of process @pid) at @time_ns on @cpu that no
+ * sched_switch showed, from a SWITCH_IN record (the kernel's context-switch record, written a
+ * few us after the switch; wct.h)
+ *
+ * It closes the thread's off-CPU interval there, as a traced switch-in does: the interval is
+ * not inferred.  The task switched out (the record's prev) is left as it is: its switch-out
+ * state is not known.
+ * Return: 0, -ENOMEM, or a sink's error.
+ */
+int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, uint32_t tid,
+		       uint32_t pid);
 
 /**
  * wc_sched_wakeup() - a sched_waking or sched_wakeup of @wk->tid at @time_ns, or with

@@ -335,12 +335,13 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		[WC_REC_PAYLOAD] = sizeof(struct wc_rec_payload),
 		[WC_REC_TP_INLINE] = sizeof(struct wc_rec_tp_inline),
 		[WC_REC_KSYM] = sizeof(struct wc_rec_ksym),
+		[WC_REC_SWITCH_IN] = sizeof(struct wc_rec_switch_in),
 	};
 	static const bool timed[WC_REC_TYPE_COUNT] = {
 		[WC_REC_COMM] = true,	   [WC_REC_FORK] = true,   [WC_REC_EXIT] = true,
 		[WC_REC_MMAP] = true,	   [WC_REC_TRACEPOINT] = true, [WC_REC_SAMPLE] = true,
 		[WC_REC_LOST] = true,	   [WC_REC_THROTTLE] = true, [WC_REC_TRAILER] = true,
-		[WC_REC_TP_INLINE] = true,
+		[WC_REC_TP_INLINE] = true, [WC_REC_SWITCH_IN] = true,
 	};
 	uint64_t body = h->size;
 

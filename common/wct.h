@@ -31,12 +31,13 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 4 /* additions a reader of the same major may ignore
+#define WC_FILE_VERSION_MINOR 5 /* additions a reader of the same major may ignore
 				 * (1.1: TP_INLINE records, the RUNTIME event kind;
 				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
 				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's
 				 * threads gone before the events were enabled;
-				 * 1.4: the parent pid of a COMM from /proc) */
+				 * 1.4: the parent pid of a COMM from /proc;
+				 * 1.5: SWITCH_IN records) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -77,6 +78,7 @@ enum wc_rec_type {
 	WC_REC_PAYLOAD = 18,      /* struct wc_rec_payload */
 	WC_REC_TP_INLINE = 19,    /* struct wc_rec_tp_inline (since 1.1) */
 	WC_REC_KSYM = 20,         /* struct wc_rec_ksym (since 1.2) */
+	WC_REC_SWITCH_IN = 21,    /* struct wc_rec_switch_in (since 1.5) */
 	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
 };
 
@@ -344,6 +346,27 @@ struct wc_rec_sample {
 	uint16_t reserved[3];
 };
 static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
+
+/*
+ * SWITCH_IN (since 1.5): a switch-in the sched_switch events did not show, taken from the
+ * kernel's context-switch record (PERF_RECORD_SWITCH_CPU_WIDE, switch-in side, Linux 4.3+),
+ * which the kernel writes in the context of the task switched in, after the switch.  Written
+ * only when no sched_switch into that task came before it on its CPU (the kernel dropped the
+ * event in the context of the task switched out: on some kernels, everything that fires while
+ * a CPU's idle task runs).  Its time is up to a few us after the switch itself
+ * (finish_task_switch() in kernel/sched/core.c, against the tracepoint in __schedule()).
+ */
+struct wc_rec_switch_in {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;
+	uint32_t tid;      /* the task switched in */
+	uint32_t pid;      /* its process (tgid) */
+	uint32_t cpu;
+	uint32_t prev_tid; /* the task switched out (0: the idle task) */
+	uint32_t prev_pid; /* its process */
+	uint32_t reserved; /* 0 */
+};
+static_assert(sizeof(struct wc_rec_switch_in) == 40, "switch-in record");
 
 #define WC_LOST_RECORDS 0 /* PERF_RECORD_LOST: the ring buffer was full */
 #define WC_LOST_SAMPLES 1 /* PERF_RECORD_LOST_SAMPLES */

@@ -106,8 +106,8 @@ static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct
 	return wc_writer_add(w, &x);
 }
 
-static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
-		     int self_pid, struct wc_drain_stats *st)
+static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
 	struct sample_view s;
 	uint64_t ident;
@@ -168,8 +168,10 @@ static int on_sample(struct wc_events *ev, struct wc_writer *w, const struct per
 				&r.payload_id);
 	if (err)
 		return err;
-	if (e->kind == WC_EVENT_SWITCH)
+	if (e->kind == WC_EVENT_SWITCH) {
 		st->switches++;
+		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
+	}
 	else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		 e->kind == WC_EVENT_WAKEUP_NEW)
 		st->wakeups++;
@@ -259,8 +261,40 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	return wc_writer_add(w, &m);
 }
 
-static int on_record(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
-		     int self_pid, struct wc_drain_stats *st)
+/*
+ * A context-switch record (PERF_RECORD_SWITCH_CPU_WIDE).  For each switch the kernel writes,
+ * in this CPU's ring and in this order: the sched_switch event and the switch-out record in
+ * the context of the task switched out (__schedule() and prepare_task_switch() in
+ * kernel/sched/core.c), then the switch-in record in the context of the task switched in
+ * (finish_task_switch()).  A switch-in record with no sched_switch of its previous task
+ * before it is a switch the sched_switch events missed: kept as a SWITCH_IN.  Seen on a
+ * 6.18 kernel whose CPU 1 delivers no perf event at all while its idle task runs (no
+ * sched_switch out of idle, no cpu-clock sample of idle, no switch-out record), while the
+ * switch-in record of the task that follows, written in that task's context, arrives.
+ */
+static int on_switch(struct ring *ring, struct wc_writer *w, const struct perf_event_header *h,
+		     struct wc_drain_stats *st)
+{
+	struct wc_rec_switch_in r = { .h = { sizeof(r), WC_REC_SWITCH_IN, WC_REC_F_TIME } };
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	int64_t prev = ring->switch_prev;
+
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
+		return 0;
+	ring->switch_prev = -1;
+	if (!parse_sample_id(h, &r.pid, &r.tid, &r.time_ns, &r.cpu) ||
+	    h->size < sizeof(*h) + 8 + SAMPLE_ID_BYTES)
+		return 0;
+	memcpy(&r.prev_pid, p, 4);
+	memcpy(&r.prev_tid, p + 4, 4);
+	if (prev == (int64_t)r.prev_tid)
+		return 0; /* its sched_switch was traced */
+	st->switch_ins++;
+	return wc_writer_add(w, &r);
+}
+
+static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
 	uint32_t pid, tid, cpu;
@@ -268,7 +302,9 @@ static int on_record(struct wc_events *ev, struct wc_writer *w, const struct per
 
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
-		return on_sample(ev, w, h, self_pid, st);
+		return on_sample(ev, ring, w, h, self_pid, st);
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return on_switch(ring, w, h, st);
 	case PERF_RECORD_MMAP2:
 		st->mmap++;
 		return on_mmap2(ev, w, h);
@@ -382,7 +418,7 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 			memcpy(ev->copy + first, r->data, hdr.size - first);
 			h = (const void *)ev->copy;
 		}
-		err = on_record(ev, w, h, self_pid, st);
+		err = on_record(ev, r, w, h, self_pid, st);
 		tail += hdr.size;
 	}
 	/* release: we are done reading the bytes below tail before the kernel may reuse them */

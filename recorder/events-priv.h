@@ -20,6 +20,8 @@ struct ring {
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
 	uint64_t size; /* bytes of data, a power of two */
+	int64_t switch_prev; /* the task (tid) a sched_switch of this CPU last switched out, until
+			      * the context-switch record of the same switch; -1: none */
 };
 
 struct id_slot {
@@ -52,6 +54,7 @@ struct wc_events {
 	int clockid;
 	bool no_clockid, no_build_id, cycles_fallback;
 	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
+	bool no_switch_records; /* the kernel has no context-switch records (attr.context_switch) */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */

@@ -82,7 +82,10 @@ static void id_put(struct wc_events *ev, uint64_t id, int event)
 	}
 }
 
-/* Open one event on one CPU, retrying without what older kernels lack. */
+/*
+ * Open one event on one CPU, retrying without what older kernels lack, newest first:
+ * build-ids in MMAP2 (Linux 5.12), context-switch records (4.3), use_clockid (4.1).
+ */
 static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 {
 	int fd;
@@ -94,16 +97,44 @@ static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 		}
 		if (ev->no_build_id)
 			a->build_id = 0;
+		if (ev->no_switch_records)
+			a->context_switch = 0;
 		fd = perf_event_open(a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0 || errno != EINVAL)
 			return fd;
 		if (a->build_id && !ev->no_build_id)
 			ev->no_build_id = true;
+		else if (a->context_switch && !ev->no_switch_records)
+			ev->no_switch_records = true;
 		else if (a->use_clockid && !ev->no_clockid)
 			ev->no_clockid = true;
 		else
 			return -1;
 	}
+}
+
+/*
+ * Does the kernel write context-switch records (attr.context_switch, Linux 4.3) for a
+ * CPU-wide event on @cpu?  They give the switch-ins whose sched_switch the kernel drops
+ * (drain.c), which sched_stat_runtime events would otherwise have to place.
+ */
+static bool have_switch_records(int cpu)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_DUMMY,
+		.disabled = 1,
+		.sample_id_all = 1,
+		.context_switch = 1,
+		.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME,
+	};
+	int fd = perf_event_open(&a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+	if (fd < 0)
+		return errno != EINVAL; /* another error comes again, and is reported, later */
+	close(fd);
+	return true;
 }
 
 static const char *open_error(struct wc_events *ev, const char *name, int err)
@@ -136,6 +167,8 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->ncpus = o->ncpus;
 	ev->no_clockid = o->force_no_clockid;
 	ev->no_build_id = o->force_no_build_id;
+	ev->no_switch_records = o->sched && (o->force_no_switch_records ||
+					     !have_switch_records(o->cpus[0]));
 	if (o->samples) {
 		uint64_t st = BASE_SAMPLE_TYPE | (o->callchains ? PERF_SAMPLE_CALLCHAIN : 0);
 		const char *name = o->sample_event ? o->sample_event : "cycles";
@@ -212,7 +245,7 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			*why = "this kernel has no sched:sched_migrate_task";
 			goto out_free;
 		}
-		if (o->runtime &&
+		if ((o->runtime > 1 || (o->runtime == 1 && ev->no_switch_records)) &&
 		    (o->force_no_runtime ||
 		     add_tracepoint(ev, o, WC_EVENT_RUNTIME, "sched_stat_runtime", false) < 0)) {
 			if (o->runtime > 1) {
@@ -242,6 +275,7 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 		if (!o->user_stacks)
 			a->exclude_callchain_user = 1;
 		if (i == track) { /* side-band records come with this event */
+			a->context_switch = o->sched && !ev->no_switch_records;
 			a->mmap = 1;
 			a->mmap2 = 1;
 			a->comm = 1;
@@ -273,6 +307,7 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 
 		r->cpu = o->cpus[c];
 		r->fd = -1;
+		r->switch_prev = -1;
 		for (int i = 0; i < ev->nevents; i++) {
 			int fd = open_one(ev, &ev->attrs[i], r->cpu);
 			uint64_t id;
@@ -376,6 +411,9 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 		err = wc_meta_write_note(w, "fallback", "no build-id in MMAP2 records");
 	if (!err && ev->cycles_fallback)
 		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
+	if (!err && ev->no_switch_records && ev->wakeup_used[0])
+		err = wc_meta_write_note(w, "fallback", "no context-switch records: the switch-ins "
+							"the kernel leaves untraced are inferred");
 	if (!err && ev->no_runtime)
 		err = wc_meta_write_note(w, "fallback", "no sched_stat_runtime: untraced "
 							"switch-ins are inferred");
@@ -392,6 +430,8 @@ bool wc_events_fallback(const struct wc_events *ev, const char *what)
 		return ev->cycles_fallback;
 	if (!strcmp(what, "runtime"))
 		return ev->no_runtime;
+	if (!strcmp(what, "switch"))
+		return ev->no_switch_records;
 	return false;
 }
 

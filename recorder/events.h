@@ -29,7 +29,8 @@ struct wc_events_opts {
 	int wakeup;               /* WC_WAKEUP_* */
 	bool migrations;          /* sched_migrate_task too */
 	int runtime;              /* sched_stat_runtime too, without callchains: 0 no, 1 where
-				   * the kernel has it, 2 or fail */
+				   * the kernel has it and lacks context-switch records (which
+				   * place the switch-ins it leaves untraced better), 2 or fail */
 	unsigned pages;           /* ring buffer data pages per CPU, a power of two */
 	const int *cpus;          /* CPUs to record */
 	int ncpus;
@@ -37,6 +38,8 @@ struct wc_events_opts {
 	bool force_no_build_id;   /* test hook: act as on a kernel without MMAP2 build-ids */
 	bool force_no_cycles;     /* test hook: act as on a machine without a PMU cycles event */
 	bool force_no_runtime;    /* test hook: act as on a kernel without sched_stat_runtime */
+	bool force_no_switch_records; /* test hook: act as on a kernel without context-switch
+				       * records (before Linux 4.3) */
 };
 
 #define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */
@@ -60,6 +63,7 @@ struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
+	uint64_t switch_ins;   /* SWITCH_IN records: switch-ins no sched_switch showed */
 	uint64_t peak_fill;    /* most bytes found waiting in one CPU's ring at a drain */
 	uint64_t ring_bytes;   /* the size of each CPU's ring (data pages), bytes */
 	int peak_fill_cpu;     /* the CPU of peak_fill */
@@ -97,7 +101,10 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
  */
 int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
 
-/** wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles" or "runtime"? */
+/**
+ * wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles", "runtime"
+ * or "switch" (no context-switch records)?
+ */
 bool wc_events_fallback(const struct wc_events *ev, const char *what);
 
 /** wc_events_enable() - start (or, with on = false, stop) counting.  Return: 0 or -errno. */

@@ -59,9 +59,10 @@ static const char usage[] =
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
 	"  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
-	"  --no-runtime     no sched_stat_runtime (recorded by default where the kernel has it:\n"
-	"                   it places the switch-ins a kernel leaves untraced; about one more\n"
-	"                   event per switch); --runtime: fail where the kernel lacks it\n"
+	"  --no-runtime     no sched_stat_runtime (recorded by default only where the kernel\n"
+	"                   has no context-switch records, before Linux 4.3: it places the\n"
+	"                   switch-ins a kernel leaves untraced; about one more event per\n"
+	"                   switch); --runtime: record it always, fail where the kernel lacks it\n"
 	"  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
 	"                   functions the callchains refer to)\n"
 	"  -C CPUS          record these CPUs only (0,2-3)\n"
@@ -459,6 +460,7 @@ int main(int argc, char **argv)
 	eo.force_no_build_id = getenv("WCREC_FORCE_NO_BUILD_ID") != NULL;
 	eo.force_no_cycles = getenv("WCREC_FORCE_NO_CYCLES") != NULL;
 	eo.force_no_runtime = getenv("WCREC_FORCE_NO_RUNTIME") != NULL;
+	eo.force_no_switch_records = getenv("WCREC_FORCE_NO_SWITCH_RECORDS") != NULL;
 
 	ev = wc_events_open(&eo, &why);
 	if (!ev) {
@@ -474,6 +476,8 @@ int main(int argc, char **argv)
 			fprintf(stderr, "wcrec: fallback: no build-ids in MMAP2 records\n");
 		if (wc_events_fallback(ev, "runtime"))
 			fprintf(stderr, "wcrec: fallback: no sched_stat_runtime\n");
+		if (eo.sched && wc_events_fallback(ev, "switch"))
+			fprintf(stderr, "wcrec: fallback: no context-switch records\n");
 	}
 	if (verbose && eo.samples)
 		fprintf(stderr, "wcrec: sampling on %s at %u Hz\n", wc_events_sample_name(ev),
@@ -676,6 +680,10 @@ int main(int argc, char **argv)
 				100.0 * (double)ds.peak_fill / (double)ds.ring_bytes, ds.peak_fill / 1024,
 				ds.ring_bytes / 1024, ds.peak_fill_cpu,
 				t_end > t_start ? (double)events * 1e9 / (double)(t_end - t_start) : 0.0);
+		if (verbose > 1 && eo.sched && !wc_events_fallback(ev, "switch"))
+			fprintf(stderr,
+				"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
+				"from context-switch records\n", ds.switch_ins);
 	}
 	ret = (trailer_flags & WC_TRAILER_WRITE_ERROR) ? 1 : 0;
 	if (reaped)

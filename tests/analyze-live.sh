@@ -99,11 +99,15 @@ recorded() {
 	expect "$lab: five workload threads measured themselves" "$(wc -l <"$tmp/$name.out")" -eq 5
 }
 # 1b. unpinned.  Here the kernel does not trace CPU 1's switches out of idle, nor PID 1's
-# switch-outs, and wcanalyze places those switch-ins with sched_stat_runtime (wcanalyze(1),
-# NOTES).
+# switch-outs; the switch-ins after them come from context-switch records (wcrec(1), NOTES).
 recorded free unpinned
 # 1c. pinned to CPU 1, where every switch out of idle goes untraced
 recorded cpu1 "CPU 1" taskset -c 1
+# 1d. the same where the kernel has no context-switch records (before Linux 4.3):
+# sched_stat_runtime, recorded then, places those switch-ins (wcanalyze(1), NOTES)
+export WCREC_FORCE_NO_SWITCH_RECORDS=1
+recorded cpu1rt "CPU 1, no context-switch records" taskset -c 1
+unset WCREC_FORCE_NO_SWITCH_RECORDS
 alone_end
 
 # 2. the named functions, in lines of the right kind

@@ -397,19 +397,45 @@ WCREC_FORCE_NO_CYCLES=1 "$WCREC" -q -o "$tmp/f5.wct" -- "$DEMO" 0.5 >/dev/null 2
 "$STAT" "$tmp/f5.wct" >"$tmp/stat"
 expect "no PMU cycles: a fallback NOTE" "$(grep -c '^note.fallback no PMU cycles' "$tmp/stat")" -eq 1
 expect "no PMU cycles: samples on cpu-clock" "$(stat_of events.cpu-clock)" -gt 10
-# sched_stat_runtime, recorded by default: about one per switch of a thread that ran, inline
+# Context-switch records (attr.context_switch, Linux 4.3+), taken by default: the switch-ins
+# no sched_switch showed (CPU 1's switches out of idle here) come as SWITCH_IN records, and
+# nothing is left to infer; sched_stat_runtime, which only placed those switch-ins, is then
+# not recorded unless --runtime
 "$STAT" "$tmp/f5.wct" >"$tmp/stat"
-expect "sched_stat_runtime by default: events ($(stat_of events.sched:sched_stat_runtime)) at least a third of the switches ($(stat_of events.sched:sched_switch))" \
+expect "context-switch records by default: no fallback NOTE for them" \
+	"$(grep -c '^note.fallback no context-switch records' "$tmp/stat")" -eq 0
+expect "context-switch records by default: no sched_stat_runtime ($(stat_of records.tp_inline))" \
+	"$(stat_of records.tp_inline)" = 0
+"$WCANALYZE" info "$tmp/f5.wct" >"$tmp/info" 2>"$tmp/err"
+expect "info of a default recording exits 0 ($(cat "$tmp/err"))" $? -eq 0
+info_of() { sed -n "s/^  $1  *//p" "$tmp/info" | head -1; }
+expect "context-switch records: no switch-in left to infer ($(info_of 'two switch-outs, no switch-in between') double switch-outs; $(info_of 'switch-ins from context-switch records') switch-ins from the records)" \
+	"$(info_of 'two switch-outs, no switch-in between')" = 0
+"$WCREC" -q --runtime -o "$tmp/f9.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f9.wct" >"$tmp/stat"
+expect "--runtime: sched_stat_runtime events ($(stat_of events.sched:sched_stat_runtime)) at least a third of the switches ($(stat_of events.sched:sched_switch))" \
+	"$(($(stat_of events.sched:sched_stat_runtime) * 3))" -ge "$(stat_of events.sched:sched_switch)"
+# where the kernel has no context-switch records: sched_stat_runtime by default, about one per
+# switch of a thread that ran, inline
+WCREC_FORCE_NO_SWITCH_RECORDS=1 "$WCREC" -q -o "$tmp/f10.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f10.wct" >"$tmp/stat"
+expect "no context-switch records: a fallback NOTE" \
+	"$(grep -c '^note.fallback no context-switch records' "$tmp/stat")" -eq 1
+expect "no context-switch records: none kept ($(stat_of records.switch_in))" \
+	"$(stat_of records.switch_in)" = 0
+expect "no context-switch records: sched_stat_runtime events ($(stat_of events.sched:sched_stat_runtime)) at least a third of the switches ($(stat_of events.sched:sched_switch))" \
 	"$(($(stat_of events.sched:sched_stat_runtime) * 3))" -ge "$(stat_of events.sched:sched_switch)"
 expect "sched_stat_runtime: in inline records, one each" \
 	"$(stat_of records.tp_inline)" -eq "$(stat_of events.sched:sched_stat_runtime)"
-WCREC_FORCE_NO_RUNTIME=1 "$WCREC" -q -o "$tmp/f7.wct" -- "$DEMO" 0.5 >/dev/null 2>"$tmp/err"
+WCREC_FORCE_NO_SWITCH_RECORDS=1 WCREC_FORCE_NO_RUNTIME=1 "$WCREC" -q -o "$tmp/f7.wct" -- \
+	"$DEMO" 0.5 >/dev/null 2>"$tmp/err"
 expect "no sched_stat_runtime: exit 0 ($(cat "$tmp/err"))" $? -eq 0
 "$STAT" "$tmp/f7.wct" >"$tmp/stat"
 expect "no sched_stat_runtime: a fallback NOTE" \
 	"$(grep -c '^note.fallback no sched_stat_runtime' "$tmp/stat")" -eq 1
 expect "no sched_stat_runtime: none recorded" "$(stat_of records.tp_inline)" = 0
-"$WCREC" -q --no-runtime -o "$tmp/f8.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+WCREC_FORCE_NO_SWITCH_RECORDS=1 "$WCREC" -q --no-runtime -o "$tmp/f8.wct" -- "$DEMO" 0.5 \
+	>/dev/null 2>&1
 "$STAT" "$tmp/f8.wct" >"$tmp/stat"
 expect "--no-runtime: no sched_stat_runtime, and no fallback NOTE for it" \
 	"$(stat_of records.tp_inline)$(grep -c '^note.fallback no sched_stat' "$tmp/stat")" = 00

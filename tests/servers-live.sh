@@ -171,9 +171,11 @@ print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
 		out=$(bt out "$tid")
 		bt_off=$(($(bt off "$tid") + $(bt lead "$tid") + (out ? b1 - out : 0)))
 		un=$(bt unpaired "$tid")
-		# switch-ins the kernel left untraced (CPU 1's switches out of idle here, issue
-		# 19) are inferred; past 1% of the time in their bounds the 1% cannot be told:
-		# shown, not checked (a quiet machine: an nginx worker 8-13% off, bound 57-246 ms)
+		# switch-ins the kernel left untraced (CPU 1's switches out of idle here) come
+		# from context-switch records; where the kernel has none (before 4.3) they are
+		# inferred, and past 1% of the time in their bounds the 1% cannot be told: shown,
+		# not checked (before the records, on a quiet machine: an nginx worker 8-13% off,
+		# bound 57-246 ms)
 		if [ $((bound * 100)) -gt "$bt_off" ]; then
 			echo "note: $name $comm-$tid: not compared: $bound ns of its switch-ins inferred" \
 				"(ours $off ns, bpftrace's $bt_off ns)"
@@ -187,11 +189,17 @@ print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
 		between "$off" $((bt_off - bound - slack)) $((un + 2 * bound + 2 * slack)) 1
 		ok=$?
 		d="($n switch-outs, +- $slack ns; + unpaired $un ns, +- inferred $bound ns)"
-		# shown, not checked, for now: on a quiet machine (CPU 1 idle often, its switches
-		# out of idle untraced, issue 19) an nginx worker came out 3.6% off with only
-		# 13.6 ms inferred; busy, every thread agreed within 1%.  Issue 13 stays open.
-		[ $ok -eq 0 ] && ok="within 1%" || ok="NOT within 1%"
-		echo "note: $name $comm-$tid: off-CPU $off ns $ok of bpftrace's $bt_off ns $d"
+		# bpftrace's own spans it could not pair mean that it missed a switch-in of the
+		# thread (seen once, beside another copy of the suite: a postgres backend 1.3%
+		# off, 37 ms, with 2.8 ms unpaired); the off-CPU time before that switch-in is
+		# then missing from its sum, by an amount it cannot say: shown, not checked
+		if [ "$un" -gt 0 ]; then
+			[ $ok -eq 0 ] && ok="within 1%" || ok="NOT within 1%"
+			echo "note: $name $comm-$tid: not compared: bpftrace missed a switch-in" \
+				"(ours $off ns, $ok of bpftrace's $bt_off ns $d)"
+			continue
+		fi
+		expect "$name $comm-$tid: off-CPU $off ns within 1% of bpftrace's $bt_off ns $d" $ok -eq 0
 		worst=$(awk -v a="$off" -v b="$bt_off" -v w="$worst" 'BEGIN {
 			d = (a - b) / b * 100; if (d < 0) d = -d; print (d > w ? d : w) }')
 	done

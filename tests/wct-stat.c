@@ -119,6 +119,7 @@ static const char *const type_names[WC_REC_TYPE_COUNT] = {
 	[WC_REC_THROTTLE] = "throttle",	[WC_REC_TRAILER] = "trailer",
 	[WC_REC_NOTE] = "note",		[WC_REC_PAYLOAD] = "payload",
 	[WC_REC_TP_INLINE] = "tp_inline",	[WC_REC_KSYM] = "ksym",
+	[WC_REC_SWITCH_IN] = "switch_in",
 };
 
 /* wct-stat --ksyms FILE.  Return: the exit status. */

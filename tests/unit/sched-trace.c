@@ -510,3 +510,20 @@ void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx
 	memcpy(x->data + 24, comm, n - 1);
 	add(t, sizeof(*x) + size);
 }
+
+void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
+		  uint32_t prev)
+{
+	struct wc_rec_switch_in *x = (void *)buf;
+
+	memset(x, 0, sizeof(*x));
+	x->h.type = WC_REC_SWITCH_IN;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->tid = tid;
+	x->pid = pid_of(t, tid);
+	x->cpu = cpu;
+	x->prev_tid = prev;
+	x->prev_pid = prev ? pid_of(t, prev) : 0;
+	add(t, sizeof(*x));
+}
