@@ -189,13 +189,16 @@ print(json.load(open(sys.argv[1]))["clock_start_ns"])' "$tmp/$name.wct.json")
 		between "$off" $((bt_off - bound - slack)) $((un + 2 * bound + 2 * slack)) 1
 		ok=$?
 		d="($n switch-outs, +- $slack ns; + unpaired $un ns, +- inferred $bound ns)"
-		# bpftrace's own spans it could not pair mean that it missed a switch-in of the
-		# thread (seen once, beside another copy of the suite: a postgres backend 1.3%
-		# off, 37 ms, with 2.8 ms unpaired); the off-CPU time before that switch-in is
-		# then missing from its sum, by an amount it cannot say: shown, not checked
-		if [ "$un" -gt 0 ]; then
+		# bpftrace misses switches too (here those of PID 1's threads, as perf does, and
+		# a few more: a chain of sched_switch per CPU breaks 170 times in 6 s under
+		# redis-benchmark).  A switch-in it missed leaves its span in @unpaired, which
+		# the check above allows; a switch-out it missed (seen once, beside another copy
+		# of the suite: a postgres backend 1.3% off, 37 ms, with 2.8 ms unpaired) takes
+		# the whole interval out of its sum, by an amount it cannot say: shown, not checked
+		inin=$(bt inin "$tid")
+		if [ "$inin" -gt 0 ]; then
 			[ $ok -eq 0 ] && ok="within 1%" || ok="NOT within 1%"
-			echo "note: $name $comm-$tid: not compared: bpftrace missed a switch-in" \
+			echo "note: $name $comm-$tid: not compared: bpftrace missed $inin switch-outs" \
 				"(ours $off ns, $ok of bpftrace's $bt_off ns $d)"
 			continue
 		fi
