@@ -345,7 +345,8 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	case WC_REC_SWITCH_IN: {
 		const struct wc_rec_switch_in *x = (const void *)h;
 
-		return wc_sched_switch_in(&a->sched, x->time_ns, x->cpu, x->tid, x->pid);
+		return wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
+					  x->pid);
 	}
 	case WC_REC_COMM:
 	case WC_REC_FORK:

@@ -514,8 +514,9 @@ int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 		c->bad_cpu);
 	fprintf(out, "    \"start_unknown\": %" PRIu64 ", \"run_start_unknown\": %" PRIu64
 		     ", \"unknown_dropped\": %" PRIu64 ", \"open_off_at_end\": %" PRIu64
-		     ", \"open_run_at_end\": %" PRIu64 ", \"switch_in_running\": %" PRIu64 "}\n}\n",
+		     ", \"open_run_at_end\": %" PRIu64 ", \"switch_in_running\": %" PRIu64
+		     ", \"switch_in_records\": %" PRIu64 "}\n}\n",
 		c->start_unknown, c->run_start_unknown, c->unknown_dropped, c->open_off_at_end,
-		c->open_run_at_end, c->switch_in_running);
+		c->open_run_at_end, c->switch_in_running, c->switch_in_records);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

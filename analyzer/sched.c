@@ -287,9 +287,10 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
 	return 0;
 }
 
-int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-		       uint32_t pid)
+int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, uint32_t cpu,
+		       uint32_t tid, uint32_t pid)
 {
+	uint64_t in = time_ns > delay_ns ? time_ns - delay_ns : 0;
 	struct wc_thread *t;
 	int err;
 
@@ -298,16 +299,25 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, uint3
 		s->counts.bad_cpu++;
 		return 0;
 	}
+	/* not before what came before it on the CPU */
+	in = max_u64(in, s->cpu_since_ns[cpu]);
 	if (tid) {
 		t = wc_tasks_thread(s->tasks, tid, pid, time_ns);
 		if (!t)
 			return -ENOMEM;
-		err = switch_in(s, t, time_ns, (int32_t)cpu);
+		/* nor before the thread left, or was woken */
+		if (t->run_state == WC_TS_OFF_CPU)
+			in = max_u64(in, t->woken && !t->wake_provisional && !t->preempted
+						 ? max_u64(t->since_ns, t->wake_ns)
+						 : t->since_ns);
+		if (in > time_ns)
+			in = time_ns;
+		err = switch_in(s, t, in, (int32_t)cpu);
 		if (err)
 			return err;
 	}
 	s->cpu_curr[cpu] = tid;
-	s->cpu_since_ns[cpu] = time_ns;
+	s->cpu_since_ns[cpu] = in < time_ns ? in : time_ns;
 	return 0;
 }
 

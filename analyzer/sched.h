@@ -110,17 +110,19 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
 		    const struct wc_switch *sw, uint32_t stack_id, uint32_t ctx_pid);
 
 /**
- * wc_sched_switch_in() - a switch-in of @tid (of process @pid) at @time_ns on @cpu that no
- * sched_switch showed, from a SWITCH_IN record (the kernel's context-switch record, written a
- * few us after the switch; wct.h)
+ * wc_sched_switch_in() - a switch-in of @tid (of process @pid) on @cpu that no sched_switch
+ * showed, from a SWITCH_IN record: the kernel's context-switch record, written at @time_ns,
+ * @delay_ns after the switch as the recorder estimated it (wct.h)
  *
- * It closes the thread's off-CPU interval there, as a traced switch-in does: the interval is
- * not inferred.  The task switched out (the record's prev) is left as it is: its switch-out
- * state is not known.
+ * The switch-in is taken at @time_ns - @delay_ns, but not before the CPU's last traced switch,
+ * nor before the thread's switch-out or its wakeup, nor after @time_ns.  It closes the
+ * thread's off-CPU interval there, as a traced switch-in does: the interval is not inferred.
+ * The task switched out (the record's prev) is left as it is: its switch-out state is not
+ * known.
  * Return: 0, -ENOMEM, or a sink's error.
  */
-int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-		       uint32_t pid);
+int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, uint32_t cpu,
+		       uint32_t tid, uint32_t pid);
 
 /**
  * wc_sched_wakeup() - a sched_waking or sched_wakeup of @wk->tid at @time_ns, or with

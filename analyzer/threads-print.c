@@ -346,6 +346,7 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	jnum(out, "inferred_switch_in", c->inferred_switch_in);
 	jnum(out, "unknown_dropped", c->unknown_dropped);
 	jnum(out, "switch_in_running", c->switch_in_running);
+	jnum(out, "switch_in_records", c->switch_in_records);
 	jnum(out, "wakeup_running", c->wakeup_running);
 	jnum(out, "wakeup_runnable", c->wakeup_runnable);
 	jnum(out, "wakeup_repeated", c->wakeup_repeated);

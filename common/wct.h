@@ -353,8 +353,9 @@ static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
  * which the kernel writes in the context of the task switched in, after the switch.  Written
  * only when no sched_switch into that task came before it on its CPU (the kernel dropped the
  * event in the context of the task switched out: on some kernels, everything that fires while
- * a CPU's idle task runs).  Its time is up to a few us after the switch itself
- * (finish_task_switch() in kernel/sched/core.c, against the tracepoint in __schedule()).
+ * a CPU's idle task runs).  Its time is a few us after the switch itself
+ * (finish_task_switch() in kernel/sched/core.c, against the tracepoint in __schedule()):
+ * delay_ns says how much.
  */
 struct wc_rec_switch_in {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
@@ -364,7 +365,12 @@ struct wc_rec_switch_in {
 	uint32_t cpu;
 	uint32_t prev_tid; /* the task switched out (0: the idle task) */
 	uint32_t prev_pid; /* its process */
-	uint32_t reserved; /* 0 */
+	uint32_t delay_ns; /* how long after the switch the record was written, as the recorder
+			    * estimated it: the median, over the switches of the recording so far
+			    * that a sched_switch showed, of the time from their switch-out record
+			    * to their switch-in record (of those from the idle task where there
+			    * are enough of them); a reader takes time_ns - delay_ns as the
+			    * switch-in */
 };
 static_assert(sizeof(struct wc_rec_switch_in) == 40, "switch-in record");
 

@@ -171,8 +171,9 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	if (e->kind == WC_EVENT_SWITCH) {
 		st->switches++;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
-	}
-	else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
+		ring->switch_ns = s.time;
+		ring->out_ns = 0;
+	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		 e->kind == WC_EVENT_WAKEUP_NEW)
 		st->wakeups++;
 	else
@@ -262,6 +263,26 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 }
 
 /*
+ * The median delay of a switch-in record after the switch-out record, ns (the middle of its bin):
+ * over the switches from the idle task when there are 16 of them or more (the untraced ones
+ * are from idle here), else over the others when there are 16, else 0.
+ */
+static uint32_t in_delay(const struct wc_events *ev)
+{
+	int k = ev->in_delay_n[1] >= 16 ? 1 : ev->in_delay_n[0] >= 16 ? 0 : -1;
+	uint64_t seen = 0;
+
+	if (k < 0)
+		return 0;
+	for (int b = 0; b < WC_IN_DELAY_BINS; b++) {
+		seen += ev->in_delay[k][b];
+		if (seen * 2 >= ev->in_delay_n[k])
+			return (uint32_t)(b * WC_IN_DELAY_BIN_NS + WC_IN_DELAY_BIN_NS / 2);
+	}
+	return 0;
+}
+
+/*
  * A context-switch record (PERF_RECORD_SWITCH_CPU_WIDE).  For each switch the kernel writes,
  * in this CPU's ring and in this order: the sched_switch event and the switch-out record in
  * the context of the task switched out (__schedule() and prepare_task_switch() in
@@ -272,23 +293,36 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
  * sched_switch out of idle, no cpu-clock sample of idle, no switch-out record), while the
  * switch-in record of the task that follows, written in that task's context, arrives.
  */
-static int on_switch(struct ring *ring, struct wc_writer *w, const struct perf_event_header *h,
-		     struct wc_drain_stats *st)
+static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		     const struct perf_event_header *h, struct wc_drain_stats *st)
 {
 	struct wc_rec_switch_in r = { .h = { sizeof(r), WC_REC_SWITCH_IN, WC_REC_F_TIME } };
 	const uint8_t *p = (const uint8_t *)(h + 1);
 	int64_t prev = ring->switch_prev;
 
-	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT)
-		return 0;
-	ring->switch_prev = -1;
 	if (!parse_sample_id(h, &r.pid, &r.tid, &r.time_ns, &r.cpu) ||
 	    h->size < sizeof(*h) + 8 + SAMPLE_ID_BYTES)
 		return 0;
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		if (prev == (int64_t)r.tid && r.time_ns >= ring->switch_ns)
+			ring->out_ns = r.time_ns; /* of the switch its sched_switch showed */
+		return 0;
+	}
+	ring->switch_prev = -1;
 	memcpy(&r.prev_pid, p, 4);
 	memcpy(&r.prev_tid, p + 4, 4);
-	if (prev == (int64_t)r.prev_tid)
-		return 0; /* its sched_switch was traced */
+	if (prev == (int64_t)r.prev_tid) { /* its sched_switch was traced */
+		uint64_t d = r.time_ns - ring->out_ns, bin = d / WC_IN_DELAY_BIN_NS;
+
+		if (ring->out_ns && ring->out_ns <= r.time_ns) {
+			ev->in_delay[prev == 0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+			ev->in_delay_n[prev == 0]++;
+		}
+		ring->out_ns = 0;
+		return 0;
+	}
+	ring->out_ns = 0;
+	r.delay_ns = in_delay(ev);
 	st->switch_ins++;
 	return wc_writer_add(w, &r);
 }
@@ -304,7 +338,7 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	case PERF_RECORD_SAMPLE:
 		return on_sample(ev, ring, w, h, self_pid, st);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return on_switch(ring, w, h, st);
+		return on_switch(ev, ring, w, h, st);
 	case PERF_RECORD_MMAP2:
 		st->mmap++;
 		return on_mmap2(ev, w, h);

@@ -22,7 +22,21 @@ struct ring {
 	uint64_t size; /* bytes of data, a power of two */
 	int64_t switch_prev; /* the task (tid) a sched_switch of this CPU last switched out, until
 			      * the context-switch record of the same switch; -1: none */
+	uint64_t switch_ns;  /* ... and that sched_switch's time */
+	uint64_t out_ns;     /* the time of the switch-out record of the same switch, 0: none */
 };
+
+/*
+ * How long after its switch-out record the kernel writes the switch-in record of the same
+ * switch (the context switch lies between): a histogram over the switches a sched_switch
+ * showed too, [0] of those from another task, [1] of those from the idle task; bins of
+ * WC_IN_DELAY_BIN_NS, the last one for all longer.  The switch-out record is written after
+ * the sched_switch event (prepare_task_switch() in kernel/sched/core.c), so after our own
+ * event's work on it (its callchain): where the kernel drops that event, the switch-out
+ * record (dropped too) would have come at about the time of the switch.
+ */
+#define WC_IN_DELAY_BINS 128
+#define WC_IN_DELAY_BIN_NS 125
 
 struct id_slot {
 	uint64_t id; /* 0: empty */
@@ -59,6 +73,8 @@ struct wc_events {
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */
 	struct bid_slot bids[WC_BID_SLOTS];
+	uint32_t in_delay[2][WC_IN_DELAY_BINS];
+	uint64_t in_delay_n[2];
 	char why[256];
 };
 

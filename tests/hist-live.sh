@@ -158,9 +158,10 @@ for g in doc["histograms"]:
     if g["tid"] == tid:
         for i, b in enumerate(g["buckets"]):
             ours[i] = b["count"]
-# a value closed by a switch-in the kernel did not trace, which wcanalyze infers, has no
-# pair in the reference, which misses the same switch-in: each such value is slack
-slack = doc["counts"]["inferred"] if kind != "runq" else 0
+# a value closed by a switch-in the kernel did not trace, which wcanalyze infers or takes from
+# a context-switch record (PID 1's threads' switch-outs are untraced on every CPU here), has
+# no pair in the reference, which misses the same switch-in: each such value is slack
+slack = (doc["counts"]["inferred"] if kind != "runq" else 0) + doc["counts"]["switch_in_records"]
 # an event of the thread's that perf missed ends or starts up to two values on either side
 slack += 2 * missed
 ca = cb = worst = 0

@@ -4,7 +4,8 @@
  * line: ending, records by type, events by name, lost, the comm of every thread seen, and
  * the tids seen in events of each comm with their pid ("thread TID COMM tracepoints N samples N
  * pid PID", the pid of its last event), events per CPU, the time stamps (ns) of each CPU's
- * first and last sched_switch ("switch_span CPU FIRST LAST"), the clock id and the NOTEs.
+ * first and last sched_switch ("switch_span CPU FIRST LAST"), the least and the most delay_ns
+ * of its SWITCH_IN records ("switch_in.delay_ns MIN MAX"), the clock id and the NOTEs.
  * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
@@ -166,6 +167,7 @@ int main(int argc, char **argv)
 	static uint32_t pid_of_tid[MAX_TIDS];
 	char names[16][64] = { { 0 } };
 	uint64_t counts[WC_REC_TYPE_COUNT] = { 0 }, by_event[16] = { 0 }, lost = 0;
+	uint64_t in_delay_min = UINT64_MAX, in_delay_max = 0;
 	const struct wc_rec_header *h;
 	struct wc_reader *r;
 
@@ -221,6 +223,15 @@ int main(int argc, char **argv)
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
 				print_frames(t->stack_id, t->pid, comm_of[t->tid],
 					     strstr(names[t->event_id], "switch") ? "switch" : "wake");
+			break;
+		}
+		case WC_REC_SWITCH_IN: {
+			const struct wc_rec_switch_in *x = (const void *)h;
+
+			if (x->delay_ns < in_delay_min)
+				in_delay_min = x->delay_ns;
+			if (x->delay_ns > in_delay_max)
+				in_delay_max = x->delay_ns;
 			break;
 		}
 		case WC_REC_TP_INLINE: {
@@ -281,6 +292,9 @@ int main(int argc, char **argv)
 		if (names[e][0])
 			printf("events.%s %llu\n", names[e], (unsigned long long)by_event[e]);
 	printf("lost %llu\n", (unsigned long long)lost);
+	if (counts[WC_REC_SWITCH_IN])
+		printf("switch_in.delay_ns %llu %llu\n", (unsigned long long)in_delay_min,
+		       (unsigned long long)in_delay_max);
 	for (int c = 0; c < MAX_CPUS; c++)
 		if (events_of_cpu[c])
 			printf("cpu.%d %llu\n", c, (unsigned long long)events_of_cpu[c]);

@@ -86,5 +86,6 @@ js += ('\n  ],\n  "counts": {"counted": 5, "inferred": 1, "no_wakeup": 1, "new_t
        '    "lost_events": 0, "lost_samples": 0, "late": 0, "undecodable": 0, "bad_refs": 0,'
        ' "bad_cpu": 0,\n'
        '    "start_unknown": 3, "run_start_unknown": 0, "unknown_dropped": 0,'
-       ' "open_off_at_end": 4, "open_run_at_end": 0, "switch_in_running": 0}\n}\n')
+       ' "open_off_at_end": 4, "open_run_at_end": 0, "switch_in_running": 0,'
+       ' "switch_in_records": 0}\n}\n')
 w("runq-L.json", js)

@@ -511,8 +511,8 @@ void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx
 	add(t, sizeof(*x) + size);
 }
 
-void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-		  uint32_t prev)
+void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t delay_ns, uint32_t cpu,
+		  uint32_t tid, uint32_t prev)
 {
 	struct wc_rec_switch_in *x = (void *)buf;
 
@@ -525,5 +525,6 @@ void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t t
 	x->cpu = cpu;
 	x->prev_tid = prev;
 	x->prev_pid = prev ? pid_of(t, prev) : 0;
+	x->delay_ns = delay_ns;
 	add(t, sizeof(*x));
 }

@@ -147,8 +147,9 @@ void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx
 		const char *comm, uint64_t runtime_ns);
 
 /* st_switch_in() - a SWITCH_IN record: @tid switched in on @cpu after @prev (0: idle), a switch
- * no sched_switch showed, as wcrec writes it from a context-switch record */
-void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-		  uint32_t prev);
+ * no sched_switch showed, as wcrec writes it from a context-switch record written @delay_ns
+ * after the switch */
+void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t delay_ns, uint32_t cpu,
+		  uint32_t tid, uint32_t prev);
 
 #endif /* WC_TESTS_SCHED_TRACE_H */

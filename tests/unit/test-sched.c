@@ -609,13 +609,18 @@ Test(sched, double_switch_out_runtime)
 
 /*
  * 7g'. The same trace as double_switch_out_inferred, but with the switch-in that no
- * sched_switch showed given by a SWITCH_IN record (the kernel's context-switch record), at
- * 1800, later than the wakeup: A's interval ends there, not inferred, sch delay 300.
+ * sched_switch showed given by a SWITCH_IN record (the kernel's context-switch record) at
+ * 1900, written 100 after the switch: the switch-in is at 1800, later than the wakeup, and
+ * A's interval ends there, not inferred, sch delay 300.
  *   A: in on CPU 0 at 100, out S at 1000, woken at 1500, in on CPU 1 at 1800 (record), out S
- *   at 2000.  Interval [1000, 1500, 1800] S, CPU 1, not inferred; runs [100, 1000] CPU 0,
- *   [1800, 2000] CPU 1.  Then a record for a task already on its CPU (B, switched in at
- *   2100 traced, record at 2200): counted, B's run goes on from the record's time; and a
- *   record of the idle task (tid 0) on CPU 0 at 2300 is no task's, but CPU 0 is idle then.
+ *   at 2000: interval [1000, 1500, 1800] S, CPU 1, not inferred; runs [100, 1000] CPU 0,
+ *   [1800, 2000] CPU 1.
+ *   B (first event: out S on CPU 1 at 200) in on CPU 0 at 2100, traced: [200, 2100, 2100], no
+ *   wakeup seen; a record of B at 2200 says 5000 back, before CPU 0's last switch (2100): a
+ *   switch-in of a task already on its CPU, at 2100.  A record of the idle task (tid 0) on
+ *   CPU 0 at 2300 is no task's, but CPU 0 is idle from then.
+ *   A, woken at 2500, has a record on CPU 1 at 2600 saying 1000 back (1600): not before the
+ *   wakeup, so at 2500: [2000, 2500, 2500]; run [2500, 2700] until A goes out S at 2700.
  */
 Test(sched, switch_in_record)
 {
@@ -623,31 +628,35 @@ Test(sched, switch_in_record)
 	st_switch(&tr, 200, 1, B, "b", ST_S, 0, "swapper/1", 0);
 	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
 	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
-	st_switch_in(&tr, 1800, 1, A, 0);
+	st_switch_in(&tr, 1900, 100, 1, A, 0);
 	st_switch(&tr, 2000, 1, A, "a", ST_S, 0, "swapper/1", 0);
 	st_switch(&tr, 2100, 0, 0, "swapper/0", 0, B, "b", 0);
-	st_switch_in(&tr, 2200, 0, B, 0);
-	st_switch_in(&tr, 2300, 0, 0, B);
+	st_switch_in(&tr, 2200, 5000, 0, B, 0);
+	st_switch_in(&tr, 2300, 0, 0, 0, B);
+	st_wake(&tr, 2500, 0, W, A, "a", 1, 0);
+	st_switch_in(&tr, 2600, 1000, 1, A, 0);
+	st_switch(&tr, 2700, 1, A, "a", ST_S, 0, "swapper/1", 0);
 	analyse(3000);
 
-	cr_assert_eq(nruns, 2);
+	cr_assert_eq(nruns, 3);
 	expect_run(0, A, 0, 100, 1000);
 	expect_run(1, A, 1, 1800, 2000);
-	cr_assert_eq(noffs, 2);
+	expect_run(2, A, 1, 2500, 2700);
+	cr_assert_eq(noffs, 3);
 	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1500, 1800, 'S', false);
 
 	cr_expect_not(iv->inferred);
 	cr_expect_eq(iv->inferred_bound_ns, 0);
 	cr_expect_eq(iv->cpu, 1);
 	cr_expect_eq(iv->waker_tid, W);
-	/* B: out S at 200 (its first event), in at 2100: [200, 2100, 2100], no wakeup seen */
 	cr_expect(expect_off(1, B, 200, 2100, 2100, 'S', false)->no_wakeup);
+	cr_expect_not(expect_off(2, A, 2000, 2500, 2500, 'S', false)->inferred);
 	cr_expect_eq(a.sched.cpu_curr[0], 0, "the record of the idle task put it on CPU 0");
 	cr_expect_eq(a.sched.cpu_since_ns[0], 2300);
 	/* A's first event a switch-in, B's a switch-out; A off at the end, B on */
-	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 6, .wakeups = 2, .start_unknown = 1,
 						.run_start_unknown = 1, .switch_in_running = 1,
-						.switch_in_records = 3, .no_wakeup = 1,
+						.switch_in_records = 4, .no_wakeup = 1,
 						.open_off_at_end = 1, .open_run_at_end = 1 });
 }
 
