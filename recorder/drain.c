@@ -147,8 +147,14 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		return wc_writer_add(w, &r);
 	}
 
-	if (e->kind == WC_EVENT_RUNTIME)
+	if (e->kind == WC_EVENT_RUNTIME) {
+		if (s.tid && ring->rt_kept_tid == s.tid) {
+			st->runtime_dropped++;
+			return 0;
+		}
+		ring->rt_kept_tid = s.tid;
 		return on_inline(w, e, &s, st);
+	}
 
 	struct wc_rec_tracepoint r = {
 		.h = { sizeof(r), WC_REC_TRACEPOINT, WC_REC_F_TIME },
@@ -173,6 +179,7 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
 		ring->switch_ns = s.time;
 		ring->out_ns = 0;
+		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		 e->kind == WC_EVENT_WAKEUP_NEW)
 		st->wakeups++;
@@ -323,6 +330,7 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	}
 	ring->out_ns = 0;
 	r.delay_ns = in_delay(ev);
+	ring->rt_kept_tid = 0;
 	st->switch_ins++;
 	return wc_writer_add(w, &r);
 }

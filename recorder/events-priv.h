@@ -24,6 +24,12 @@ struct ring {
 			      * the context-switch record of the same switch; -1: none */
 	uint64_t switch_ns;  /* ... and that sched_switch's time */
 	uint64_t out_ns;     /* the time of the switch-out record of the same switch, 0: none */
+	/* the thread whose sched_stat_runtime this CPU kept since its last switch (traced, or
+	 * from a SWITCH_IN record), 0: none.  Only the first of a run places an untraced
+	 * switch-in (wcanalyze's sched.c), so the later ones of the same thread are dropped, and
+	 * a thread that reads its own CPU clock in a loop (each read updates its runtime) does
+	 * not flood the file: at most one per run of each thread. */
+	uint32_t rt_kept_tid;
 };
 
 /*

@@ -64,6 +64,7 @@ struct wc_drain_stats {
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
 	uint64_t switch_ins;   /* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c) */
 	uint64_t peak_fill;    /* most bytes found waiting in one CPU's ring at a drain */
 	uint64_t ring_bytes;   /* the size of each CPU's ring (data pages), bytes */
 	int peak_fill_cpu;     /* the CPU of peak_fill */

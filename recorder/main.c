@@ -680,6 +680,11 @@ int main(int argc, char **argv)
 				100.0 * (double)ds.peak_fill / (double)ds.ring_bytes, ds.peak_fill / 1024,
 				ds.ring_bytes / 1024, ds.peak_fill_cpu,
 				t_end > t_start ? (double)events * 1e9 / (double)(t_end - t_start) : 0.0);
+		if (verbose > 1 && ds.runtime_dropped)
+			fprintf(stderr,
+				"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "
+				"of a thread's run, which alone places a switch-in\n",
+				ds.runtime_dropped);
 		if (verbose > 1 && eo.sched && !wc_events_fallback(ev, "switch"))
 			fprintf(stderr,
 				"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "

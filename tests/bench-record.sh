@@ -98,17 +98,20 @@ perf_rec="$PERF record -B -N -a -o $tmp/perf.data"
 perf_g="-e sched:sched_switch -e sched:sched_waking -g"
 perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
+# perf's records only: no context-switch records (which perf record takes with --switch-events)
+wc_same="env WCREC_FORCE_NO_SWITCH_RECORDS=1 $wc_rec"
 
 # The configurations, in the order they run in each round.
-configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt"
+configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt wcrec-cs"
 cmd_of() {
 	case $1 in
 	bare) echo "$bench" ;;
 	perf) echo "$perf_rec $perf_g -- $bench" ;;
-	wcrec) echo "$wc_rec --no-samples --waker-stacks --no-runtime -- $bench" ;;
+	wcrec) echo "$wc_same --no-samples --waker-stacks --no-runtime -- $bench" ;;
 	perf-sw) echo "$perf_rec $perf_sw -- $bench" ;;
-	wcrec-sw) echo "$wc_rec --no-samples --no-runtime -- $bench" ;;
-	wcrec-rt) echo "$wc_rec --no-samples -- $bench" ;;
+	wcrec-sw) echo "$wc_same --no-samples --no-runtime -- $bench" ;;
+	wcrec-rt) echo "$wc_same --no-samples -- $bench" ;;
+	wcrec-cs) echo "$wc_rec --no-samples -- $bench" ;;
 	floor-g) echo "$floor --switch-stacks --waking-stacks -- $bench" ;;
 	floor-sw) echo "$floor --switch-stacks -- $bench" ;;
 	esac
@@ -185,14 +188,18 @@ echo "  bare      nothing recorded"
 echo "  perf      sched_switch + sched_waking, callchains (fp, kernel+user) on both:"
 echo "            perf record -g (perf's defaults otherwise; -B: see below)"
 echo "  wcrec     sched_switch + sched_waking + sched_wakeup_new, callchains on all three:"
-echo "            wcrec --no-samples --waker-stacks --no-runtime     (same records as perf)"
+echo "            wcrec --no-samples --waker-stacks --no-runtime     (same records as perf;"
+echo "            this and the next two with WCREC_FORCE_NO_SWITCH_RECORDS=1: no context-switch"
+echo "            records, which perf does not take here)"
 echo "  perf-sw   sched_switch + sched_waking, callchains on sched_switch only:"
 echo "            perf record -e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 echo "  wcrec-sw  sched_switch + sched_waking + sched_wakeup_new, callchains on sched_switch"
 echo "            only: wcrec --no-samples --no-runtime (wcrec's default callchains; same"
 echo "            records as perf-sw)"
-echo "  wcrec-rt  wcrec-sw plus sched_stat_runtime, no callchain: wcrec --no-samples (wcrec's"
-echo "            default scheduler events)"
+echo "  wcrec-rt  wcrec-sw plus sched_stat_runtime, no callchain: wcrec --no-samples where the"
+echo "            kernel has no context-switch records (wcrec's default scheduler events there)"
+echo "  wcrec-cs  wcrec-sw plus context-switch records (attr.context_switch): wcrec --no-samples"
+echo "            (wcrec's default scheduler events, Linux 4.3+)"
 echo "  floor-g   the null recorder (tests/bench-floor: wcrec's events and attrs, the rings"
 echo "            handed back unread), callchains on all three events: the kernel's cost of"
 echo "            wcrec's and perf's records"
@@ -242,6 +249,7 @@ for c in $configs; do
 	perf-sw) med_perf_sw=$1 ;;
 	wcrec-sw) med_wcrec_sw=$1 ;;
 	wcrec-rt) med_wcrec_rt=$1 ;;
+	wcrec-cs) med_wcrec_cs=$1 ;;
 	floor-g) med_floor_g=$1 ;;
 	floor-sw) med_floor_sw=$1 ;;
 	esac
@@ -259,12 +267,14 @@ a_wcrec=$(calc "$med_wcrec - $med_bare")
 a_perf_sw=$(calc "$med_perf_sw - $med_bare")
 a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
 a_wcrec_rt=$(calc "$med_wcrec_rt - $med_bare")
+a_wcrec_cs=$(calc "$med_wcrec_cs - $med_bare")
 a_floor_g=$(calc "$med_floor_g - $med_bare")
 a_floor_sw=$(calc "$med_floor_sw - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
 r_same_sw=$(ratio "$a_wcrec_sw" "$a_perf_sw")
 r_defaults=$(ratio "$a_wcrec_sw" "$a_perf")
 r_rt=$(ratio "$a_wcrec_rt" "$a_perf")
+r_cs=$(ratio "$a_wcrec_cs" "$a_perf")
 r_floor=$(ratio "$a_floor_sw" "$a_perf")
 r_above=$(ratio "$a_wcrec_sw" "$a_floor_sw")
 d_above=$(calc "$a_wcrec_sw - $a_floor_sw")
@@ -286,7 +296,8 @@ fi
 echo "  added cost, wcrec / perf, same records, callchains on both:      $a_wcrec / $a_perf = $r_same  (goal <= 0.5: $(goal "$r_same"))"
 echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcrec_sw / $a_perf_sw = $r_same_sw  (goal <= 0.5: $(goal "$r_same_sw"))"
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
-echo "  added cost, wcrec-rt / perf (wcrec's default scheduler events):  $a_wcrec_rt / $a_perf = $r_rt"
+echo "  added cost, wcrec-cs / perf (wcrec's default scheduler events):  $a_wcrec_cs / $a_perf = $r_cs"
+echo "  added cost, wcrec-rt / perf (the same without context-switch records): $a_wcrec_rt / $a_perf = $r_rt"
 echo "  added cost, floor-sw / perf (no recorder of wcrec-sw's events can do better): $a_floor_sw / $a_perf = $r_floor"
 echo "  added cost, wcrec-sw / floor-sw (wcrec's own share above the floor):           $a_wcrec_sw / $a_floor_sw = $r_above  ($d_above usecs/op above it)"
 echo "  added cost, floor-g / perf (the kernel's share of perf's cost):                 $a_floor_g / $a_perf = $r_perf_floor"
@@ -365,7 +376,8 @@ echo
 echo "figures:"
 echo "  overhead, added usecs/op: perf $a_perf, wcrec $a_wcrec (same records); perf-sw $a_perf_sw, wcrec-sw $a_wcrec_sw"
 echo "  overhead ratio wcrec/perf: $r_same (callchains on both), $r_same_sw (on switches), $r_defaults (wcrec-sw/perf)   goal <= 0.5"
-echo "  with sched_stat_runtime (wcrec's default): added $a_wcrec_rt usecs/op, $r_rt of perf's"
+echo "  with context-switch records (wcrec's default): added $a_wcrec_cs usecs/op, $r_cs of perf's"
+echo "  with sched_stat_runtime instead (the default without them): added $a_wcrec_rt usecs/op, $r_rt of perf's"
 echo "  floor (null recorder), added usecs/op: floor-sw $a_floor_sw, floor-g $a_floor_g"
 echo "  floor ratios: floor-sw/perf $r_floor (best reachable for wcrec-sw/perf), wcrec-sw/floor-sw $r_above, floor-g/perf $r_perf_floor"
 echo "  size ratio wcrec/perf -z:  $rs whole files, $rn net of the fixed part (callchains on both);"

@@ -415,6 +415,26 @@ expect "context-switch records: no switch-in left to infer ($(info_of 'two switc
 "$STAT" "$tmp/f9.wct" >"$tmp/stat"
 expect "--runtime: sched_stat_runtime events ($(stat_of events.sched:sched_stat_runtime)) at least a third of the switches ($(stat_of events.sched:sched_switch))" \
 	"$(($(stat_of events.sched:sched_stat_runtime) * 3))" -ge "$(stat_of events.sched:sched_switch)"
+# sched_stat_runtime fires at each update of a thread's runtime, and a thread that reads its
+# own CPU clock (CLOCK_THREAD_CPUTIME_ID) updates it at each read: five Python threads doing
+# that for a second made 5.7 of them per switch; only the first of a run places a switch-in,
+# and wcrec keeps that one (at most one per run of each thread on a CPU: about one per switch)
+if command -v python3 >/dev/null 2>&1; then
+	"$WCREC" -q --runtime -o "$tmp/f11.wct" -- python3 -c 'import threading, time
+def spin():
+    end = time.monotonic() + 0.5
+    while time.monotonic() < end:
+        time.thread_time()
+ts = [threading.Thread(target=spin) for _ in range(5)]
+[t.start() for t in ts]
+[t.join() for t in ts]' >/dev/null 2>"$tmp/err"
+	expect "--runtime on five threads reading their CPU clocks: exit 0 ($(cat "$tmp/err"))" $? -eq 0
+	"$STAT" "$tmp/f11.wct" >"$tmp/stat"
+	expect "... at most 2 sched_stat_runtime a switch ($(stat_of events.sched:sched_stat_runtime) for $(stat_of events.sched:sched_switch) switches)" \
+		"$(stat_of events.sched:sched_stat_runtime)" -le "$((2 * $(stat_of events.sched:sched_switch)))"
+else
+	echo "SKIP the CPU-clock reader: no python3"
+fi
 # where the kernel has no context-switch records: sched_stat_runtime by default, about one per
 # switch of a thread that ran, inline
 WCREC_FORCE_NO_SWITCH_RECORDS=1 "$WCREC" -q -o "$tmp/f10.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
