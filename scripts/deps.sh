@@ -13,6 +13,7 @@
 # systemd, disabled; the test starts its own servers on 127.0.0.1, on free ports.
 # qemu-system-x86 and busybox-static boot the busybox-only initramfs of tests/initramfs-live.sh
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
+# debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
@@ -21,7 +22,8 @@ PKGS="build-essential autoconf automake pkg-config
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema
       clang libclang-rt-14-dev time
       postgresql redis-server redis-tools nginx wrk procps
-      qemu-system-x86 busybox-static"
+      qemu-system-x86 busybox-static
+      debhelper lintian"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

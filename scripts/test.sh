@@ -1,7 +1,8 @@
 #!/bin/sh
 # test.sh - install what is missing, build, and run the whole test suite: make check with
 # warnings as errors, make check again under ASan+UBSan, the fuzz targets for 60 s each
-# (a finding fails), and make distcheck.
+# (a finding fails), make distcheck, and the Debian packages built from the release tarball,
+# checked by lintian, installed and run (scripts/package.sh).
 # Installing packages and the recording tests need root: run as a user, it asks sudo.
 # usage: scripts/test.sh
 set -eu
@@ -41,6 +42,8 @@ if ! make -C "$top/build" -j"$(nproc)" distcheck >"$top/build/distcheck.log" 2>&
 	done
 	exit 1
 fi
+echo "test.sh: the Debian packages (scripts/package.sh)"
+"$top/scripts/package.sh" "$top/build"
 # one closing line: Criterion test cases, and the script tests, of the main build
 summary() {
 	crit=$(cat "$1"/tests/unit/*.log 2>/dev/null | sed -n 's/.*Synthesis: Tested: *\([0-9]*\) | Passing: *\([0-9]*\) | Failing: *\([0-9]*\).*/\2 \3/p' |
