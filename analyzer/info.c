@@ -86,10 +86,16 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 	}
 	fprintf(out, "duration:     %.6f s\n", a->start_ns && end > a->start_ns
 						   ? (double)(end - a->start_ns) / 1e9 : 0.0);
-	for (size_t i = 0; i < m->nnotes; i++)
-		if (!strcmp(m->notes[i].key, "fallback") || !strcmp(m->notes[i].key, "wakeup_event"))
-			fprintf(out, "%-13s %s\n", !strcmp(m->notes[i].key, "fallback")
-						       ? "fallback:" : "wakeups:", m->notes[i].value);
+	for (size_t i = 0; i < m->nnotes; i++) {
+		const char *k = m->notes[i].key;
+
+		if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
+		    !strcmp(k, "switch_records"))
+			fprintf(out, "%-13s %s\n", !strcmp(k, "fallback")	   ? "fallback:"
+						   : !strcmp(k, "wakeup_event") ? "wakeups:"
+									   : "switch recs:",
+				m->notes[i].value);
+	}
 	fprintf(out, "events:      ");
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present)

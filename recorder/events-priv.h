@@ -74,7 +74,8 @@ struct wc_events {
 	int clockid;
 	bool no_clockid, no_build_id, cycles_fallback;
 	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
-	bool no_switch_records; /* the kernel has no context-switch records (attr.context_switch) */
+	bool no_switch_records; /* no context-switch records (attr.context_switch) are taken: */
+	bool switch_records_off; /* ... because of --no-switch-records, not for want of them */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */

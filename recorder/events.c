@@ -167,7 +167,8 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->ncpus = o->ncpus;
 	ev->no_clockid = o->force_no_clockid;
 	ev->no_build_id = o->force_no_build_id;
-	ev->no_switch_records = o->sched && (o->force_no_switch_records ||
+	ev->switch_records_off = o->sched && o->no_switch_records;
+	ev->no_switch_records = o->sched && (o->no_switch_records || o->force_no_switch_records ||
 					     !have_switch_records(o->cpus[0]));
 	if (o->samples) {
 		uint64_t st = BASE_SAMPLE_TYPE | (o->callchains ? PERF_SAMPLE_CALLCHAIN : 0);
@@ -411,7 +412,10 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 		err = wc_meta_write_note(w, "fallback", "no build-id in MMAP2 records");
 	if (!err && ev->cycles_fallback)
 		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
-	if (!err && ev->no_switch_records && ev->wakeup_used[0])
+	if (!err && ev->switch_records_off)
+		err = wc_meta_write_note(w, "switch_records", "off (--no-switch-records): the "
+				"switch-ins the kernel leaves untraced are inferred");
+	else if (!err && ev->no_switch_records && ev->wakeup_used[0])
 		err = wc_meta_write_note(w, "fallback", "no context-switch records: the switch-ins "
 							"the kernel leaves untraced are inferred");
 	if (!err && ev->no_runtime)
@@ -431,7 +435,7 @@ bool wc_events_fallback(const struct wc_events *ev, const char *what)
 	if (!strcmp(what, "runtime"))
 		return ev->no_runtime;
 	if (!strcmp(what, "switch"))
-		return ev->no_switch_records;
+		return ev->no_switch_records && !ev->switch_records_off;
 	return false;
 }
 

@@ -40,6 +40,7 @@ struct wc_events_opts {
 	bool force_no_runtime;    /* test hook: act as on a kernel without sched_stat_runtime */
 	bool force_no_switch_records; /* test hook: act as on a kernel without context-switch
 				       * records (before Linux 4.3) */
+	bool no_switch_records;   /* --no-switch-records: do without them */
 };
 
 #define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */

@@ -59,10 +59,12 @@ static const char usage[] =
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
 	"  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
-	"  --no-runtime     no sched_stat_runtime (recorded by default only where the kernel\n"
-	"                   has no context-switch records, before Linux 4.3: it places the\n"
-	"                   switch-ins a kernel leaves untraced; about one more event per\n"
-	"                   switch); --runtime: record it always, fail where the kernel lacks it\n"
+	"  --no-switch-records  no context-switch records (taken by default, Linux 4.3+: they\n"
+	"                   give the switch-ins a kernel leaves untraced; about 0.9 us a switch)\n"
+	"  --no-runtime     no sched_stat_runtime (recorded by default only without\n"
+	"                   context-switch records: it places the switch-ins a kernel leaves\n"
+	"                   untraced; about one more event per switch); --runtime: record it\n"
+	"                   always, fail where the kernel lacks it\n"
 	"  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
 	"                   functions the callchains refer to)\n"
 	"  -C CPUS          record these CPUs only (0,2-3)\n"
@@ -221,6 +223,7 @@ enum { OPT_NO_SAMPLES = 256, OPT_NO_SCHED, OPT_NO_KSTACKS, OPT_NO_USTACKS, OPT_W
 	OPT_MIGRATIONS,
 	OPT_RUNTIME,
 	OPT_NO_RUNTIME,
+	OPT_NO_SWITCH_RECORDS,
        OPT_WAKEUP_EVENT, OPT_FULL_KALLSYMS, OPT_NO_CHILDREN };
 
 int main(int argc, char **argv)
@@ -245,6 +248,7 @@ int main(int argc, char **argv)
 		{ "migrations", no_argument, NULL, OPT_MIGRATIONS },
 		{ "runtime", no_argument, NULL, OPT_RUNTIME },
 		{ "no-runtime", no_argument, NULL, OPT_NO_RUNTIME },
+		{ "no-switch-records", no_argument, NULL, OPT_NO_SWITCH_RECORDS },
 		{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
 		{ "full-kallsyms", no_argument, NULL, OPT_FULL_KALLSYMS },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -373,6 +377,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NO_RUNTIME:
 			eo.runtime = 0;
+			break;
+		case OPT_NO_SWITCH_RECORDS:
+			eo.no_switch_records = true;
 			break;
 		case OPT_WAKEUP_EVENT:
 			if (!strcmp(optarg, "waking"))
@@ -685,7 +692,8 @@ int main(int argc, char **argv)
 				"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "
 				"of a thread's run, which alone places a switch-in\n",
 				ds.runtime_dropped);
-		if (verbose > 1 && eo.sched && !wc_events_fallback(ev, "switch"))
+		if (verbose > 1 && eo.sched && !eo.no_switch_records &&
+		    !wc_events_fallback(ev, "switch"))
 			fprintf(stderr,
 				"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 				"from context-switch records\n", ds.switch_ins);

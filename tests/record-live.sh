@@ -447,6 +447,12 @@ expect "no context-switch records: sched_stat_runtime events ($(stat_of events.s
 	"$(($(stat_of events.sched:sched_stat_runtime) * 3))" -ge "$(stat_of events.sched:sched_switch)"
 expect "sched_stat_runtime: in inline records, one each" \
 	"$(stat_of records.tp_inline)" -eq "$(stat_of events.sched:sched_stat_runtime)"
+"$WCREC" -q --no-switch-records -o "$tmp/f12.wct" -- "$DEMO" 0.5 >/dev/null 2>&1
+"$STAT" "$tmp/f12.wct" >"$tmp/stat"
+expect "--no-switch-records: the NOTE says so, no fallback NOTE, no SWITCH_IN ($(stat_of note.switch_records))" \
+	"$(grep -c '^note.switch_records off' "$tmp/stat")$(grep -c '^note.fallback no context-switch' "$tmp/stat")$(stat_of records.switch_in)" = 100
+expect "--no-switch-records: sched_stat_runtime instead ($(stat_of events.sched:sched_stat_runtime))" \
+	"$(stat_of events.sched:sched_stat_runtime)" -gt 0
 WCREC_FORCE_NO_SWITCH_RECORDS=1 WCREC_FORCE_NO_RUNTIME=1 "$WCREC" -q -o "$tmp/f7.wct" -- \
 	"$DEMO" 0.5 >/dev/null 2>"$tmp/err"
 expect "no sched_stat_runtime: exit 0 ($(cat "$tmp/err"))" $? -eq 0
