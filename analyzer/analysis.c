@@ -344,9 +344,15 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	}
 	case WC_REC_SWITCH_IN: {
 		const struct wc_rec_switch_in *x = (const void *)h;
+		struct wc_sched_event ev = { .role = WC_TP_SWITCH_IN, .cpu = x->cpu,
+					     .ctx_tid = x->tid, .ctx_pid = x->pid };
+		int err = wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
+					     x->pid);
 
-		return wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
-					  x->pid);
+		if (err || !x->tid || x->cpu >= a->sched.ncpus || !a->consumer->sched_event)
+			return err;
+		ev.time_ns = a->sched.cpu_since_ns[x->cpu]; /* where sched.c put it */
+		return a->consumer->sched_event(a->consumer->ctx, &ev);
 	}
 	case WC_REC_COMM:
 	case WC_REC_FORK:

@@ -22,7 +22,10 @@ struct wc_analysis;
 struct wc_sched_event {
 	uint64_t time_ns;
 	uint32_t cpu;
-	uint8_t role;          /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE */
+	uint8_t role;          /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE; WC_TP_SWITCH_IN
+				* for a SWITCH_IN record: a switch-in of ctx_tid (ctx_pid) that
+				* no sched_switch showed, at time_ns (its delay taken off), with
+				* sw, wk and mig NULL */
 	bool wakeup_new;       /* a sched_wakeup_new */
 	const struct wc_switch *sw;   /* WC_TP_SWITCH, else NULL */
 	const struct wc_wakeup *wk;   /* WC_TP_WAKEUP, else NULL */

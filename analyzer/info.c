@@ -161,7 +161,7 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
 		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
 			     "records (Linux 4.3+, which wcrec takes since format 1.5) or "
-			     "sched_stat_runtime (wcrec --runtime) would place them exactly\n",
+			     "sched_stat_runtime (wcrec --runtime) would place them to a few us\n",
 			c->inferred_switch_in);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }

@@ -305,6 +305,37 @@ static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 	return 0;
 }
 
+/* @tid switched in at @time: by a sched_switch, or a SWITCH_IN record (no sched_switch showed it) */
+static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
+{
+	struct wc_thread *t = wc_tasks_find(&T->a->tasks, tid);
+	struct acc *c;
+	bool fresh;
+
+	if (!t)
+		return 0;
+	c = acc_of(T, t);
+	if (!c)
+		return -ENOMEM;
+	fresh = !c->seen;
+	note(T, c, t, time, 'i');
+	if (!c->first_switch) {
+		c->first_switch = 'i';
+		if (fresh && t->at_start) {
+			int err = lead(T, c, t, time);
+
+			if (err)
+				return err;
+		}
+	}
+	if (c->shadow == SHADOW_ON) {
+		c->r.double_in++;
+		c->loss_pending = true;
+	}
+	c->shadow = SHADOW_ON;
+	return 0;
+}
+
 static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 {
 	struct wc_threads *T = ctx;
@@ -314,6 +345,8 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 
 	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
 		return on_wakeup(T, ev);
+	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < T->a->sched.ncpus)
+		return switched_in(T, ev->ctx_tid, ev->time_ns);
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
@@ -347,28 +380,8 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 				c->r.voluntary++;
 		}
 	}
-	if (ev->sw->next_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->next_tid))) {
-		c = acc_of(T, t);
-		if (!c)
-			return -ENOMEM;
-		bool fresh = !c->seen;
-
-		note(T, c, t, ev->time_ns, 'i');
-		if (!c->first_switch) {
-			c->first_switch = 'i';
-			if (fresh && t->at_start) {
-				int err = lead(T, c, t, ev->time_ns);
-
-				if (err)
-					return err;
-			}
-		}
-		if (c->shadow == SHADOW_ON) {
-			c->r.double_in++;
-			c->loss_pending = true;
-		}
-		c->shadow = SHADOW_ON;
-	}
+	if (ev->sw->next_tid > 0)
+		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns);
 	return 0;
 }
 

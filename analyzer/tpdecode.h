@@ -33,6 +33,7 @@ enum wc_tp_role {
 	WC_TP_WAKEUP = 2,  /* sched_wakeup, sched_waking, sched_wakeup_new: one layout */
 	WC_TP_MIGRATE = 3, /* sched_migrate_task */
 	WC_TP_RUNTIME = 4, /* sched_stat_runtime */
+	WC_TP_SWITCH_IN = 5, /* not a tracepoint: a SWITCH_IN record (struct wc_sched_event) */
 };
 
 #define WC_TP_COMM_BYTES 17 /* TASK_COMM_LEN (16) characters and a NUL */

@@ -353,7 +353,7 @@ static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
  * which the kernel writes in the context of the task switched in, after the switch.  Written
  * only when no sched_switch into that task came before it on its CPU (the kernel dropped the
  * event in the context of the task switched out: on some kernels, everything that fires while
- * a CPU's idle task runs).  Its time is a few us after the switch itself
+ * a CPU's idle task runs).  Its time is a microsecond or two after the switch itself
  * (finish_task_switch() in kernel/sched/core.c, against the tracepoint in __schedule()):
  * delay_ns says how much.
  */

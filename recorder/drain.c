@@ -148,11 +148,19 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	}
 
 	if (e->kind == WC_EVENT_RUNTIME) {
-		if (s.tid && ring->rt_kept_tid == s.tid) {
+		/* a thread's own update (a tick, its switch-out, a read of its own CPU clock);
+		 * one of another thread (a read of that thread's CPU clock) is always kept */
+		uint32_t pid = 0;
+		bool own = ev->rt_pid_off >= 0 && s.raw &&
+			   (uint64_t)ev->rt_pid_off + 4 <= s.raw_size &&
+			   (memcpy(&pid, s.raw + ev->rt_pid_off, 4), pid == s.tid) && s.tid;
+
+		if (own && ring->rt_kept_tid == s.tid) {
 			st->runtime_dropped++;
 			return 0;
 		}
-		ring->rt_kept_tid = s.tid;
+		if (own)
+			ring->rt_kept_tid = s.tid;
 		return on_inline(w, e, &s, st);
 	}
 
@@ -386,6 +394,11 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES: {
 		struct wc_rec_lost r = { .h = { sizeof(r), WC_REC_LOST, WC_REC_F_TIME } };
+
+		/* what this CPU's ring said before the loss no longer pairs with what follows */
+		ring->switch_prev = -1;
+		ring->out_ns = 0;
+		ring->rt_kept_tid = 0;
 
 		if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
 			return 0;

@@ -76,11 +76,12 @@ struct wc_events {
 	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
 	bool no_switch_records; /* no context-switch records (attr.context_switch) are taken: */
 	bool switch_records_off; /* ... because of --no-switch-records, not for want of them */
+	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */
 	struct bid_slot bids[WC_BID_SLOTS];
-	uint32_t in_delay[2][WC_IN_DELAY_BINS];
+	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
 	char why[256];
 };

@@ -246,6 +246,7 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			*why = "this kernel has no sched:sched_migrate_task";
 			goto out_free;
 		}
+		ev->rt_pid_off = -1;
 		if ((o->runtime > 1 || (o->runtime == 1 && ev->no_switch_records)) &&
 		    (o->force_no_runtime ||
 		     add_tracepoint(ev, o, WC_EVENT_RUNTIME, "sched_stat_runtime", false) < 0)) {
@@ -255,6 +256,13 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 				goto out_free;
 			}
 			ev->no_runtime = true;
+		}
+		if (!ev->no_runtime) { /* where drain.c finds whose runtime an event updates */
+			unsigned off, size;
+
+			if (!wc_tracefs_field(o->tracefs, "sched", "sched_stat_runtime", "pid", &off,
+					      &size) && size == 4 && off < 4096)
+				ev->rt_pid_off = (int)off;
 		}
 		snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
 			 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
@@ -414,10 +422,12 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
 	if (!err && ev->switch_records_off)
 		err = wc_meta_write_note(w, "switch_records", "off (--no-switch-records): the "
-				"switch-ins the kernel leaves untraced are inferred");
+				"switch-ins the kernel leaves untraced are placed by sched_stat_runtime "
+				"where recorded, else inferred");
 	else if (!err && ev->no_switch_records && ev->wakeup_used[0])
 		err = wc_meta_write_note(w, "fallback", "no context-switch records: the switch-ins "
-							"the kernel leaves untraced are inferred");
+				"the kernel leaves untraced are placed by sched_stat_runtime where "
+				"recorded, else inferred");
 	if (!err && ev->no_runtime)
 		err = wc_meta_write_note(w, "fallback", "no sched_stat_runtime: untraced "
 							"switch-ins are inferred");

@@ -201,6 +201,37 @@ int wc_tracefs_event_id(const char *dir, const char *system, const char *name)
 	return err ? err : (int)id;
 }
 
+int wc_tracefs_field(const char *dir, const char *system, const char *name, const char *field,
+		     unsigned *offset, unsigned *size)
+{
+	struct buf b = { NULL, 0, 0 };
+	char path[PATH_MAX];
+	size_t n = strlen(field);
+	int err;
+
+	err = event_path(path, dir, system, name, "format");
+	if (!err)
+		err = slurp(path, &b, 0);
+	if (err) {
+		free(b.p);
+		return err;
+	}
+	err = -ENOENT;
+	for (char *line = b.p; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		char *f = strstr(line, "field:"), *semi = f ? strchr(f, ';') : NULL;
+		char *eol = strchr(line, '\n');
+
+		if (!semi || (eol && semi > eol) || (size_t)(semi - f) < n + 1 ||
+		    strncmp(semi - n, field, n) || (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '*'))
+			continue;
+		if (sscanf(semi, "; offset:%u; size:%u;", offset, size) == 2) /* any blanks */
+			err = 0;
+		break;
+	}
+	free(b.p);
+	return err;
+}
+
 int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *system,
 			    const char *name)
 {

@@ -53,6 +53,15 @@ int wc_tracefs_find(char *dir, size_t len, unsigned flags, bool *mounted, bool *
 int wc_tracefs_event_id(const char *dir, const char *system, const char *name);
 
 /**
+ * wc_tracefs_field() - where a field of a tracepoint's raw payload lies, from its format file
+ * ("\tfield:pid_t pid;\toffset:12;\tsize:4;...")
+ * @field: the field's name; @offset, @size: set, in bytes from the payload's start
+ * Return: 0, -ENOENT (no such field, or no format), or the error of reading the file.
+ */
+int wc_tracefs_field(const char *dir, const char *system, const char *name, const char *field,
+		     unsigned *offset, unsigned *size);
+
+/**
  * wc_meta_write_tp_format() - write one WC_REC_TP_FORMAT record
  * @w:      writer
  * @dir:    the tracing directory, from wc_tracefs_find()

@@ -22,6 +22,11 @@ fi
 ls "$work"/*.deb | sed 's|.*/|package.sh: built |'
 echo "package.sh: lintian"
 lintian --fail-on error "$work"/*.changes
+# the packages are removed afterwards: not over ones installed before
+if dpkg-query -W -f='${Status}' wcrec wcanalyze 2>/dev/null | grep -q 'install ok installed'; then
+	echo "package.sh: wcrec or wcanalyze is installed already: not installing over it"
+	exit 0
+fi
 echo "package.sh: dpkg -i, and the programs from /usr/bin"
 dpkg -i "$work"/wcrec_*.deb "$work"/wcanalyze_*.deb >/dev/null
 status=0

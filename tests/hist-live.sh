@@ -47,6 +47,7 @@ else
 fi
 PS="$tmp/wl.wct"
 [ $have_perf = 1 ] && PS="$tmp/wl.ps.wct"
+"$B/tests/wct-stat" "$PS" >"$tmp/wl.stat" 2>/dev/null
 
 # 2. the three kinds, text and JSON
 for k in off runq on; do
@@ -142,9 +143,11 @@ for line in open(sys.argv[1]):
 PY
 	while read -r _ tid comm _; do
 		for k in off runq on; do
-			res=$($PY - "$tmp/ref" "$tmp/$k.json" "$k" "$tid" "$(ps_unpaired_of "$tid")" <<'PY'
+			res=$($PY - "$tmp/ref" "$tmp/$k.json" "$k" "$tid" "$(ps_unpaired_of "$tid")" \
+				"$(awk -v t="$tid" '$1 == "switch_in.tid" && $2 == t { n = $3 } END { print n + 0 }' "$tmp/wl.stat")" <<'PY'
 import json, sys
 ref, js, kind, tid, missed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+records = int(sys.argv[6])
 theirs = [0] * 64
 n = 0
 for line in open(ref):
@@ -160,8 +163,9 @@ for g in doc["histograms"]:
             ours[i] = b["count"]
 # a value closed by a switch-in the kernel did not trace, which wcanalyze infers or takes from
 # a context-switch record (PID 1's threads' switch-outs are untraced on every CPU here), has
-# no pair in the reference, which misses the same switch-in: each such value is slack
-slack = (doc["counts"]["inferred"] if kind != "runq" else 0) + doc["counts"]["switch_in_records"]
+# no pair in the reference, which misses the same switch-in: each such value is slack (the
+# inferred ones of the whole trace, the records of this thread)
+slack = (doc["counts"]["inferred"] if kind != "runq" else 0) + records
 # an event of the thread's that perf missed ends or starts up to two values on either side
 slack += 2 * missed
 ca = cb = worst = 0

@@ -5,7 +5,8 @@
  * the tids seen in events of each comm with their pid ("thread TID COMM tracepoints N samples N
  * pid PID", the pid of its last event), events per CPU, the time stamps (ns) of each CPU's
  * first and last sched_switch ("switch_span CPU FIRST LAST"), the least and the most delay_ns
- * of its SWITCH_IN records ("switch_in.delay_ns MIN MAX"), the clock id and the NOTEs.
+ * of its SWITCH_IN records ("switch_in.delay_ns MIN MAX") and their count per thread
+ * ("switch_in.tid TID N"), the clock id and the NOTEs.
  * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
@@ -164,6 +165,7 @@ int main(int argc, char **argv)
 	static char comm_of[MAX_TIDS][16];
 	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS], events_of_cpu[MAX_CPUS];
 	static uint64_t first_switch[MAX_CPUS], last_switch[MAX_CPUS];
+	static uint64_t switch_ins_of_tid[MAX_TIDS];
 	static uint32_t pid_of_tid[MAX_TIDS];
 	char names[16][64] = { { 0 } };
 	uint64_t counts[WC_REC_TYPE_COUNT] = { 0 }, by_event[16] = { 0 }, lost = 0;
@@ -232,6 +234,8 @@ int main(int argc, char **argv)
 				in_delay_min = x->delay_ns;
 			if (x->delay_ns > in_delay_max)
 				in_delay_max = x->delay_ns;
+			if (x->tid < MAX_TIDS)
+				switch_ins_of_tid[x->tid]++;
 			break;
 		}
 		case WC_REC_TP_INLINE: {
@@ -307,6 +311,9 @@ int main(int argc, char **argv)
 			printf("thread %d %s tracepoints %llu samples %llu pid %u\n", t, comm_of[t],
 			       (unsigned long long)tp_of_tid[t],
 			       (unsigned long long)samples_of_tid[t], pid_of_tid[t]);
+	for (int t = 0; t < MAX_TIDS; t++)
+		if (switch_ins_of_tid[t])
+			printf("switch_in.tid %d %llu\n", t, (unsigned long long)switch_ins_of_tid[t]);
 	int clean = wc_reader_state(r) == WC_READER_CLEAN;
 
 	wc_reader_free(r);

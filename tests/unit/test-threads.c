@@ -437,6 +437,36 @@ Test(threads, inferred_switch_in_is_counted)
 }
 
 /*
+ * The same, with the switch-in that no sched_switch showed given by a SWITCH_IN record
+ * (the kernel's context-switch record) at 2000, written 100 after the switch: a switch-in at
+ * 1900, neither a second switch-out nor an inference.  E = 500:
+ *   1000  idle -> E on CPU 0;  1500 E out S;  1800 W wakes E;  1900 E in on CPU 1 (record)
+ *   2500  E out S on CPU 1;  trailer 3000
+ * Lifetime 2000 = run 500 + S 300 + RUNQ-WAKE 100 + run 600 + S 500 (open at the end): on
+ * 1100, off 900 (SLEEP-S 800, RUNQ-WAKE 100), nothing uncounted.
+ */
+Test(threads, switch_in_record_is_no_double_out)
+{
+	const struct wc_threads_opts o = { .unit = WC_UNIT_MS };
+	const struct wc_threads_row *r;
+	size_t n;
+
+	st_switch(&tt_tr, 1000 * US, 0, 0, "swapper/0", 0, 500, "e", 0);
+	st_switch(&tt_tr, 1500 * US, 0, 500, "e", ST_S, 0, "swapper/0", tt_k_sleep);
+	st_wake(&tt_tr, 1800 * US, 0, W, 500, "e", 1, 0);
+	st_switch_in(&tt_tr, 2000 * US, 100 * US, 1, 500, 0);
+	st_switch(&tt_tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", tt_k_sleep);
+	r = tt_report(3000, &o, &n);
+	cr_assert_eq(n, 1);
+	tt_expect_times(&r[0], 2000, 1100, 900, 800, 0, 0, 0, 100);
+	cr_expect_eq(r[0].double_out, 0);
+	cr_expect_eq(r[0].double_in, 0);
+	cr_expect_eq(r[0].inferred, 0);
+	tt_expect_gaps(&r[0], 0, 0, 0);
+	cr_expect_not(r[0].flagged);
+}
+
+/*
  * Two switch-ins with no switch-out between (the switch-out was lost).  E = 600:
  *   1000  idle -> E on CPU 0 (first event);  3000 idle -> E on CPU 1: the run from 1000 is
  *         unknown, the state machine starts a run at 3000

@@ -13,7 +13,7 @@ const uint16_t tu_types[] = {
 	WC_REC_HOST,	  WC_REC_CLOCK, WC_REC_EVENT_ATTR, WC_REC_TP_FORMAT, WC_REC_KALLSYMS,
 	WC_REC_COMM,	  WC_REC_FORK,	WC_REC_EXIT,	   WC_REC_MMAP,	     WC_REC_STACK,
 	WC_REC_TRACEPOINT, WC_REC_SAMPLE, WC_REC_LOST,	   WC_REC_ROUND,     WC_REC_THROTTLE,
-	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE, WC_REC_KSYM,
+	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE, WC_REC_KSYM,	   WC_REC_SWITCH_IN,
 };
 const size_t tu_ntypes = sizeof(tu_types) / sizeof(tu_types[0]);
 
@@ -189,6 +189,20 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 		for (uint32_t i = 0; i < x->size; i++)
 			x->data[i] = (uint8_t)(i * 7 ^ seq);
 		size = sizeof(*x) + x->size;
+		break;
+	}
+	case WC_REC_SWITCH_IN: {
+		struct wc_rec_switch_in *x = buf;
+
+		x->h.flags = WC_REC_F_TIME;
+		x->time_ns = time;
+		x->cpu = seq % 2;
+		x->tid = 40 + seq % 5;
+		x->pid = 40;
+		x->prev_tid = seq % 3 ? 0 : 41;
+		x->prev_pid = x->prev_tid ? 40 : 0;
+		x->delay_ns = 1000 + seq % 7 * 125;
+		size = sizeof(*x);
 		break;
 	}
 	case WC_REC_KSYM: {
