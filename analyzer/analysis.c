@@ -349,8 +349,8 @@ static int event(void *ctx, const struct wc_rec_header *h)
 		int err = wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
 					     x->pid);
 
-		if (err || !x->tid || x->cpu >= a->sched.ncpus || !a->consumer->sched_event)
-			return err;
+		if (err <= 0 || !a->consumer->sched_event) /* error, or no switch-in to tell */
+			return err < 0 ? err : 0;
 		ev.time_ns = a->sched.cpu_since_ns[x->cpu]; /* where sched.c put it */
 		return a->consumer->sched_event(a->consumer->ctx, &ev);
 	}

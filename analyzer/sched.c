@@ -81,6 +81,7 @@ static int close_off(struct wc_sched *s, struct wc_thread *t, uint64_t end, int3
 
 static void go_on(struct wc_thread *t, int32_t cpu, uint64_t time)
 {
+	t->in_by_record = false;
 	t->run_state = WC_TS_ON_CPU;
 	t->cpu = cpu;
 	t->since_ns = time;
@@ -241,6 +242,13 @@ static int switch_in(struct wc_sched *s, struct wc_thread *t, uint64_t time, int
 		err = close_off(s, t, time, cpu, false, 0);
 		break;
 	case WC_TS_ON_CPU:
+		/* a SWITCH_IN record put it on this CPU already: the same switch-in, seen twice
+		 * (seen once here, the record 5.7 us before the sched_switch, beside another
+		 * recorder): its run goes on from the first */
+		if (t->in_by_record && t->cpu == cpu) {
+			t->in_by_record = false;
+			return 0;
+		}
 		s->counts.switch_in_running++;
 		break;
 	default:
@@ -305,6 +313,10 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
 		t = wc_tasks_thread(s->tasks, tid, pid, time_ns);
 		if (!t)
 			return -ENOMEM;
+		/* already on this CPU (a traced switch-in came first, or records were lost):
+		 * its run goes on from where it began */
+		if (t->run_state == WC_TS_ON_CPU && t->cpu == (int32_t)cpu)
+			return 0; /* nothing to tell */
 		/* nor before the thread left, or was woken */
 		if (t->run_state == WC_TS_OFF_CPU)
 			in = max_u64(in, t->woken && !t->wake_provisional && !t->preempted
@@ -315,10 +327,11 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
 		err = switch_in(s, t, in, (int32_t)cpu);
 		if (err)
 			return err;
+		t->in_by_record = true;
 	}
 	s->cpu_curr[cpu] = tid;
 	s->cpu_since_ns[cpu] = in < time_ns ? in : time_ns;
-	return 0;
+	return tid ? 1 : 0;
 }
 
 int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,

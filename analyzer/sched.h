@@ -117,9 +117,11 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
  * The switch-in is taken at @time_ns - @delay_ns, but not before the CPU's last traced switch,
  * nor before the thread's switch-out or its wakeup, nor after @time_ns.  It closes the
  * thread's off-CPU interval there, as a traced switch-in does: the interval is not inferred.
- * The task switched out (the record's prev) is left as it is: its switch-out state is not
- * known.
- * Return: 0, -ENOMEM, or a sink's error.
+ * A thread already on @cpu stays as it is (its run goes on from where it began), and a traced
+ * switch-in of it on @cpu that comes next is taken as the same one.  The task switched out
+ * (the record's prev) is left as it is: its switch-out state is not known.
+ * Return: 1 when @tid was switched in (s->cpu_since_ns[@cpu] holds where), 0 when nothing
+ * changed for it, -ENOMEM, or a sink's error.
  */
 int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, uint32_t cpu,
 		       uint32_t tid, uint32_t pid);

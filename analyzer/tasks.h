@@ -65,6 +65,7 @@ struct wc_thread {
 	bool woken;           /* a wakeup came after the switch-out */
 	bool wake_provisional; /* ... or came while it was still on its CPU */
 	bool pending_wake;    /* a wakeup came while on-CPU (wake_ns, waker_* hold it) */
+	bool in_by_record;    /* on-CPU since a SWITCH_IN record, not a traced switch-in */
 	int32_t cpu;          /* while on-CPU; the wakeup's target CPU while woken */
 	uint64_t since_ns;    /* switch-in or switch-out time */
 	uint64_t wake_ns;

@@ -24,6 +24,7 @@ struct acc {
 	uint8_t shadow;          /* on or off CPU, by the switches seen */
 	bool seen, cursor_set, had_piece, comm_matched;
 	bool loss_pending;       /* a switch was not traced since the last piece */
+	bool in_by_record;       /* on-CPU since a SWITCH_IN record (threads.c switched_in()) */
 	char first_switch;       /* 'i' or 'o': its first switch seen, 0 none yet */
 	uint64_t lead_wake_ns;   /* its first wakeup before any switch, 0 none */
 };

@@ -305,8 +305,9 @@ static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 	return 0;
 }
 
-/* @tid switched in at @time: by a sched_switch, or a SWITCH_IN record (no sched_switch showed it) */
-static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
+/* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record (@record: no
+ * sched_switch showed it; a traced switch-in that follows it on-CPU is the same one, sched.c) */
+static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time, bool record)
 {
 	struct wc_thread *t = wc_tasks_find(&T->a->tasks, tid);
 	struct acc *c;
@@ -328,10 +329,11 @@ static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
 				return err;
 		}
 	}
-	if (c->shadow == SHADOW_ON) {
+	if (c->shadow == SHADOW_ON && !c->in_by_record) {
 		c->r.double_in++;
 		c->loss_pending = true;
 	}
+	c->in_by_record = record && c->shadow != SHADOW_ON;
 	c->shadow = SHADOW_ON;
 	return 0;
 }
@@ -346,7 +348,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
 		return on_wakeup(T, ev);
 	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < T->a->sched.ncpus)
-		return switched_in(T, ev->ctx_tid, ev->time_ns);
+		return switched_in(T, ev->ctx_tid, ev->time_ns, true);
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
@@ -373,6 +375,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 			c->loss_pending = true;
 		}
 		c->shadow = SHADOW_OFF;
+		c->in_by_record = false;
 		if (ev->time_ns >= T->t0 && ev->time_ns < T->t1) {
 			if (ev->sw->preempted)
 				c->r.involuntary++;
@@ -381,7 +384,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 		}
 	}
 	if (ev->sw->next_tid > 0)
-		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns);
+		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns, false);
 	return 0;
 }
 

@@ -441,6 +441,7 @@ Test(threads, inferred_switch_in_is_counted)
  * (the kernel's context-switch record) at 2000, written 100 after the switch: a switch-in at
  * 1900, neither a second switch-out nor an inference.  E = 500:
  *   1000  idle -> E on CPU 0;  1500 E out S;  1800 W wakes E;  1900 E in on CPU 1 (record)
+ *   2050  idle -> E on CPU 1, traced: the same switch-in seen twice, nothing more
  *   2500  E out S on CPU 1;  trailer 3000
  * Lifetime 2000 = run 500 + S 300 + RUNQ-WAKE 100 + run 600 + S 500 (open at the end): on
  * 1100, off 900 (SLEEP-S 800, RUNQ-WAKE 100), nothing uncounted.
@@ -455,6 +456,7 @@ Test(threads, switch_in_record_is_no_double_out)
 	st_switch(&tt_tr, 1500 * US, 0, 500, "e", ST_S, 0, "swapper/0", tt_k_sleep);
 	st_wake(&tt_tr, 1800 * US, 0, W, 500, "e", 1, 0);
 	st_switch_in(&tt_tr, 2000 * US, 100 * US, 1, 500, 0);
+	st_switch(&tt_tr, 2050 * US, 1, 0, "swapper/1", 0, 500, "e", 0); /* the same, traced */
 	st_switch(&tt_tr, 2500 * US, 1, 500, "e", ST_S, 0, "swapper/1", tt_k_sleep);
 	r = tt_report(3000, &o, &n);
 	cr_assert_eq(n, 1);
