@@ -320,7 +320,9 @@ else
 	"$PGBIN/pgbench" -h 127.0.0.1 -p "$port" -U postgres -i -s 1 postgres >"$srv/pgbench-i.log" 2>&1
 	expect "pgbench -i ($(tail -1 "$srv/pgbench-i.log"))" $? -eq 0
 	[ -s "$pg_data/postmaster.pid" ] || { echo "$fails checks failed"; exit 1; }
-	"$PGBIN/pgbench" -h 127.0.0.1 -p "$port" -U postgres -c 4 -j 2 -T 60 -R 300 postgres \
+	# the load runs until stop_servers: it outlasts a wait of up to 300 s for the live tests'
+	# lock (alone_begin), which beside another copy of the suite once outlasted -T 60
+	"$PGBIN/pgbench" -h 127.0.0.1 -p "$port" -U postgres -c 4 -j 2 -T 900 -R 300 postgres \
 		>"$srv/pgbench.log" 2>&1 &
 	loads="$loads $!"
 	master=$(head -1 "$pg_data/postmaster.pid")
@@ -381,7 +383,7 @@ else
 	master=$!
 	wait_for 20 sh -c "[ \$(pgrep -P $master | wc -l) -ge 2 ]"
 	expect "nginx starts on 127.0.0.1:$port with 2 workers ($(tail -1 "$srv/nginx-error.log" 2>/dev/null))" $? -eq 0
-	wrk -t 1 -c 4 -d 60s "http://127.0.0.1:$port/" >"$srv/wrk.log" 2>&1 &
+	wrk -t 1 -c 4 -d 900s "http://127.0.0.1:$port/" >"$srv/wrk.log" 2>&1 &
 	loads="$loads $!"
 	sleep 1
 	record nginx "$master"
