@@ -280,6 +280,14 @@ static_assert(sizeof(struct wc_rec_stack) == 16, "stack record");
 #define WC_STACK_NONE 0u
 
 /*
+ * A marker (in the range of perf's PERF_CONTEXT_* markers, none of which it is) that ends a
+ * user part unwound by CFI until the copy of the user stack ran out, with no frame in common
+ * with the kernel's frame-pointer walk: the callers above it are unknown (recorder/unwind.h).
+ * Readers show it as a "[truncated]" frame.  Since format 1.6.
+ */
+#define WC_CONTEXT_TRUNCATED ((uint64_t)-3000)
+
+/*
  * TRACEPOINT: one tracepoint event (PERF_SAMPLE_RAW).  Its raw payload, as the kernel wrote
  * it (common fields first, decoded with the TP_FORMAT of the event's tracepoint), is stored
  * once per distinct content in a PAYLOAD record that comes before, and referred to by id.

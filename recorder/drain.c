@@ -11,11 +11,13 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
 
-/* Layout of a PERF_RECORD_SAMPLE with BASE_SAMPLE_TYPE (+ CALLCHAIN, + RAW), in order. */
+/* Layout of a PERF_RECORD_SAMPLE with BASE_SAMPLE_TYPE (+ CALLCHAIN, + RAW, + REGS_USER and
+ * STACK_USER), in order. */
 struct sample_view {
 	uint64_t identifier;
 	uint32_t pid, tid;
@@ -26,6 +28,10 @@ struct sample_view {
 	const uint64_t *ips;
 	uint32_t raw_size;
 	const uint8_t *raw;
+	uint64_t regs_abi;      /* PERF_SAMPLE_REGS_ABI_*; NONE for a kernel thread */
+	uint64_t regs[3];       /* WC_UNWIND_REGS_MASK: bp, sp, ip */
+	uint64_t stack_size;    /* bytes of user stack copied (dyn_size) */
+	const uint8_t *stack;
 };
 
 /* Parse a sample; return false when it is shorter than its sample_type says. */
@@ -61,6 +67,26 @@ static bool parse_sample(const struct perf_event_header *h, uint64_t sample_type
 		if (s->raw_size > (uint64_t)(end - p))
 			return false;
 		s->raw = p;
+		p += s->raw_size;
+	}
+	if (sample_type & PERF_SAMPLE_REGS_USER) {
+		TAKE(&s->regs_abi, 8);
+		if (s->regs_abi)
+			TAKE(s->regs, sizeof(s->regs));
+	}
+	if (sample_type & PERF_SAMPLE_STACK_USER) {
+		uint64_t size;
+
+		TAKE(&size, 8);
+		if (size > (uint64_t)(end - p))
+			return false;
+		s->stack = p;
+		p += size;
+		if (size) {
+			TAKE(&s->stack_size, 8);
+			if (s->stack_size > size)
+				return false;
+		}
 	}
 #undef TAKE
 	return true;
@@ -120,11 +146,20 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	if (i < 0)
 		return 0;
 	e = &ev->events[i];
-	if (!parse_sample(h, e->sample_type, &s))
+	if (!parse_sample(h, e->attr->sample_type, &s))
 		return 0;
 	if (e->kind == WC_EVENT_SAMPLE && (int)s.pid == self_pid) {
 		st->skipped_self++;
 		return 0;
+	}
+	if (s.nr && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
+		uint32_t n;
+
+		st->user_copy_bytes += s.stack_size;
+		wc_unwind_mend(ev->unwind, s.pid, s.tid, s.regs, s.stack, s.stack_size, s.ips,
+			       (uint32_t)s.nr, ev->mended, &n);
+		s.ips = ev->mended;
+		s.nr = n;
 	}
 	if (s.nr) {
 		err = wc_writer_stack(w, ev->stacks, s.ips, (uint32_t)s.nr, &stack_id);
@@ -273,6 +308,8 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	memset(m.name + len, 0, 8);
 	if (!m.r.build_id_size)
 		fill_build_id(ev, &m.r, m.name);
+	if ((m.r.prot & PROT_EXEC) && ev->unwind) /* a module the unwinder must learn of */
+		wc_unwind_forget(ev->unwind, m.r.pid);
 	m.r.h.size = WC_ALIGN8(sizeof(m.r) + len + 1);
 	return wc_writer_add(w, &m);
 }
@@ -367,8 +404,11 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		memcpy(&r.pid, p, 4);
 		memcpy(&r.tid, p + 4, 4);
 		strncpy(r.comm, (const char *)p + 8, sizeof(r.comm) - 1);
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC)
+		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 			r.flags = WC_COMM_EXEC;
+			if (ev->unwind)
+				wc_unwind_forget(ev->unwind, r.pid);
+		}
 		st->comm++;
 		return wc_writer_add(w, &r);
 	}
@@ -389,6 +429,8 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 			st->fork++;
 		else
 			st->exit++;
+		if (h->type == PERF_RECORD_EXIT && r.pid == r.tid && ev->unwind)
+			wc_unwind_forget(ev->unwind, r.pid);
 		return wc_writer_add(w, &r);
 	}
 	case PERF_RECORD_LOST:

@@ -7,6 +7,7 @@
 #include <poll.h>
 
 #include "recorder/events.h"
+#include "recorder/unwind.h"
 
 /* sample_id of side-band records (sample_id_all) with our sample_type: pid/tid, time, cpu, id */
 #define SAMPLE_ID_BYTES 32
@@ -76,6 +77,9 @@ struct wc_events {
 	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
 	bool no_switch_records; /* no context-switch records (attr.context_switch) are taken: */
 	bool switch_records_off; /* ... because of --no-switch-records, not for want of them */
+	bool no_user_copy; /* the kernel refused PERF_SAMPLE_REGS_USER / STACK_USER (before 3.7) */
+	struct wc_unwind *unwind; /* NULL: no user stack copied */
+	uint64_t *mended; /* room for a mended callchain */
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;

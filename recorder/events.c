@@ -84,7 +84,8 @@ static void id_put(struct wc_events *ev, uint64_t id, int event)
 
 /*
  * Open one event on one CPU, retrying without what older kernels lack, newest first:
- * build-ids in MMAP2 (Linux 5.12), context-switch records (4.3), use_clockid (4.1).
+ * build-ids in MMAP2 (Linux 5.12), context-switch records (4.3), use_clockid (4.1), user
+ * registers and stack copies (3.7).
  */
 static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 {
@@ -99,6 +100,11 @@ static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 			a->build_id = 0;
 		if (ev->no_switch_records)
 			a->context_switch = 0;
+		if (ev->no_user_copy) {
+			a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+			a->sample_regs_user = 0;
+			a->sample_stack_user = 0;
+		}
 		fd = perf_event_open(a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0 || errno != EINVAL)
 			return fd;
@@ -108,6 +114,8 @@ static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 			ev->no_switch_records = true;
 		else if (a->use_clockid && !ev->no_clockid)
 			ev->no_clockid = true;
+		else if (a->sample_stack_user && !ev->no_user_copy)
+			ev->no_user_copy = true;
 		else
 			return -1;
 	}
@@ -283,6 +291,11 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			a->exclude_callchain_kernel = 1;
 		if (!o->user_stacks)
 			a->exclude_callchain_user = 1;
+		if (o->user_stacks && o->user_copy && (a->sample_type & PERF_SAMPLE_CALLCHAIN)) {
+			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+			a->sample_regs_user = WC_UNWIND_REGS_MASK;
+			a->sample_stack_user = o->user_copy;
+		}
 		if (i == track) { /* side-band records come with this event */
 			a->context_switch = o->sched && !ev->no_switch_records;
 			a->mmap = 1;
@@ -304,8 +317,12 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->stacks = wc_stack_table_new(0);
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
+	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 1) * 8); /* a record is < 64 KiB */
+	if (o->user_stacks && o->user_copy && o->callchains)
+		ev->unwind = wc_unwind_new();
 	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
-	    !ev->copy) {
+	    !ev->copy || !ev->mended || (o->user_stacks && o->user_copy && o->callchains &&
+					  !ev->unwind)) {
 		err = ENOMEM;
 		goto out_free;
 	}
@@ -431,6 +448,12 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 	if (!err && ev->no_runtime)
 		err = wc_meta_write_note(w, "fallback", "no sched_stat_runtime: untraced "
 							"switch-ins are inferred");
+	if (!err && ev->unwind && ev->no_user_copy)
+		err = wc_meta_write_note(w, "fallback", "no user registers and stack copies: user "
+							"callchains by frame pointers alone");
+	else if (!err && ev->unwind)
+		err = wc_meta_write_note(w, "user_stacks", "frame pointers, the top mended by CFI "
+							"from a copy of the user stack");
 	return err;
 }
 
@@ -446,7 +469,16 @@ bool wc_events_fallback(const struct wc_events *ev, const char *what)
 		return ev->no_runtime;
 	if (!strcmp(what, "switch"))
 		return ev->no_switch_records && !ev->switch_records_off;
+	if (!strcmp(what, "user-copy"))
+		return ev->no_user_copy && ev->unwind;
 	return false;
+}
+
+void wc_events_unwind_stats(const struct wc_events *ev, struct wc_unwind_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	if (ev->unwind && !ev->no_user_copy)
+		wc_unwind_stats(ev->unwind, stats);
 }
 
 int wc_events_enable(struct wc_events *ev, bool on)
@@ -481,6 +513,8 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->pfds);
 	free(ev->ids);
 	free(ev->copy);
+	free(ev->mended);
+	wc_unwind_free(ev->unwind);
 	wc_stack_table_free(ev->stacks);
 	wc_stack_table_free(ev->payloads);
 	free(ev);

@@ -26,6 +26,8 @@ struct wc_events_opts {
 	bool callchains;          /* -g fp */
 	bool kernel_stacks, user_stacks;
 	bool waker_stacks;        /* callchains on wakeup events too */
+	unsigned user_copy;       /* bytes of user stack copied with each callchain, to mend its
+				   * top by CFI (recorder/unwind.h); 0: none.  A multiple of 8 */
 	int wakeup;               /* WC_WAKEUP_* */
 	bool migrations;          /* sched_migrate_task too */
 	int runtime;              /* sched_stat_runtime too, without callchains: 0 no, 1 where
@@ -66,6 +68,7 @@ struct wc_drain_stats {
 	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
 	uint64_t switch_ins;   /* SWITCH_IN records: switch-ins no sched_switch showed */
 	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c) */
+	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
 	uint64_t peak_fill;    /* most bytes found waiting in one CPU's ring at a drain */
 	uint64_t ring_bytes;   /* the size of each CPU's ring (data pages), bytes */
 	int peak_fill_cpu;     /* the CPU of peak_fill */
@@ -104,8 +107,8 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
 int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
 
 /**
- * wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles", "runtime"
- * or "switch" (no context-switch records)?
+ * wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles", "runtime",
+ * "switch" (no context-switch records) or "user-copy" (no user registers and stack copies)?
  */
 bool wc_events_fallback(const struct wc_events *ev, const char *what);
 
@@ -127,6 +130,13 @@ int wc_events_poll(struct wc_events *ev, int timeout_ms);
  */
 int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 		    struct wc_drain_stats *stats);
+
+/**
+ * wc_events_unwind_stats() - figures of the mending of user callchains (recorder/unwind.h);
+ * all zero when no user stack is copied
+ */
+struct wc_unwind_stats;
+void wc_events_unwind_stats(const struct wc_events *ev, struct wc_unwind_stats *stats);
 
 /** wc_events_free() - close and unmap everything; NULL is a no-op */
 void wc_events_free(struct wc_events *ev);

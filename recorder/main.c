@@ -24,9 +24,13 @@
 #include "recorder/ksyms.h"
 #include "recorder/metadata.h"
 #include "recorder/targets.h"
+#include "recorder/unwind.h"
 
 #define MAX_CPUS 4096
 #define MAX_PIDS 1024
+#define WC_USER_COPY_DEFAULT 512 /* bytes of user stack copied under -g fp */
+#define WC_STR_(x) #x
+#define WC_STR(x) WC_STR_(x)
 
 static volatile sig_atomic_t stop_signal;
 
@@ -54,7 +58,9 @@ static const char usage[] =
 	"                   the PMU has it, else cpu-clock)\n"
 	"  --no-samples     scheduler events only\n"
 	"  --no-sched       CPU samples only\n"
-	"  -g fp|none       callchains by frame pointers, user and kernel (default fp)\n"
+	"  -g fp[,SIZE]|none  callchains by frame pointers, user and kernel (default fp); the\n"
+	"                   top of a user stack is mended by CFI from a SIZE-byte copy (default\n"
+	"                   " WC_STR(WC_USER_COPY_DEFAULT) ", a multiple of 8; 0: no copy)\n"
 	"  --no-kernel-stacks, --no-user-stacks\n"
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
@@ -72,6 +78,28 @@ static const char usage[] =
 	"  -z LEVEL         zstd level (default 3)\n"
 	"  -q, -v           quieter, more verbose\n"
 	"  -h, --help       this text\n";
+
+/* -v: how the user callchains were mended (recorder/unwind.h) */
+static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain_stats *ds)
+{
+	struct wc_unwind_stats u;
+	uint64_t misses;
+
+	wc_events_unwind_stats(ev, &u);
+	if (!u.stacks)
+		return;
+	misses = u.stacks - u.hits;
+	fprintf(stderr,
+		"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, %.1f us of "
+		"CPU per unwind otherwise, %" PRIu64 " process sessions): %" PRIu64 " spliced, %"
+		PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64 " failed; %.1f MB of stack "
+		"copied\n",
+		u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
+		misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
+		u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
+		u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
+		(double)ds->user_copy_bytes / 1e6);
+}
 
 static int bad(const char *fmt, const char *arg)
 {
@@ -261,6 +289,7 @@ int main(int argc, char **argv)
 	struct wc_events_opts eo = {
 		.samples = true, .sched = true, .freq_hz = 99, .callchains = true,
 		.kernel_stacks = true, .user_stacks = true, .pages = 2048, .runtime = 1,
+		.user_copy = WC_USER_COPY_DEFAULT,
 	};
 	const char *out = "wcrec.wct", *why;
 	double duration = 0;
@@ -344,12 +373,21 @@ int main(int argc, char **argv)
 				return bad("-z wants a zstd level from 1 to 19, not '%s'", optarg);
 			break;
 		case 'g':
-			if (!strcmp(optarg, "fp"))
+			if (!strcmp(optarg, "fp")) {
 				eo.callchains = true;
-			else if (!strcmp(optarg, "none"))
+			} else if (!strncmp(optarg, "fp,", 3)) {
+				long size = strtol(optarg + 3, &end, 10);
+
+				if (!optarg[3] || *end || size < 0 || size > 65528 || size % 8)
+					return bad("-g fp,SIZE wants a multiple of 8 from 0 to 65528 "
+						   "bytes, not '%s'", optarg);
+				eo.callchains = true;
+				eo.user_copy = (unsigned)size;
+			} else if (!strcmp(optarg, "none")) {
 				eo.callchains = false;
-			else
-				return bad("-g wants fp or none, not '%s'", optarg);
+			} else {
+				return bad("-g wants fp, fp,SIZE or none, not '%s'", optarg);
+			}
 			break;
 		case OPT_NO_SAMPLES:
 			eo.samples = false;
@@ -687,6 +725,8 @@ int main(int argc, char **argv)
 				100.0 * (double)ds.peak_fill / (double)ds.ring_bytes, ds.peak_fill / 1024,
 				ds.ring_bytes / 1024, ds.peak_fill_cpu,
 				t_end > t_start ? (double)events * 1e9 / (double)(t_end - t_start) : 0.0);
+		if (verbose > 1)
+			print_unwind_stats(ev, &ds);
 		if (verbose > 1 && ds.runtime_dropped)
 			fprintf(stderr,
 				"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "

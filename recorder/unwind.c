@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* unwind.c - see unwind.h. */
+#include "recorder/unwind.h"
+
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "common/wct.h"
+
+#define NPROCS 256       /* libdwfl sessions kept, direct-mapped by pid */
+#define NCACHE 4096      /* cached unwinds, direct-mapped by ip, sp, bp */
+#define MAX_READS 48     /* stack words an unwind may load and still be cached */
+
+/* What one unwind of one sample needs from its callbacks. */
+struct sample {
+	uint32_t tid;
+	uint64_t bp, sp, ip;
+	const uint8_t *stack;
+	uint64_t size;
+	uint32_t nreads;
+	bool overflow;   /* more reads than MAX_READS: not cached */
+	bool outside;    /* a read fell outside the copy */
+	bool outermost;  /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
+	struct { uint32_t off; uint64_t val; } reads[MAX_READS];
+	uint64_t frames[WC_UNWIND_MAX_FRAMES];
+	uint32_t nframes;
+};
+
+struct proc {
+	uint32_t pid;
+	uint32_t gen;    /* bumped by wc_unwind_forget(): cache entries of older ones are stale */
+	Dwfl *dwfl;      /* NULL: to open */
+	bool attached;
+	struct sample *cur;
+};
+
+struct entry {
+	uint32_t pid, gen;
+	uint64_t ip, sp, bp; /* 0 ip: empty */
+	uint32_t nreads, nframes;
+	bool outside, outermost;
+	struct { uint32_t off; uint64_t val; } reads[MAX_READS];
+	uint64_t frames[WC_UNWIND_MAX_FRAMES];
+};
+
+struct wc_unwind {
+	struct proc procs[NPROCS];
+	struct entry *cache;
+	struct sample s;
+	struct wc_unwind_stats st;
+};
+
+static const Dwfl_Callbacks dwfl_cbs = {
+	.find_elf = dwfl_linux_proc_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct proc *p = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = p;
+	return (pid_t)p->cur->tid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	struct proc *p = arg;
+
+	(void)dwfl;
+	*thread_argp = p;
+	return (uint32_t)tid == p->cur->tid;
+}
+
+/* A stack word from the copy; every load is noted, as the key of the cached result. */
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct sample *s = ((struct proc *)arg)->cur;
+	uint64_t off = addr - s->sp;
+
+	(void)dwfl;
+	if (addr < s->sp || s->size < 8 || off > s->size - 8) {
+		s->outside = true;
+		return false;
+	}
+	memcpy(result, s->stack + off, 8);
+	if (s->nreads < MAX_READS) {
+		s->reads[s->nreads].off = (uint32_t)off;
+		s->reads[s->nreads].val = *result;
+		s->nreads++;
+	} else {
+		s->overflow = true;
+	}
+	return true;
+}
+
+/* DWARF register numbers of x86-64 (the psABI): 6 rbp, 7 rsp, 16 the return address (pc). */
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct sample *s = ((struct proc *)arg)->cur;
+	Dwarf_Word r[2] = { s->bp, s->sp };
+
+	if (!dwfl_thread_state_registers(thread, 6, 2, r))
+		return false;
+	dwfl_thread_state_register_pc(thread, s->ip);
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_cbs = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+static int on_frame(Dwfl_Frame *frame, void *arg)
+{
+	struct sample *s = arg;
+	Dwarf_Addr pc;
+
+	if (!dwfl_frame_pc(frame, &pc, NULL))
+		return DWARF_CB_ABORT;
+	s->frames[s->nframes++] = pc;
+	return s->nframes < WC_UNWIND_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+struct wc_unwind *wc_unwind_new(void)
+{
+	struct wc_unwind *u = calloc(1, sizeof(*u));
+
+	if (!u)
+		return NULL;
+	u->cache = calloc(NCACHE, sizeof(*u->cache));
+	if (!u->cache) {
+		free(u);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return u;
+}
+
+static void close_proc(struct proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->attached = false;
+}
+
+void wc_unwind_free(struct wc_unwind *u)
+{
+	if (!u)
+		return;
+	for (int i = 0; i < NPROCS; i++)
+		close_proc(&u->procs[i]);
+	free(u->cache);
+	free(u);
+}
+
+void wc_unwind_forget(struct wc_unwind *u, uint32_t pid)
+{
+	struct proc *p = &u->procs[pid % NPROCS];
+
+	if (p->pid == pid) {
+		close_proc(p);
+		p->gen++;
+	}
+}
+
+/* The session of a process, opened (maps read, state attached) when first needed; NULL if it
+ * cannot be (the process is gone). */
+static struct proc *get_proc(struct wc_unwind *u, uint32_t pid)
+{
+	struct proc *p = &u->procs[pid % NPROCS];
+
+	if (p->pid != pid) {
+		close_proc(p);
+		p->pid = pid;
+		p->gen++;
+	}
+	if (p->dwfl)
+		return p->attached ? p : NULL;
+	p->dwfl = dwfl_begin(&dwfl_cbs);
+	if (!p->dwfl)
+		return NULL;
+	u->st.sessions++;
+	dwfl_report_begin(p->dwfl);
+	if (dwfl_linux_proc_report(p->dwfl, (pid_t)pid) || dwfl_report_end(p->dwfl, NULL, NULL))
+		return NULL;
+	p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)pid, &thread_cbs, p);
+	return p->attached ? p : NULL;
+}
+
+static uint64_t thread_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct entry *slot(struct wc_unwind *u, uint32_t pid, const struct sample *s)
+{
+	uint64_t h = (s->ip ^ (s->sp << 7) ^ (s->bp << 13) ^ pid) * 0x9e3779b97f4a7c15ull;
+
+	return &u->cache[h >> 52]; /* 4096 slots */
+}
+
+static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const struct sample *s)
+{
+	if (!e->ip || e->pid != pid || e->gen != gen || e->ip != s->ip || e->sp != s->sp ||
+	    e->bp != s->bp)
+		return false;
+	for (uint32_t i = 0; i < e->nreads; i++) {
+		uint64_t v;
+
+		if (e->reads[i].off > s->size - 8 || s->size < 8)
+			return false;
+		memcpy(&v, s->stack + e->reads[i].off, 8);
+		if (v != e->reads[i].val)
+			return false;
+	}
+	return true;
+}
+
+/* Unwind the sample in u->s by CFI, or take it from the cache. */
+static void unwind(struct wc_unwind *u, uint32_t pid)
+{
+	struct sample *s = &u->s;
+	struct proc *p;
+	struct entry *e;
+	uint64_t t0;
+
+	p = get_proc(u, pid);
+	e = slot(u, pid, s);
+	if (p && cache_hit(e, pid, p->gen, s)) {
+		u->st.hits++;
+		memcpy(s->frames, e->frames, e->nframes * sizeof(s->frames[0]));
+		s->nframes = e->nframes;
+		s->outside = e->outside;
+		s->outermost = e->outermost;
+		return;
+	}
+	if (!p)
+		return;
+	t0 = thread_ns();
+	p->cur = s;
+	/* 0: every frame down to one whose return address the CFI leaves undefined */
+	s->outermost = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0;
+	p->cur = NULL;
+	u->st.miss_ns += thread_ns() - t0;
+	if (s->overflow)
+		return;
+	*e = (struct entry){ .pid = pid, .gen = p->gen, .ip = s->ip, .sp = s->sp, .bp = s->bp,
+			     .nreads = s->nreads, .nframes = s->nframes, .outside = s->outside,
+			     .outermost = s->outermost };
+	memcpy(e->reads, s->reads, s->nreads * sizeof(s->reads[0]));
+	memcpy(e->frames, s->frames, s->nframes * sizeof(s->frames[0]));
+}
+
+/*
+ * The mended user part: the CFI frames, then the kernel's entries after the first of them
+ * that the kernel's walk reached too.  user[0] (the ip) is the same in both.
+ */
+static enum wc_unwind_result splice(const struct sample *s, const uint64_t *user, uint32_t nuser,
+				    uint64_t *out, uint32_t *n)
+{
+	if (s->nframes <= 1)
+		return WC_UNWIND_FAILED;
+	for (uint32_t j = 1; j < s->nframes; j++) {
+		for (uint32_t i = 1; i < nuser; i++) {
+			if (user[i] != s->frames[j])
+				continue;
+			memcpy(out + *n, s->frames, j * sizeof(*out));
+			*n += j;
+			memcpy(out + *n, user + i, (nuser - i) * sizeof(*out));
+			*n += nuser - i;
+			return WC_UNWIND_SPLICED;
+		}
+	}
+	memcpy(out + *n, s->frames, s->nframes * sizeof(*out));
+	*n += s->nframes;
+	if (s->outermost)
+		return WC_UNWIND_COMPLETE;
+	out[(*n)++] = WC_CONTEXT_TRUNCATED;
+	return WC_UNWIND_TRUNCATED;
+}
+
+enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
+				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
+				     const uint64_t *ips, uint32_t nr, uint64_t *out, uint32_t *out_nr)
+{
+	struct sample *s = &u->s;
+	uint32_t user = nr, n = 0;
+	enum wc_unwind_result r = WC_UNWIND_NONE;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (ips[i] == PERF_CONTEXT_USER) {
+			user = i;
+			break;
+		}
+	}
+	memcpy(out, ips, (user + 1 < nr ? user + 1 : nr) * sizeof(*out));
+	n = user + 1 < nr ? user + 1 : nr;
+	if (user + 1 < nr && pid && regs[2] == ips[user + 1]) {
+		s->tid = tid;
+		s->bp = regs[0];
+		s->sp = regs[1];
+		s->ip = regs[2];
+		s->stack = stack;
+		s->size = size;
+		s->nreads = 0;
+		s->nframes = 0;
+		s->overflow = s->outside = s->outermost = false;
+		u->st.stacks++;
+		unwind(u, pid);
+		r = splice(s, ips + user + 1, nr - user - 1, out, &n);
+		u->st.by_result[r]++;
+	}
+	if (r == WC_UNWIND_NONE || r == WC_UNWIND_FAILED) {
+		memcpy(out, ips, nr * sizeof(*out));
+		n = nr;
+	}
+	*out_nr = n;
+	return r;
+}
+
+void wc_unwind_stats(const struct wc_unwind *u, struct wc_unwind_stats *stats)
+{
+	*stats = u->st;
+}

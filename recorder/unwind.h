@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * unwind.h - mend the user part of a frame-pointer callchain with the call frame information
+ * (.eh_frame) of the frames at its top, while recording.
+ *
+ * The kernel walks a user stack by frame pointers (perf_callchain_user() in
+ * arch/x86/events/core.c): the first entry is the user ip, each next one the return address
+ * above the frame that %rbp points to.  A function that keeps no frame pointer (Debian's libc:
+ * nanosleep, read, the futex wait under pthread_mutex_lock) leaves %rbp to its caller, so the
+ * walk skips that caller, the one frame a user came to see; where it uses %rbp for data, every
+ * entry after the first is garbage.  With the user registers and a copy of the top of the user
+ * stack (PERF_SAMPLE_REGS_USER, PERF_SAMPLE_STACK_USER), libdwfl unwinds those frames by their
+ * CFI (dwfl_attach_state(), as perf's util/unwind-libdw.c and elfutils' eu-stack), and the
+ * result is spliced onto the kernel's chain where the two meet.
+ *
+ * One libdwfl session (Dwfl) per process, its modules read from /proc/PID/maps when first
+ * needed and again after an exec or a new executable mapping.  Results are cached by what the
+ * unwind read (ip, sp, bp and every stack word it loaded), so a thread that blocks again at the
+ * same place costs a lookup.
+ */
+#ifndef WC_RECORDER_UNWIND_H
+#define WC_RECORDER_UNWIND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct wc_unwind;
+
+/* Most user frames an unwind gives. */
+#define WC_UNWIND_MAX_FRAMES 64
+
+/* x86-64 user registers asked with PERF_SAMPLE_REGS_USER (arch/x86/include/uapi/asm/perf_regs.h) */
+#define WC_UNWIND_REGS_MASK ((1ull << 6) | (1ull << 7) | (1ull << 8)) /* bp, sp, ip */
+
+/* Outcome of mending one callchain. */
+enum wc_unwind_result {
+	WC_UNWIND_NONE,      /* no registers or copy (a kernel thread), or nothing to mend */
+	WC_UNWIND_SPLICED,   /* CFI frames up to where they meet the kernel's chain, then its */
+	WC_UNWIND_COMPLETE,  /* CFI frames up to the outermost (_start, clone3): the whole stack */
+	WC_UNWIND_TRUNCATED, /* CFI frames until the copy ran out, and no meeting point: the
+			      * kernel's entries after them could not be trusted, left out */
+	WC_UNWIND_FAILED,    /* the CFI unwind gave nothing past the ip: the kernel's chain kept */
+};
+
+struct wc_unwind_stats {
+	uint64_t stacks;      /* callchains given to wc_unwind_mend() with registers */
+	uint64_t hits;        /* ... answered from the cache */
+	uint64_t by_result[WC_UNWIND_FAILED + 1];
+	uint64_t miss_ns;     /* CPU time in unwinds that missed the cache, ns (thread clock) */
+	uint64_t sessions;    /* libdwfl sessions opened (processes, and again after exec/mmap) */
+};
+
+/**
+ * wc_unwind_new() - an unwinder with an empty cache
+ *
+ * Return: the unwinder, or NULL with errno set (ENOMEM).
+ */
+struct wc_unwind *wc_unwind_new(void);
+
+/** wc_unwind_free() - close every session and free the cache; NULL is a no-op */
+void wc_unwind_free(struct wc_unwind *u);
+
+/**
+ * wc_unwind_forget() - the process's mappings changed (exec, exit, a new executable mapping):
+ * its session is reopened when next needed, and its cached results are no longer used
+ */
+void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
+
+/**
+ * wc_unwind_mend() - mend the user part of a callchain
+ * @pid, @tid:  the process and thread the callchain is of
+ * @regs:       user bp, sp, ip in that order (the REGS_USER of WC_UNWIND_REGS_MASK)
+ * @stack:      the copy of the user stack from sp up, @size bytes (PERF_SAMPLE_STACK_USER's
+ *              dyn_size); borrowed
+ * @ips, @nr:   the kernel's callchain, leaf first with its PERF_CONTEXT_* markers
+ * @out:        room for @nr + WC_UNWIND_MAX_FRAMES + 1 entries: the mended callchain, kernel part
+ *              unchanged, user part replaced; WC_CONTEXT_TRUNCATED ends a truncated user part
+ * @out_nr:     set to the entries written (when the result is NONE or FAILED, @out is a copy of
+ *              @ips)
+ *
+ * Return: what was done (enum wc_unwind_result).
+ */
+enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
+				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
+				     const uint64_t *ips, uint32_t nr, uint64_t *out, uint32_t *out_nr);
+
+/** wc_unwind_stats() - figures so far */
+void wc_unwind_stats(const struct wc_unwind *u, struct wc_unwind_stats *stats);
+
+#endif /* WC_RECORDER_UNWIND_H */
