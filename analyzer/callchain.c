@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analyzer/callchain.h"
+#include "common/wct.h"
 
 void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *cc)
 {
@@ -14,7 +15,7 @@ void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *c
 
 	memset(cc, 0, sizeof(*cc));
 	for (uint32_t i = 0; i < nr; i++) {
-		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX && ips[i] != WC_CONTEXT_TRUNCATED) {
 			ctx = ips[i];
 			if (ctx == PERF_CONTEXT_KERNEL && !cc->nkernel)
 				cc->kernel = ips + i + 1;
@@ -27,6 +28,8 @@ void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *c
 				cc->kernel = ips + i;
 			cc->nkernel = (uint32_t)(ips + i + 1 - cc->kernel);
 		} else if (ctx == PERF_CONTEXT_USER) {
+			if (cc->nuser && cc->user[cc->nuser - 1] == WC_CONTEXT_TRUNCATED)
+				continue; /* the marker ends the part */
 			if (!cc->user)
 				cc->user = ips + i;
 			cc->nuser = (uint32_t)(ips + i + 1 - cc->user);

@@ -21,7 +21,9 @@ struct wc_callchain {
 
 /**
  * wc_callchain_split() - the kernel and user frames of @ips (@nr entries, markers included)
- * Frames after PERF_CONTEXT_GUEST* markers belong to neither part and are left out.
+ * Frames after PERF_CONTEXT_GUEST* markers belong to neither part and are left out.  A
+ * WC_CONTEXT_TRUNCATED marker in the user part stays in it as its outermost frame (the
+ * symbolizer names it "[truncated]"); anything after it is left out.
  */
 void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *cc);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/kallsyms.h"
+#include "common/wct.h"
 #include "analyzer/map64.h"
 #include "analyzer/symbolize.h"
 
@@ -132,6 +133,8 @@ const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_
 	const char *name;
 	char *text;
 
+	if (ip == WC_CONTEXT_TRUNCATED)
+		return "[truncated]";
 	if (!m)
 		return UNKNOWN;
 	off = ip - m->start + m->pgoff;

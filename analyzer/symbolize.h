@@ -37,7 +37,8 @@ struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char
 void wc_symbolizer_free(struct wc_symbolizer *s);
 
 /**
- * wc_symbolizer_user() - the name of user address @ip of address space @aspace
+ * wc_symbolizer_user() - the name of user address @ip of address space @aspace;
+ * "[truncated]" for the WC_CONTEXT_TRUNCATED marker
  * Return: a name, borrowed, valid until wc_symbolizer_free(); never NULL ("[unknown]"),
  * except NULL on ENOMEM.
  */

@@ -14,6 +14,13 @@
 #define NPROCS 256       /* libdwfl sessions kept, direct-mapped by pid */
 #define NCACHE 4096      /* cached unwinds, direct-mapped by ip, sp, bp */
 #define MAX_READS 48     /* stack words an unwind may load and still be cached */
+#define STACK_NEAR (64ull << 20) /* a word this close to sp may be an address on the stack */
+
+/* A stack word an unwind loaded: at @off bytes above sp. */
+struct load {
+	uint32_t off;
+	uint64_t val;
+};
 
 /* What one unwind of one sample needs from its callbacks. */
 struct sample {
@@ -25,7 +32,7 @@ struct sample {
 	bool overflow;   /* more reads than MAX_READS: not cached */
 	bool outside;    /* a read fell outside the copy */
 	bool outermost;  /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
-	struct { uint32_t off; uint64_t val; } reads[MAX_READS];
+	struct load reads[MAX_READS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 	uint32_t nframes;
 };
@@ -43,7 +50,7 @@ struct entry {
 	uint64_t ip, sp, bp; /* 0 ip: empty */
 	uint32_t nreads, nframes;
 	bool outside, outermost;
-	struct { uint32_t off; uint64_t val; } reads[MAX_READS];
+	struct load reads[MAX_READS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 };
 
@@ -230,6 +237,21 @@ static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const s
 	return true;
 }
 
+/*
+ * Does a stack word the unwind loaded decide its result?  A return address does; so does a
+ * saved frame pointer or any other address on the stack, from which a caller's CFA is found.
+ * The other saved registers (data a callee kept for its caller: heap pointers, counters) change
+ * from one call to the next and do not move a frame, so they are left out of the cache key:
+ * keeping them made 76% of a postgres server's unwinds miss.
+ */
+static bool decides(const struct sample *s, uint64_t val)
+{
+	for (uint32_t j = 0; j < s->nframes; j++)
+		if (s->frames[j] == val)
+			return true;
+	return val - (s->sp - STACK_NEAR) < 2 * STACK_NEAR;
+}
+
 /* Unwind the sample in u->s by CFI, or take it from the cache. */
 static void unwind(struct wc_unwind *u, uint32_t pid)
 {
@@ -252,16 +274,20 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		return;
 	t0 = thread_ns();
 	p->cur = s;
-	/* 0: every frame down to one whose return address the CFI leaves undefined */
-	s->outermost = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0;
+	/* 0: every frame down to one whose return address is undefined, by its CFI or because a
+	 * load it needed failed (libdwfl does not tell the two apart: hence s->outside) */
+	s->outermost = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 &&
+		       !s->outside;
 	p->cur = NULL;
 	u->st.miss_ns += thread_ns() - t0;
 	if (s->overflow)
 		return;
 	*e = (struct entry){ .pid = pid, .gen = p->gen, .ip = s->ip, .sp = s->sp, .bp = s->bp,
-			     .nreads = s->nreads, .nframes = s->nframes, .outside = s->outside,
+			     .nframes = s->nframes, .outside = s->outside,
 			     .outermost = s->outermost };
-	memcpy(e->reads, s->reads, s->nreads * sizeof(s->reads[0]));
+	for (uint32_t i = 0; i < s->nreads; i++)
+		if (decides(s, s->reads[i].val))
+			e->reads[e->nreads++] = s->reads[i];
 	memcpy(e->frames, s->frames, s->nframes * sizeof(s->frames[0]));
 }
 

@@ -98,11 +98,12 @@ perf_rec="$PERF record -B -N -a -o $tmp/perf.data"
 perf_g="-e sched:sched_switch -e sched:sched_waking -g"
 perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
-# perf's records only: no context-switch records (which perf record takes with --switch-events)
-wc_same="$wc_rec --no-switch-records"
+# perf's records only: no context-switch records (which perf record takes with --switch-events),
+# no copy of the user stack (perf's -g takes none)
+wc_same="$wc_rec --no-switch-records -g fp,0"
 
 # The configurations, in the order they run in each round.
-configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt wcrec-cs"
+configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt wcrec-cs wcrec-fp0 wcrec-1k"
 cmd_of() {
 	case $1 in
 	bare) echo "$bench" ;;
@@ -112,6 +113,8 @@ cmd_of() {
 	wcrec-sw) echo "$wc_same --no-samples --no-runtime -- $bench" ;;
 	wcrec-rt) echo "$wc_same --no-samples -- $bench" ;;
 	wcrec-cs) echo "$wc_rec --no-samples -- $bench" ;;
+	wcrec-fp0) echo "$wc_rec --no-samples -g fp,0 -- $bench" ;;
+	wcrec-1k) echo "$wc_rec --no-samples -g fp,1024 -- $bench" ;;
 	floor-g) echo "$floor --switch-stacks --waking-stacks -- $bench" ;;
 	floor-sw) echo "$floor --switch-stacks -- $bench" ;;
 	esac
@@ -198,8 +201,11 @@ echo "            only: wcrec --no-samples --no-runtime (wcrec's default callcha
 echo "            records as perf-sw)"
 echo "  wcrec-rt  wcrec-sw plus sched_stat_runtime, no callchain: wcrec --no-samples"
 echo "            --no-switch-records (wcrec's default scheduler events without the records)"
-echo "  wcrec-cs  wcrec-sw plus context-switch records (attr.context_switch): wcrec --no-samples"
-echo "            (wcrec's default scheduler events, Linux 4.3+)"
+echo "  wcrec-cs  wcrec-sw plus context-switch records (attr.context_switch) and a 512-byte copy"
+echo "            of the user stack that mends the top of each callchain by CFI: wcrec --no-samples"
+echo "            (wcrec's defaults, Linux 4.3+)"
+echo "  wcrec-fp0 wcrec-cs without the copy: -g fp,0 (wcrec's -g fp before the mending)"
+echo "  wcrec-1k  wcrec-cs with a 1024-byte copy: -g fp,1024"
 echo "  floor-g   the null recorder (tests/bench-floor: wcrec's events and attrs, the rings"
 echo "            handed back unread), callchains on all three events: the kernel's cost of"
 echo "            wcrec's and perf's records"
@@ -250,6 +256,8 @@ for c in $configs; do
 	wcrec-sw) med_wcrec_sw=$1 ;;
 	wcrec-rt) med_wcrec_rt=$1 ;;
 	wcrec-cs) med_wcrec_cs=$1 ;;
+	wcrec-fp0) med_wcrec_fp0=$1 ;;
+	wcrec-1k) med_wcrec_1k=$1 ;;
 	floor-g) med_floor_g=$1 ;;
 	floor-sw) med_floor_sw=$1 ;;
 	esac
@@ -268,6 +276,10 @@ a_perf_sw=$(calc "$med_perf_sw - $med_bare")
 a_wcrec_sw=$(calc "$med_wcrec_sw - $med_bare")
 a_wcrec_rt=$(calc "$med_wcrec_rt - $med_bare")
 a_wcrec_cs=$(calc "$med_wcrec_cs - $med_bare")
+a_wcrec_fp0=$(calc "$med_wcrec_fp0 - $med_bare")
+a_wcrec_1k=$(calc "$med_wcrec_1k - $med_bare")
+r_mend=$(ratio "$a_wcrec_cs" "$a_wcrec_fp0")
+r_mend_1k=$(ratio "$a_wcrec_1k" "$a_wcrec_fp0")
 a_floor_g=$(calc "$med_floor_g - $med_bare")
 a_floor_sw=$(calc "$med_floor_sw - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
@@ -298,6 +310,8 @@ echo "  added cost, wcrec / perf, same records, callchains on switches:  $a_wcre
 echo "  added cost, wcrec-sw / perf (each tool's default callchains):    $a_wcrec_sw / $a_perf = $r_defaults  (goal <= 0.5: $(goal "$r_defaults"))"
 echo "  added cost, wcrec-cs / perf (wcrec's default scheduler events):  $a_wcrec_cs / $a_perf = $r_cs"
 echo "  added cost, wcrec-rt / perf (the same without context-switch records): $a_wcrec_rt / $a_perf = $r_rt"
+echo "  added cost, wcrec-cs / wcrec-fp0 (the mended -g fp default / without the copy): $a_wcrec_cs / $a_wcrec_fp0 = $r_mend  (goal <= 1.15: $(awk -v r="$r_mend" 'BEGIN { print (r <= 1.15) ? "met" : "NOT met" }'))"
+echo "  added cost, wcrec-1k / wcrec-fp0 (a 1024-byte copy):                  $a_wcrec_1k / $a_wcrec_fp0 = $r_mend_1k"
 echo "  added cost, floor-sw / perf (no recorder of wcrec-sw's events can do better): $a_floor_sw / $a_perf = $r_floor"
 echo "  added cost, wcrec-sw / floor-sw (wcrec's own share above the floor):           $a_wcrec_sw / $a_floor_sw = $r_above  ($d_above usecs/op above it)"
 echo "  added cost, floor-g / perf (the kernel's share of perf's cost):                 $a_floor_g / $a_perf = $r_perf_floor"

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-unwind.c - recorder/unwind.c on this very process: a snapshot of its own registers and
+ * stack, taken in a named function, is mended as the recorder mends a sample's; and
+ * analyzer/callchain.c's handling of the WC_CONTEXT_TRUNCATED marker.
+ */
+#include <criterion/criterion.h>
+#include <linux/perf_event.h>
+#include <pthread.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/callchain.h"
+#include "common/wct.h"
+#include "recorder/unwind.h"
+
+#define COPY 4096
+
+struct snap {
+	uint64_t regs[3]; /* bp, sp, ip */
+	uint8_t stack[COPY];
+	uint64_t size;    /* bytes of stack copied: COPY, or up to the stack's end */
+	uint64_t ret[2];  /* the return addresses into capture()'s caller and its caller's */
+};
+
+/* Registers and a copy of the stack from sp up, as PERF_SAMPLE_REGS_USER / STACK_USER. */
+__attribute__((noinline)) static void capture(struct snap *s)
+{
+	uint64_t bp, sp, ip, top;
+	pthread_attr_t a;
+	void *addr;
+	size_t size;
+
+	cr_assert(!pthread_getattr_np(pthread_self(), &a));
+	cr_assert(!pthread_attr_getstack(&a, &addr, &size));
+	pthread_attr_destroy(&a);
+	top = (uint64_t)addr + size;
+	__asm__ volatile("mov %%rbp, %0\n\tmov %%rsp, %1\n\tlea 0(%%rip), %2"
+			 : "=r"(bp), "=r"(sp), "=r"(ip));
+	s->regs[0] = bp;
+	s->regs[1] = sp;
+	s->regs[2] = ip;
+	s->size = top - sp < COPY ? top - sp : COPY;
+	memcpy(s->stack, (const void *)sp, s->size);
+	s->ret[0] = (uint64_t)__builtin_return_address(0);
+	__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) static void outer(struct snap *s)
+{
+	capture(s);
+	s->ret[1] = (uint64_t)__builtin_return_address(0);
+	__asm__ volatile("" ::: "memory");
+}
+
+static struct wc_unwind *u;
+static struct snap snap;
+
+static void setup(void)
+{
+	u = wc_unwind_new();
+	cr_assert(u);
+	outer(&snap);
+}
+
+static void teardown(void)
+{
+	wc_unwind_free(u);
+}
+
+static int find(const uint64_t *ips, uint32_t n, uint64_t v)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (ips[i] == v)
+			return (int)i;
+	return -1;
+}
+
+TestSuite(unwind, .init = setup, .fini = teardown);
+
+Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
+{
+	/* the kernel's walk as where a libc frame used %rbp for data: garbage after the ip */
+	uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull, PERF_CONTEXT_USER,
+			     snap.regs[2], 0x1234, 0x5678 };
+	uint64_t out[6 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n = 0;
+	enum wc_unwind_result r;
+
+	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack, snap.size,
+			   chain, 6, out, &n);
+	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
+	cr_assert_eq(out[0], PERF_CONTEXT_KERNEL);
+	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part is kept");
+	cr_assert_eq(out[2], PERF_CONTEXT_USER);
+	cr_assert_eq(out[3], snap.regs[2], "the ip first");
+	cr_assert_eq(out[4], snap.ret[0], "then the return address into outer()");
+	cr_assert_eq(out[5], snap.ret[1], "then the one into its caller");
+	cr_assert_eq(find(out, n, 0x1234), -1, "no garbage");
+}
+
+Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
+{
+	/* the walk as where capture() kept no frame pointer: outer() skipped, then its caller */
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb };
+	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n = 0;
+
+	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
+				    snap.stack, snap.size, chain, 5, out, &n),
+		     WC_UNWIND_SPLICED);
+	cr_assert_eq(n, 6);
+	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[1], 0xaaaa,
+			    0xbbbb };
+	cr_assert_arr_eq(out, want, sizeof(want));
+}
+
+/* The offset in the copy of the return address into outer(). */
+static uint64_t ret0_offset(void)
+{
+	for (uint64_t off = 0; off + 8 <= snap.size; off += 8) {
+		uint64_t v;
+
+		memcpy(&v, snap.stack + off, 8);
+		if (v == snap.ret[0])
+			return off;
+	}
+	cr_assert_fail("no return address into outer() in the copy");
+	return 0;
+}
+
+Test(unwind, a_copy_too_short_gives_a_truncated_stack)
+{
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
+	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n = 0;
+	enum wc_unwind_result r;
+
+	/* up to capture()'s return address: outer()'s is beyond the copy */
+	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
+			   ret0_offset() + 8, chain, 3, out, &n);
+	cr_assert_eq(r, WC_UNWIND_TRUNCATED, "result %d", r);
+	cr_assert_eq(n, 4);
+	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED };
+	cr_assert_arr_eq(out, want, sizeof(want));
+
+	/* nothing past the ip: the kernel's chain kept as it is */
+	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
+			   ret0_offset(), chain, 3, out, &n);
+	cr_assert_eq(r, WC_UNWIND_FAILED, "result %d n %u: %lx %lx %lx %lx (ret %lx %lx)", r, n, out[1], out[2], out[3], out[4], snap.ret[0], snap.ret[1]);
+	cr_assert_eq(n, 3);
+	cr_assert_arr_eq(out, chain, sizeof(chain));
+}
+
+Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
+{
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
+	uint64_t out[2][3 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n[2];
+	struct wc_unwind_stats st;
+	uint32_t pid = (uint32_t)getpid(), tid = (uint32_t)gettid();
+
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[0], &n[0]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_stats(u, &st);
+	cr_assert_eq(st.stacks, 2);
+	cr_assert_eq(st.hits, 1);
+	cr_assert_eq(n[0], n[1]);
+	cr_assert_arr_eq(out[0], out[1], n[0] * 8);
+
+	/* the return address slot into outer() changed: a miss, and the new frame */
+	memcpy(snap.stack + ret0_offset(), &snap.ret[1], 8);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_stats(u, &st);
+	cr_assert_eq(st.hits, 1);
+	cr_assert_eq(out[1][2], snap.ret[1]);
+	/* forgotten process: its cached results are not used */
+	wc_unwind_forget(u, pid);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_stats(u, &st);
+	cr_assert_eq(st.hits, 1);
+}
+
+Test(unwind, no_user_part_or_another_ip_is_left_alone)
+{
+	uint64_t kern[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull };
+	uint64_t other[] = { PERF_CONTEXT_USER, snap.regs[2] + 1, 0x1234 };
+	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n = 0;
+
+	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
+				    snap.stack, snap.size, kern, 2, out, &n),
+		     WC_UNWIND_NONE);
+	cr_assert_eq(n, 2);
+	cr_assert_arr_eq(out, kern, sizeof(kern));
+	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
+				    snap.stack, snap.size, other, 3, out, &n),
+		     WC_UNWIND_NONE, "the chain's ip is not the registers' ip");
+	cr_assert_arr_eq(out, other, sizeof(other));
+}
+
+Test(callchain, a_truncated_marker_is_the_outermost_user_frame)
+{
+	uint64_t ips[] = { PERF_CONTEXT_KERNEL, 1, 2, PERF_CONTEXT_USER, 10, 11,
+			   WC_CONTEXT_TRUNCATED, 12 };
+	struct wc_callchain cc;
+
+	wc_callchain_split(ips, 8, &cc);
+	cr_assert_eq(cc.nkernel, 2);
+	cr_assert_eq(cc.nuser, 3);
+	cr_assert_eq(cc.user[0], 10);
+	cr_assert_eq(cc.user[2], WC_CONTEXT_TRUNCATED);
+}
