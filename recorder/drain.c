@@ -534,5 +534,7 @@ int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 		if (err)
 			return err;
 	}
+	if (ev->unwind)
+		wc_unwind_end_round(ev->unwind);
 	return wc_writer_add(w, &round);
 }

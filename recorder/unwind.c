@@ -4,6 +4,8 @@
 
 #include <elfutils/libdwfl.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +13,9 @@
 
 #include "common/wct.h"
 
-#define NPROCS 256       /* libdwfl sessions kept, direct-mapped by pid */
-#define NCACHE 4096      /* cached unwinds, direct-mapped by ip, sp, bp */
-#define MAX_READS 48     /* stack words an unwind may load and still be cached */
+#define NPROCS	   256		 /* libdwfl sessions kept, direct-mapped by pid */
+#define NCACHE	   4096		 /* cached unwinds, direct-mapped by ip, sp, bp */
+#define MAX_READS  48		 /* stack words an unwind may load and still be cached */
 #define STACK_NEAR (64ull << 20) /* a word this close to sp may be an address on the stack */
 
 /* A stack word an unwind loaded: at @off bytes above sp. */
@@ -29,9 +31,10 @@ struct sample {
 	const uint8_t *stack;
 	uint64_t size;
 	uint32_t nreads;
-	bool overflow;   /* more reads than MAX_READS: not cached */
-	bool outside;    /* a read fell outside the copy */
-	bool outermost;  /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
+	bool overflow;	/* more reads than MAX_READS: not cached */
+	bool outside;	/* a read fell outside the copy */
+	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
+	bool bp_kept; /* the last frame's %rbp is the sample's: the kernel's walk goes on from it */
 	struct load reads[MAX_READS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 	uint32_t nframes;
@@ -39,9 +42,10 @@ struct sample {
 
 struct proc {
 	uint32_t pid;
-	uint32_t gen;    /* bumped by wc_unwind_forget(): cache entries of older ones are stale */
-	Dwfl *dwfl;      /* NULL: to open */
+	uint32_t gen; /* bumped by wc_unwind_forget(): cache entries of older ones are stale */
+	Dwfl *dwfl;   /* NULL: to open */
 	bool attached;
+	bool stale; /* forgotten: closed at the end of the drain (wc_unwind_end_round()) */
 	struct sample *cur;
 };
 
@@ -49,7 +53,7 @@ struct entry {
 	uint32_t pid, gen;
 	uint64_t ip, sp, bp; /* 0 ip: empty */
 	uint32_t nreads, nframes;
-	bool outside, outermost;
+	bool outside, outermost, bp_kept;
 	struct load reads[MAX_READS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 };
@@ -61,9 +65,48 @@ struct wc_unwind {
 	struct wc_unwind_stats st;
 };
 
+/* The process whose session libdwfl works on: its modules are opened through its root. */
+static __thread uint32_t cur_pid;
+
+/*
+ * A module's file, as the process sees it: through /proc/PID/root, so that a process in
+ * another mount namespace (a container), or a recorder in a chroot, gets the right file; else
+ * as libdwfl finds it (the path as it is, the vdso from the process's memory).
+ */
+static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
+		    char **file_name, Elf **elfp)
+{
+	char path[4096 + 32];
+	int fd;
+
+	if (name && name[0] == '/' && cur_pid) {
+		snprintf(path, sizeof(path), "/proc/%u/root%s", cur_pid, name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			*file_name = strdup(path);
+			return fd;
+		}
+	}
+	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
+}
+
+/*
+ * No separate debug files: .eh_frame, in the file itself, is what the unwind reads, and a
+ * recorder must not go looking elsewhere (dwfl_standard_find_debuginfo() would ask the
+ * debuginfod servers of DEBUGINFOD_URLS, over the network, from a production host).
+ */
+static int no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			const char *file_name, const char *debuglink_file,
+			GElf_Word debuglink_crc, char **debuginfo_file_name)
+{
+	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;
+	(void)debuglink_file, (void)debuglink_crc, (void)debuginfo_file_name;
+	return -1;
+}
+
 static const Dwfl_Callbacks dwfl_cbs = {
-	.find_elf = dwfl_linux_proc_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = find_elf,
+	.find_debuginfo = no_debuginfo,
 };
 
 static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
@@ -112,7 +155,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct sample *s = ((struct proc *)arg)->cur;
-	Dwarf_Word r[2] = { s->bp, s->sp };
+	Dwarf_Word r[2] = {s->bp, s->sp};
 
 	if (!dwfl_thread_state_registers(thread, 6, 2, r))
 		return false;
@@ -132,9 +175,12 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	struct sample *s = arg;
 	Dwarf_Addr pc;
 
+	Dwarf_Word bp;
+
 	if (!dwfl_frame_pc(frame, &pc, NULL))
 		return DWARF_CB_ABORT;
 	s->frames[s->nframes++] = pc;
+	s->bp_kept = dwfl_frame_reg(frame, 6, &bp) == 0 && bp == s->bp; /* DWARF 6: %rbp */
 	return s->nframes < WC_UNWIND_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -175,9 +221,20 @@ void wc_unwind_forget(struct wc_unwind *u, uint32_t pid)
 {
 	struct proc *p = &u->procs[pid % NPROCS];
 
-	if (p->pid == pid) {
-		close_proc(p);
-		p->gen++;
+	if (p->pid == pid)
+		p->stale = true;
+}
+
+void wc_unwind_end_round(struct wc_unwind *u)
+{
+	for (int i = 0; i < NPROCS; i++) {
+		struct proc *p = &u->procs[i];
+
+		if (p->stale) {
+			close_proc(p);
+			p->gen++;
+			p->stale = false;
+		}
 	}
 }
 
@@ -191,12 +248,14 @@ static struct proc *get_proc(struct wc_unwind *u, uint32_t pid)
 		close_proc(p);
 		p->pid = pid;
 		p->gen++;
+		p->stale = false;
 	}
 	if (p->dwfl)
 		return p->attached ? p : NULL;
 	p->dwfl = dwfl_begin(&dwfl_cbs);
 	if (!p->dwfl)
 		return NULL;
+	cur_pid = pid;
 	u->st.sessions++;
 	dwfl_report_begin(p->dwfl);
 	if (dwfl_linux_proc_report(p->dwfl, (pid_t)pid) || dwfl_report_end(p->dwfl, NULL, NULL))
@@ -268,23 +327,31 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		s->nframes = e->nframes;
 		s->outside = e->outside;
 		s->outermost = e->outermost;
+		s->bp_kept = e->bp_kept;
 		return;
 	}
 	if (!p)
 		return;
 	t0 = thread_ns();
 	p->cur = s;
+	cur_pid = pid;
 	/* 0: every frame down to one whose return address is undefined, by its CFI or because a
 	 * load it needed failed (libdwfl does not tell the two apart: hence s->outside) */
-	s->outermost = dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 &&
-		       !s->outside;
+	s->outermost =
+	    dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 && !s->outside;
 	p->cur = NULL;
 	u->st.miss_ns += thread_ns() - t0;
 	if (s->overflow)
 		return;
-	*e = (struct entry){ .pid = pid, .gen = p->gen, .ip = s->ip, .sp = s->sp, .bp = s->bp,
-			     .nframes = s->nframes, .outside = s->outside,
-			     .outermost = s->outermost };
+	*e = (struct entry){.pid = pid,
+			    .gen = p->gen,
+			    .ip = s->ip,
+			    .sp = s->sp,
+			    .bp = s->bp,
+			    .nframes = s->nframes,
+			    .outside = s->outside,
+			    .outermost = s->outermost,
+			    .bp_kept = s->bp_kept};
 	for (uint32_t i = 0; i < s->nreads; i++)
 		if (decides(s, s->reads[i].val))
 			e->reads[e->nreads++] = s->reads[i];
@@ -293,10 +360,13 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 
 /*
  * The mended user part: the CFI frames, then the kernel's entries after the first of them
- * that the kernel's walk reached too.  user[0] (the ip) is the same in both.
+ * that the kernel's walk reached too.  user[0] (the ip) is the same in both.  Where they have
+ * none in common but the CFI unwind stopped (its copy spent) in a frame whose %rbp is still the
+ * sample's, that frame is the one the kernel's walk started from: its return address is the
+ * walk's second entry, and the walk goes on from there.
  */
-static enum wc_unwind_result splice(const struct sample *s, const uint64_t *user, uint32_t nuser,
-				    uint64_t *out, uint32_t *n)
+static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t *user,
+					  uint32_t nuser, uint64_t *out, uint32_t *n)
 {
 	if (s->nframes <= 1)
 		return WC_UNWIND_FAILED;
@@ -315,13 +385,19 @@ static enum wc_unwind_result splice(const struct sample *s, const uint64_t *user
 	*n += s->nframes;
 	if (s->outermost)
 		return WC_UNWIND_COMPLETE;
+	if (s->bp_kept && s->outside && nuser > 1) {
+		memcpy(out + *n, user + 1, (nuser - 1) * sizeof(*out));
+		*n += nuser - 1;
+		return WC_UNWIND_SPLICED;
+	}
 	out[(*n)++] = WC_CONTEXT_TRUNCATED;
 	return WC_UNWIND_TRUNCATED;
 }
 
 enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
 				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
-				     const uint64_t *ips, uint32_t nr, uint64_t *out, uint32_t *out_nr)
+				     const uint64_t *ips, uint32_t nr, uint64_t *out,
+				     uint32_t *out_nr)
 {
 	struct sample *s = &u->s;
 	uint32_t user = nr, n = 0;
@@ -344,10 +420,10 @@ enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t
 		s->size = size;
 		s->nreads = 0;
 		s->nframes = 0;
-		s->overflow = s->outside = s->outermost = false;
+		s->overflow = s->outside = s->outermost = s->bp_kept = false;
 		u->st.stacks++;
 		unwind(u, pid);
-		r = splice(s, ips + user + 1, nr - user - 1, out, &n);
+		r = splice_chain(s, ips + user + 1, nr - user - 1, out, &n);
 		u->st.by_result[r]++;
 	}
 	if (r == WC_UNWIND_NONE || r == WC_UNWIND_FAILED) {

@@ -34,7 +34,7 @@ struct wc_unwind;
 
 /* Outcome of mending one callchain. */
 enum wc_unwind_result {
-	WC_UNWIND_NONE,      /* no registers or copy (a kernel thread), or nothing to mend */
+	WC_UNWIND_NONE,	     /* no registers or copy (a kernel thread), or nothing to mend */
 	WC_UNWIND_SPLICED,   /* CFI frames up to where they meet the kernel's chain, then its */
 	WC_UNWIND_COMPLETE,  /* CFI frames up to the outermost (_start, clone3): the whole stack */
 	WC_UNWIND_TRUNCATED, /* CFI frames until the copy ran out, and no meeting point: the
@@ -43,11 +43,11 @@ enum wc_unwind_result {
 };
 
 struct wc_unwind_stats {
-	uint64_t stacks;      /* callchains given to wc_unwind_mend() with registers */
-	uint64_t hits;        /* ... answered from the cache */
+	uint64_t stacks; /* callchains given to wc_unwind_mend() with registers */
+	uint64_t hits;	 /* ... answered from the cache */
 	uint64_t by_result[WC_UNWIND_FAILED + 1];
-	uint64_t miss_ns;     /* CPU time in unwinds that missed the cache, ns (thread clock) */
-	uint64_t sessions;    /* libdwfl sessions opened (processes, and again after exec/mmap) */
+	uint64_t miss_ns;  /* CPU time in unwinds that missed the cache, ns (thread clock) */
+	uint64_t sessions; /* libdwfl sessions opened (processes, and again after exec/mmap) */
 };
 
 /**
@@ -62,9 +62,15 @@ void wc_unwind_free(struct wc_unwind *u);
 
 /**
  * wc_unwind_forget() - the process's mappings changed (exec, exit, a new executable mapping):
- * its session is reopened when next needed, and its cached results are no longer used
+ * at the end of this drain (wc_unwind_end_round()) its session is closed, to be reopened when
+ * next needed, and its cached results are no longer used.  Not at once: the rings are drained
+ * one CPU after another, so events from before the change may still come in this drain, and
+ * after an exit only the open session still knows the process's mappings.
  */
 void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
+
+/** wc_unwind_end_round() - every ring has been drained: apply the forgets of this drain */
+void wc_unwind_end_round(struct wc_unwind *u);
 
 /**
  * wc_unwind_mend() - mend the user part of a callchain
@@ -82,7 +88,8 @@ void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
  */
 enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
 				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
-				     const uint64_t *ips, uint32_t nr, uint64_t *out, uint32_t *out_nr);
+				     const uint64_t *ips, uint32_t nr, uint64_t *out,
+				     uint32_t *out_nr);
 
 /** wc_unwind_stats() - figures so far */
 void wc_unwind_stats(const struct wc_unwind *u, struct wc_unwind_stats *stats);

@@ -19,8 +19,8 @@
 struct snap {
 	uint64_t regs[3]; /* bp, sp, ip */
 	uint8_t stack[COPY];
-	uint64_t size;    /* bytes of stack copied: COPY, or up to the stack's end */
-	uint64_t ret[2];  /* the return addresses into capture()'s caller and its caller's */
+	uint64_t size;	 /* bytes of stack copied: COPY, or up to the stack's end */
+	uint64_t ret[2]; /* the return addresses into capture()'s caller and its caller's */
 };
 
 /* Registers and a copy of the stack from sp up, as PERF_SAMPLE_REGS_USER / STACK_USER. */
@@ -81,14 +81,18 @@ TestSuite(unwind, .init = setup, .fini = teardown);
 Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 {
 	/* the kernel's walk as where a libc frame used %rbp for data: garbage after the ip */
-	uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull, PERF_CONTEXT_USER,
-			     snap.regs[2], 0x1234, 0x5678 };
+	uint64_t chain[] = {PERF_CONTEXT_KERNEL,
+			    0xffffffff81000000ull,
+			    PERF_CONTEXT_USER,
+			    snap.regs[2],
+			    0x1234,
+			    0x5678};
 	uint64_t out[6 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 	enum wc_unwind_result r;
 
-	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack, snap.size,
-			   chain, 6, out, &n);
+	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
+			   snap.size, chain, 6, out, &n);
 	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(out[0], PERF_CONTEXT_KERNEL);
 	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part is kept");
@@ -102,7 +106,7 @@ Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 {
 	/* the walk as where capture() kept no frame pointer: outer() skipped, then its caller */
-	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb };
+	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb};
 	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
@@ -110,8 +114,8 @@ Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 				    snap.stack, snap.size, chain, 5, out, &n),
 		     WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 6);
-	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[1], 0xaaaa,
-			    0xbbbb };
+	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
+			   snap.ret[1],	      0xaaaa,	    0xbbbb};
 	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
@@ -131,7 +135,7 @@ static uint64_t ret0_offset(void)
 
 Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 {
-	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
+	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 	enum wc_unwind_result r;
@@ -141,20 +145,21 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 			   ret0_offset() + 8, chain, 3, out, &n);
 	cr_assert_eq(r, WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(n, 4);
-	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED };
+	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
 	cr_assert_arr_eq(out, want, sizeof(want));
 
 	/* nothing past the ip: the kernel's chain kept as it is */
 	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
 			   ret0_offset(), chain, 3, out, &n);
-	cr_assert_eq(r, WC_UNWIND_FAILED, "result %d n %u: %lx %lx %lx %lx (ret %lx %lx)", r, n, out[1], out[2], out[3], out[4], snap.ret[0], snap.ret[1]);
+	cr_assert_eq(r, WC_UNWIND_FAILED, "result %d n %u: %lx %lx %lx %lx (ret %lx %lx)", r, n,
+		     out[1], out[2], out[3], out[4], snap.ret[0], snap.ret[1]);
 	cr_assert_eq(n, 3);
 	cr_assert_arr_eq(out, chain, sizeof(chain));
 }
 
 Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 {
-	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
+	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
 	uint64_t out[2][3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n[2];
 	struct wc_unwind_stats st;
@@ -174,17 +179,21 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.hits, 1);
 	cr_assert_eq(out[1][2], snap.ret[1]);
-	/* forgotten process: its cached results are not used */
+	/* a forgotten process: its cached results are used until the end of the drain, not after */
 	wc_unwind_forget(u, pid);
 	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
-	cr_assert_eq(st.hits, 1);
+	cr_assert_eq(st.hits, 2);
+	wc_unwind_end_round(u);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_stats(u, &st);
+	cr_assert_eq(st.hits, 2);
 }
 
 Test(unwind, no_user_part_or_another_ip_is_left_alone)
 {
-	uint64_t kern[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull };
-	uint64_t other[] = { PERF_CONTEXT_USER, snap.regs[2] + 1, 0x1234 };
+	uint64_t kern[] = {PERF_CONTEXT_KERNEL, 0xffffffff81000000ull};
+	uint64_t other[] = {PERF_CONTEXT_USER, snap.regs[2] + 1, 0x1234};
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
@@ -201,8 +210,8 @@ Test(unwind, no_user_part_or_another_ip_is_left_alone)
 
 Test(callchain, a_truncated_marker_is_the_outermost_user_frame)
 {
-	uint64_t ips[] = { PERF_CONTEXT_KERNEL, 1, 2, PERF_CONTEXT_USER, 10, 11,
-			   WC_CONTEXT_TRUNCATED, 12 };
+	uint64_t ips[] = {PERF_CONTEXT_KERNEL,	1, 2, PERF_CONTEXT_USER, 10, 11,
+			  WC_CONTEXT_TRUNCATED, 12};
 	struct wc_callchain cc;
 
 	wc_callchain_split(ips, 8, &cc);
