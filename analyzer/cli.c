@@ -485,12 +485,19 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 			a->path, t->ntarget_pids - 8);
 }
 
-void wc_cli_skid_note(const struct wc_profile *p, const char *file, FILE *err)
+void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *err)
 {
-	uint64_t total;
+	uint64_t total, off;
 	bool attributed;
 	uint64_t skid = wc_profile_skid(p, &total, &attributed);
+	uint64_t cut = wc_profile_truncated(p, &off);
 
+	if (cut && off)
+		fprintf(err,
+			"wcanalyze: note: %s: %.1f%% of the off-CPU time (%.3f of %.3f s) lies under "
+			"user stacks cut short, shown as [truncated]: the recording's copy of the user "
+			"stack ran out first (wcrec -g fp,SIZE takes more)\n",
+			file, 100.0 * (double)cut / (double)off, (double)cut / 1e9, (double)off / 1e9);
 	if (!skid || !total)
 		return;
 	fprintf(err,

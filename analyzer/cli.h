@@ -96,12 +96,13 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 		 const struct wc_cli_extra *x, const char *usage);
 
 /**
- * wc_cli_skid_note() - after a profile's lines: one note line on @err giving the share of
- * its on-CPU samples that are the context switch's (skid.h) and where they went; nothing
- * when there are none
- * @file: the trace, for the line
+ * wc_cli_profile_notes() - after a profile's lines: one note line on @err giving the share of
+ * its on-CPU samples that are the context switch's (skid.h) and where they went, and one
+ * giving the share of its off-CPU time under user stacks cut short ([truncated]); nothing for
+ * either when there is none
+ * @file: the trace, for the lines
  */
-void wc_cli_skid_note(const struct wc_profile *p, const char *file, FILE *err);
+void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *err);
 
 /** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
 int wc_cli_bad(const char *what, const char *arg);

@@ -89,8 +89,11 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 	for (size_t i = 0; i < m->nnotes; i++) {
 		const char *k = m->notes[i].key;
 
-		if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
-		    !strcmp(k, "switch_records"))
+		if (!strcmp(k, "user_stacks") || !strcmp(k, "user_stacks_mended"))
+			fprintf(out, "%-13s %s\n", k[11] ? "  mended:" : "user stacks:",
+				m->notes[i].value);
+		else if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
+			 !strcmp(k, "switch_records"))
 			fprintf(out, "%-13s %s\n", !strcmp(k, "fallback")	   ? "fallback:"
 						   : !strcmp(k, "wakeup_event") ? "wakeups:"
 									   : "switch recs:",

@@ -51,6 +51,8 @@ struct wc_profile {
 	size_t nwk, wk_cap;
 	struct wc_map64 wk_index;  /* hash of an entry's key -> index + 1 (probed on clashes) */
 	bool waker_stacks;         /* wakeups carry callchains */
+	uint64_t off_ns;           /* wc_profile_lines(): off-CPU time of the lines, ns */
+	uint64_t truncated_ns;     /* ... of it under a user stack that ends in [truncated] */
 };
 
 uint64_t wc_unit_ns(enum wc_unit u)
@@ -479,6 +481,18 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct w
 		wc_strbuf_putf(b, ";%s", comm);
 }
 
+/* Does the user part of the stack end in WC_CONTEXT_TRUNCATED (recorder/unwind.h)? */
+static bool truncated(const struct wc_analysis *a, uint32_t stack_id)
+{
+	uint32_t nr = 0;
+	const uint64_t *ips = wc_replay_stack(a->replay, stack_id, &nr);
+
+	for (uint32_t i = ips ? nr : 0; i-- > 0;)
+		if (ips[i] == WC_CONTEXT_TRUNCATED)
+			return true;
+	return false;
+}
+
 static int cmp_line(const void *x, const void *y)
 {
 	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
@@ -515,11 +529,18 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 		}
 		lines[n++].ns = e->ns;
 	}
+	p->off_ns = p->truncated_ns = 0;
 	for (size_t i = 0; i <= p->entries.mask; i++) {
 		uint64_t key = p->entries.keys[i];
+		unsigned leaf = (key >> 32) & 0xff;
 
 		if (key == WC_MAP64_EMPTY)
 			continue;
+		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED) {
+			p->off_ns += p->entries.values[i];
+			if (truncated(a, (uint32_t)key))
+				p->truncated_ns += p->entries.values[i];
+		}
 		line_text(p, sym, &b, &p->segs[key >> 40], (key >> 32) & 0xff, (uint32_t)key);
 		if (b.oom || !(lines[n].text = strdup(b.s))) {
 			err = -ENOMEM;
@@ -544,6 +565,12 @@ out:
 	free(lines);
 	wc_strbuf_fini(&b);
 	return err;
+}
+
+uint64_t wc_profile_truncated(const struct wc_profile *p, uint64_t *off_ns)
+{
+	*off_ns = p->off_ns;
+	return p->truncated_ns;
 }
 
 uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed)

@@ -100,6 +100,14 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx);
 
 /**
+ * wc_profile_truncated() - after wc_profile_lines() (or _write_folded()): the off-CPU time of
+ * the profile's lines, ns, in @off_ns (blocked and run-queue; not the waker profile's)
+ * Return: the part of it, ns, under user stacks that end in [truncated]: unwound by CFI until
+ * the recording's copy of the user stack ran out (wcrec -g fp,SIZE).
+ */
+uint64_t wc_profile_truncated(const struct wc_profile *p, uint64_t *off_ns);
+
+/**
  * wc_profile_waker_stacks() - after the run, whether the trace had callchains on wakeups
  * (wcrec --waker-stacks); without them the waker profile names wakers by comm and tid only.
  */

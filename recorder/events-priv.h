@@ -79,6 +79,7 @@ struct wc_events {
 	bool switch_records_off; /* ... because of --no-switch-records, not for want of them */
 	bool no_user_copy; /* the kernel refused PERF_SAMPLE_REGS_USER / STACK_USER (before 3.7) */
 	struct wc_unwind *unwind; /* NULL: no user stack copied */
+	unsigned user_copy;       /* ... else its size, bytes */
 	uint64_t *mended; /* room for a mended callchain */
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
 	char wakeup_used[48];

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <stdio.h>
@@ -318,8 +319,10 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
 	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 1) * 8); /* a record is < 64 KiB */
-	if (o->user_stacks && o->user_copy && o->callchains)
+	if (o->user_stacks && o->user_copy && o->callchains) {
 		ev->unwind = wc_unwind_new();
+		ev->user_copy = o->user_copy;
+	}
 	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
 	    !ev->copy || !ev->mended || (o->user_stacks && o->user_copy && o->callchains &&
 					  !ev->unwind)) {
@@ -451,10 +454,31 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 	if (!err && ev->unwind && ev->no_user_copy)
 		err = wc_meta_write_note(w, "fallback", "no user registers and stack copies: user "
 							"callchains by frame pointers alone");
-	else if (!err && ev->unwind)
-		err = wc_meta_write_note(w, "user_stacks", "frame pointers, the top mended by CFI "
-							"from a copy of the user stack");
+	else if (!err && ev->unwind) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "frame pointers, the top mended by CFI from a %u-byte "
+			 "copy of the user stack", ev->user_copy);
+		err = wc_meta_write_note(w, "user_stacks", note);
+	}
 	return err;
+}
+
+int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
+{
+	struct wc_unwind_stats u;
+	char note[256];
+
+	wc_events_unwind_stats(ev, &u);
+	if (!u.stacks)
+		return 0;
+	snprintf(note, sizeof(note),
+		 "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64 " spliced, %" PRIu64
+		 " complete, %" PRIu64 " truncated, %" PRIu64 " failed",
+		 u.stacks, 100.0 * (double)u.hits / (double)u.stacks, u.by_result[WC_UNWIND_SPLICED],
+		 u.by_result[WC_UNWIND_COMPLETE], u.by_result[WC_UNWIND_TRUNCATED],
+		 u.by_result[WC_UNWIND_FAILED]);
+	return wc_meta_write_note(w, "user_stacks_mended", note);
 }
 
 bool wc_events_fallback(const struct wc_events *ev, const char *what)

@@ -107,6 +107,14 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
 int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
 
 /**
+ * wc_events_write_end_notes() - at the end of a recording, a NOTE "user_stacks_mended" with
+ * the counts of the mending of user callchains (recorder/unwind.h), where there was any
+ *
+ * Return: 0 or the writer's error.
+ */
+int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w);
+
+/**
  * wc_events_fallback() - was this fallback taken: "clockid", "build-id", "cycles", "runtime",
  * "switch" (no context-switch records) or "user-copy" (no user registers and stack copies)?
  */

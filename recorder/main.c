@@ -693,6 +693,8 @@ int main(int argc, char **argv)
 	if (!(trailer_flags & WC_TRAILER_WRITE_ERROR)) {
 		err = wc_events_drain(ev, w, getpid(), &ds);
 		if (!err)
+			err = wc_events_write_end_notes(ev, w);
+		if (!err)
 			err = wc_writer_close(w, t_end, trailer_flags);
 		if (err) {
 			fprintf(stderr, "wcrec: %s: %s\n", out, wc_strerror(err));
