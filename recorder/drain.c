@@ -152,12 +152,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		st->skipped_self++;
 		return 0;
 	}
-	if (s.nr && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
+	if ((s.nr || ev->dwarf) && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
 		uint32_t n;
 
 		st->user_copy_bytes += s.stack_size;
 		wc_unwind_mend(ev->unwind, s.pid, s.tid, s.regs, s.stack, s.stack_size, s.ips,
-			       (uint32_t)s.nr, ev->mended, &n);
+			       (uint32_t)s.nr, ev->dwarf, ev->mended, &n);
 		s.ips = ev->mended;
 		s.nr = n;
 	}

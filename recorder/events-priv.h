@@ -80,6 +80,7 @@ struct wc_events {
 	bool no_user_copy; /* the kernel refused PERF_SAMPLE_REGS_USER / STACK_USER (before 3.7) */
 	struct wc_unwind *unwind; /* NULL: no user stack copied */
 	unsigned user_copy;       /* ... else its size, bytes */
+	bool dwarf;               /* -g dwarf: the user part by CFI alone (wc_unwind_mend()'s whole) */
 	uint64_t *mended; /* room for a mended callchain */
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
 	char wakeup_used[48];

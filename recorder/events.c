@@ -290,8 +290,8 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 		a->wakeup_watermark = (uint32_t)((uint64_t)o->pages * (uint64_t)page / 4);
 		if (!o->kernel_stacks)
 			a->exclude_callchain_kernel = 1;
-		if (!o->user_stacks)
-			a->exclude_callchain_user = 1;
+		if (!o->user_stacks || (o->dwarf && o->user_copy))
+			a->exclude_callchain_user = 1; /* -g dwarf: as perf's, the user part by CFI */
 		if (o->user_stacks && o->user_copy && (a->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 			a->sample_regs_user = WC_UNWIND_REGS_MASK;
@@ -318,10 +318,11 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->stacks = wc_stack_table_new(0);
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
-	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 1) * 8); /* a record is < 64 KiB */
+	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 2) * 8); /* a record is < 64 KiB */
 	if (o->user_stacks && o->user_copy && o->callchains) {
 		ev->unwind = wc_unwind_new();
 		ev->user_copy = o->user_copy;
+		ev->dwarf = o->dwarf;
 	}
 	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
 	    !ev->copy || !ev->mended || (o->user_stacks && o->user_copy && o->callchains &&
@@ -457,8 +458,12 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 	else if (!err && ev->unwind) {
 		char note[128];
 
-		snprintf(note, sizeof(note), "frame pointers, the top mended by CFI from a %u-byte "
-			 "copy of the user stack", ev->user_copy);
+		if (ev->dwarf)
+			snprintf(note, sizeof(note), "dwarf: unwound by CFI from a %u-byte copy of "
+				 "the user stack", ev->user_copy);
+		else
+			snprintf(note, sizeof(note), "frame pointers, the top mended by CFI from a "
+				 "%u-byte copy of the user stack", ev->user_copy);
 		err = wc_meta_write_note(w, "user_stacks", note);
 	}
 	return err;

@@ -28,6 +28,7 @@ struct wc_events_opts {
 	bool waker_stacks;        /* callchains on wakeup events too */
 	unsigned user_copy;       /* bytes of user stack copied with each callchain, to mend its
 				   * top by CFI (recorder/unwind.h); 0: none.  A multiple of 8 */
+	bool dwarf;               /* -g dwarf: user stacks by CFI alone, from a user_copy-byte copy */
 	int wakeup;               /* WC_WAKEUP_* */
 	bool migrations;          /* sched_migrate_task too */
 	int runtime;              /* sched_stat_runtime too, without callchains: 0 no, 1 where

@@ -58,9 +58,12 @@ static const char usage[] =
 	"                   the PMU has it, else cpu-clock)\n"
 	"  --no-samples     scheduler events only\n"
 	"  --no-sched       CPU samples only\n"
-	"  -g fp[,SIZE]|none  callchains by frame pointers, user and kernel (default fp); the\n"
+	"  -g fp[,SIZE]     callchains by frame pointers, user and kernel (the default); the\n"
 	"                   top of a user stack is mended by CFI from a SIZE-byte copy (default\n"
 	"                   " WC_STR(WC_USER_COPY_DEFAULT) ", a multiple of 8; 0: no copy)\n"
+	"  -g dwarf[,SIZE]  user stacks unwound by CFI alone, from a SIZE-byte copy (default\n"
+	"                   8192), for programs built without frame pointers\n"
+	"  -g none          no callchains\n"
 	"  --no-kernel-stacks, --no-user-stacks\n"
 	"  --waker-stacks   callchains on wakeup events too\n"
 	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
@@ -383,10 +386,21 @@ int main(int argc, char **argv)
 						   "bytes, not '%s'", optarg);
 				eo.callchains = true;
 				eo.user_copy = (unsigned)size;
+			} else if (!strcmp(optarg, "dwarf") || !strncmp(optarg, "dwarf,", 6)) {
+				long size = optarg[5] ? strtol(optarg + 6, &end, 10) : 8192;
+
+				if (optarg[5] && (!optarg[6] || *end || size < 8 || size > 65528 ||
+						  size % 8))
+					return bad("-g dwarf,SIZE wants a multiple of 8 from 8 to 65528 "
+						   "bytes, not '%s'", optarg);
+				eo.callchains = true;
+				eo.dwarf = true;
+				eo.user_copy = (unsigned)size;
 			} else if (!strcmp(optarg, "none")) {
 				eo.callchains = false;
 			} else {
-				return bad("-g wants fp, fp,SIZE or none, not '%s'", optarg);
+				return bad("-g wants fp, fp,SIZE, dwarf, dwarf,SIZE or none, not '%s'",
+					   optarg);
 			}
 			break;
 		case OPT_NO_SAMPLES:

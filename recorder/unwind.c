@@ -13,9 +13,10 @@
 
 #include "common/wct.h"
 
-#define NPROCS	   256		 /* libdwfl sessions kept, direct-mapped by pid */
-#define NCACHE	   4096		 /* cached unwinds, direct-mapped by ip, sp, bp */
-#define MAX_READS  48		 /* stack words an unwind may load and still be cached */
+#define NPROCS 256     /* libdwfl sessions kept, direct-mapped by pid */
+#define NCACHE 2048    /* cached unwinds, direct-mapped by ip, sp, bp */
+#define MAX_LOADS 1024 /* stack words one unwind may load and still be cached */
+#define MAX_KEYS 160   /* ... of which decide its result (decides()) */
 #define STACK_NEAR (64ull << 20) /* a word this close to sp may be an address on the stack */
 
 /* A stack word an unwind loaded: at @off bytes above sp. */
@@ -31,11 +32,11 @@ struct sample {
 	const uint8_t *stack;
 	uint64_t size;
 	uint32_t nreads;
-	bool overflow;	/* more reads than MAX_READS: not cached */
+	bool overflow;	/* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
 	bool outside;	/* a read fell outside the copy */
 	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
 	bool bp_kept; /* the last frame's %rbp is the sample's: the kernel's walk goes on from it */
-	struct load reads[MAX_READS];
+	struct load reads[MAX_LOADS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 	uint32_t nframes;
 };
@@ -54,7 +55,7 @@ struct entry {
 	uint64_t ip, sp, bp; /* 0 ip: empty */
 	uint32_t nreads, nframes;
 	bool outside, outermost, bp_kept;
-	struct load reads[MAX_READS];
+	struct load reads[MAX_KEYS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 };
 
@@ -141,7 +142,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 		return false;
 	}
 	memcpy(result, s->stack + off, 8);
-	if (s->nreads < MAX_READS) {
+	if (s->nreads < MAX_LOADS) {
 		s->reads[s->nreads].off = (uint32_t)off;
 		s->reads[s->nreads].val = *result;
 		s->nreads++;
@@ -276,7 +277,7 @@ static struct entry *slot(struct wc_unwind *u, uint32_t pid, const struct sample
 {
 	uint64_t h = (s->ip ^ (s->sp << 7) ^ (s->bp << 13) ^ pid) * 0x9e3779b97f4a7c15ull;
 
-	return &u->cache[h >> 52]; /* 4096 slots */
+	return &u->cache[h >> 53]; /* NCACHE slots */
 }
 
 static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const struct sample *s)
@@ -352,9 +353,15 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 			    .outside = s->outside,
 			    .outermost = s->outermost,
 			    .bp_kept = s->bp_kept};
-	for (uint32_t i = 0; i < s->nreads; i++)
-		if (decides(s, s->reads[i].val))
-			e->reads[e->nreads++] = s->reads[i];
+	for (uint32_t i = 0; i < s->nreads; i++) {
+		if (!decides(s, s->reads[i].val))
+			continue;
+		if (e->nreads == MAX_KEYS) {
+			e->ip = 0; /* too many to check: not cached */
+			return;
+		}
+		e->reads[e->nreads++] = s->reads[i];
+	}
 	memcpy(e->frames, s->frames, s->nframes * sizeof(s->frames[0]));
 }
 
@@ -394,13 +401,47 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 	return WC_UNWIND_TRUNCATED;
 }
 
-enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
-				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
-				     const uint64_t *ips, uint32_t nr, uint64_t *out,
-				     uint32_t *out_nr)
+/* Unwind a sample by CFI, from the cache where it can. */
+static void unwind_sample(struct wc_unwind *u, uint32_t pid, uint32_t tid, const uint64_t regs[3],
+			  const uint8_t *stack, uint64_t size)
 {
 	struct sample *s = &u->s;
-	uint32_t user = nr, n = 0;
+
+	s->tid = tid;
+	s->bp = regs[0];
+	s->sp = regs[1];
+	s->ip = regs[2];
+	s->stack = stack;
+	s->size = size;
+	s->nreads = 0;
+	s->nframes = 0;
+	s->overflow = s->outside = s->outermost = s->bp_kept = false;
+	u->st.stacks++;
+	unwind(u, pid);
+}
+
+/* -g dwarf: the kernel part of @ips (@n entries), then the CFI frames as the user part. */
+static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, uint32_t *n)
+{
+	out[(*n)++] = PERF_CONTEXT_USER;
+	if (!s->nframes) {
+		out[(*n)++] = s->ip;
+	} else {
+		memcpy(out + *n, s->frames, s->nframes * sizeof(*out));
+		*n += s->nframes;
+	}
+	if (s->outermost)
+		return WC_UNWIND_COMPLETE;
+	out[(*n)++] = WC_CONTEXT_TRUNCATED;
+	return s->nframes > 1 ? WC_UNWIND_TRUNCATED : WC_UNWIND_FAILED;
+}
+
+enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
+				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
+				     const uint64_t *ips, uint32_t nr, bool whole, uint64_t *out,
+				     uint32_t *out_nr)
+{
+	uint32_t user = nr, n;
 	enum wc_unwind_result r = WC_UNWIND_NONE;
 
 	for (uint32_t i = 0; i < nr; i++) {
@@ -409,21 +450,22 @@ enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t
 			break;
 		}
 	}
-	memcpy(out, ips, (user + 1 < nr ? user + 1 : nr) * sizeof(*out));
+	if (whole) {
+		n = user;
+		memcpy(out, ips, n * sizeof(*out));
+		if (pid) {
+			unwind_sample(u, pid, tid, regs, stack, size);
+			r = whole_chain(&u->s, out, &n);
+			u->st.by_result[r]++;
+		}
+		*out_nr = n;
+		return r;
+	}
 	n = user + 1 < nr ? user + 1 : nr;
+	memcpy(out, ips, n * sizeof(*out));
 	if (user + 1 < nr && pid && regs[2] == ips[user + 1]) {
-		s->tid = tid;
-		s->bp = regs[0];
-		s->sp = regs[1];
-		s->ip = regs[2];
-		s->stack = stack;
-		s->size = size;
-		s->nreads = 0;
-		s->nframes = 0;
-		s->overflow = s->outside = s->outermost = s->bp_kept = false;
-		u->st.stacks++;
-		unwind(u, pid);
-		r = splice_chain(s, ips + user + 1, nr - user - 1, out, &n);
+		unwind_sample(u, pid, tid, regs, stack, size);
+		r = splice_chain(&u->s, ips + user + 1, nr - user - 1, out, &n);
 		u->st.by_result[r]++;
 	}
 	if (r == WC_UNWIND_NONE || r == WC_UNWIND_FAILED) {

@@ -26,8 +26,8 @@
 
 struct wc_unwind;
 
-/* Most user frames an unwind gives. */
-#define WC_UNWIND_MAX_FRAMES 64
+/* Most user frames an unwind gives (perf's PERF_MAX_STACK_DEPTH). */
+#define WC_UNWIND_MAX_FRAMES 127
 
 /* x86-64 user registers asked with PERF_SAMPLE_REGS_USER (arch/x86/include/uapi/asm/perf_regs.h) */
 #define WC_UNWIND_REGS_MASK ((1ull << 6) | (1ull << 7) | (1ull << 8)) /* bp, sp, ip */
@@ -73,22 +73,27 @@ void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
 void wc_unwind_end_round(struct wc_unwind *u);
 
 /**
- * wc_unwind_mend() - mend the user part of a callchain
+ * wc_unwind_mend() - mend the user part of a callchain, or make it
  * @pid, @tid:  the process and thread the callchain is of
  * @regs:       user bp, sp, ip in that order (the REGS_USER of WC_UNWIND_REGS_MASK)
  * @stack:      the copy of the user stack from sp up, @size bytes (PERF_SAMPLE_STACK_USER's
  *              dyn_size); borrowed
  * @ips, @nr:   the kernel's callchain, leaf first with its PERF_CONTEXT_* markers
- * @out:        room for @nr + WC_UNWIND_MAX_FRAMES + 1 entries: the mended callchain, kernel part
+ * @whole:      false (-g fp): the kernel walked the user stack by frame pointers, and its user
+ *              part is mended.  true (-g dwarf): the user part is the CFI unwind alone, as perf's
+ *              --call-graph dwarf (the kernel's user part, if any, is left out: record with
+ *              exclude_callchain_user); where the unwind does not reach the outermost frame it
+ *              ends in WC_CONTEXT_TRUNCATED, and where it gives nothing the ip alone is kept
+ * @out:        room for @nr + WC_UNWIND_MAX_FRAMES + 2 entries: the mended callchain, kernel part
  *              unchanged, user part replaced; WC_CONTEXT_TRUNCATED ends a truncated user part
- * @out_nr:     set to the entries written (when the result is NONE or FAILED, @out is a copy of
- *              @ips)
+ * @out_nr:     set to the entries written (with -g fp, when the result is NONE or FAILED, @out
+ *              is a copy of @ips)
  *
  * Return: what was done (enum wc_unwind_result).
  */
 enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
 				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
-				     const uint64_t *ips, uint32_t nr, uint64_t *out,
+				     const uint64_t *ips, uint32_t nr, bool whole, uint64_t *out,
 				     uint32_t *out_nr);
 
 /** wc_unwind_stats() - figures so far */

@@ -92,7 +92,7 @@ Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 	enum wc_unwind_result r;
 
 	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   snap.size, chain, 6, out, &n);
+			   snap.size, chain, 6, false, out, &n);
 	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(out[0], PERF_CONTEXT_KERNEL);
 	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part is kept");
@@ -111,7 +111,7 @@ Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 	uint32_t n = 0;
 
 	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, chain, 5, out, &n),
+				    snap.stack, snap.size, chain, 5, false, out, &n),
 		     WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 6);
 	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
@@ -142,7 +142,7 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 
 	/* up to capture()'s return address: outer()'s is beyond the copy */
 	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   ret0_offset() + 8, chain, 3, out, &n);
+			   ret0_offset() + 8, chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(n, 4);
 	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
@@ -150,7 +150,7 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 
 	/* nothing past the ip: the kernel's chain kept as it is */
 	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   ret0_offset(), chain, 3, out, &n);
+			   ret0_offset(), chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_FAILED, "result %d n %u: %lx %lx %lx %lx (ret %lx %lx)", r, n,
 		     out[1], out[2], out[3], out[4], snap.ret[0], snap.ret[1]);
 	cr_assert_eq(n, 3);
@@ -165,8 +165,8 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 	struct wc_unwind_stats st;
 	uint32_t pid = (uint32_t)getpid(), tid = (uint32_t)gettid();
 
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[0], &n[0]);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[0], &n[0]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.stacks, 2);
 	cr_assert_eq(st.hits, 1);
@@ -175,17 +175,17 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 
 	/* the return address slot into outer() changed: a miss, and the new frame */
 	memcpy(snap.stack + ret0_offset(), &snap.ret[1], 8);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.hits, 1);
 	cr_assert_eq(out[1][2], snap.ret[1]);
 	/* a forgotten process: its cached results are used until the end of the drain, not after */
 	wc_unwind_forget(u, pid);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.hits, 2);
 	wc_unwind_end_round(u);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, out[1], &n[1]);
+	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.hits, 2);
 }
@@ -198,12 +198,12 @@ Test(unwind, no_user_part_or_another_ip_is_left_alone)
 	uint32_t n = 0;
 
 	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, kern, 2, out, &n),
+				    snap.stack, snap.size, kern, 2, false, out, &n),
 		     WC_UNWIND_NONE);
 	cr_assert_eq(n, 2);
 	cr_assert_arr_eq(out, kern, sizeof(kern));
 	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, other, 3, out, &n),
+				    snap.stack, snap.size, other, 3, false, out, &n),
 		     WC_UNWIND_NONE, "the chain's ip is not the registers' ip");
 	cr_assert_arr_eq(out, other, sizeof(other));
 }
