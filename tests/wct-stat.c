@@ -6,7 +6,10 @@
  * pid PID", the pid of its last event), events per CPU, the time stamps (ns) of each CPU's
  * first and last sched_switch ("switch_span CPU FIRST LAST"), the least and the most delay_ns
  * of its SWITCH_IN records ("switch_in.delay_ns MIN MAX") and their count per thread
- * ("switch_in.tid TID N"), the clock id and the NOTEs.
+ * ("switch_in.tid TID N"), the clock id and the NOTEs, and per comm the user part of the
+ * callchains of its sched_switch events: "switch_stack COMM N MEAN_USER_FRAMES TRUNCATED" (N
+ * events with a callchain; the frames not counting markers; TRUNCATED: how many end in the
+ * WC_CONTEXT_TRUNCATED marker).
  * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
@@ -42,6 +45,36 @@ static uint64_t **stacks; /* by id: nr, then the ips */
 static size_t nstacks;
 static char frames[MAX_FRAMES][64];
 static int nframes;
+
+#define MAX_COMMS 256
+static struct {
+	char comm[16];
+	uint64_t n, frames, truncated;
+} depth[MAX_COMMS];
+
+/* Count the user part of a sched_switch's callchain under its comm (switch_stack lines). */
+static void count_depth(uint32_t stack_id, const char *comm)
+{
+	const uint64_t *st = stack_id < nstacks ? stacks[stack_id] : NULL;
+	int user = 0, d;
+
+	if (!st)
+		return;
+	for (d = 0; d < MAX_COMMS && depth[d].comm[0] && strcmp(depth[d].comm, comm); d++)
+		;
+	if (d == MAX_COMMS)
+		return;
+	snprintf(depth[d].comm, sizeof(depth[d].comm), "%s", comm);
+	depth[d].n++;
+	for (uint64_t i = 1; i <= st[0]; i++) {
+		if (st[i] == WC_CONTEXT_TRUNCATED)
+			depth[d].truncated++;
+		else if (st[i] >= (uint64_t)PERF_CONTEXT_MAX)
+			user = st[i] == (uint64_t)PERF_CONTEXT_USER;
+		else
+			depth[d].frames += user;
+	}
+}
 
 static void keep_map(const struct wc_rec_mmap *m, const char *mapname)
 {
@@ -221,6 +254,9 @@ int main(int argc, char **argv)
 					first_switch[t->cpu] = t->time_ns;
 				if (t->time_ns > last_switch[t->cpu])
 					last_switch[t->cpu] = t->time_ns;
+				if (t->tid < MAX_TIDS && t->stack_id)
+					count_depth(t->stack_id, comm_of[t->tid][0] ? comm_of[t->tid]
+										     : "?");
 			}
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
 				print_frames(t->stack_id, t->pid, comm_of[t->tid],
@@ -267,8 +303,7 @@ int main(int argc, char **argv)
 				keep_map((const void *)h, mapname);
 			break;
 		case WC_REC_STACK:
-			if (mapname)
-				keep_stack((const void *)h);
+			keep_stack((const void *)h);
 			break;
 		case WC_REC_NOTE: {
 			const struct wc_rec_note *n = (const void *)h;
@@ -311,6 +346,10 @@ int main(int argc, char **argv)
 			printf("thread %d %s tracepoints %llu samples %llu pid %u\n", t, comm_of[t],
 			       (unsigned long long)tp_of_tid[t],
 			       (unsigned long long)samples_of_tid[t], pid_of_tid[t]);
+	for (int d = 0; d < MAX_COMMS && depth[d].comm[0]; d++)
+		printf("switch_stack %s %llu %.2f %llu\n", depth[d].comm,
+		       (unsigned long long)depth[d].n, (double)depth[d].frames / (double)depth[d].n,
+		       (unsigned long long)depth[d].truncated);
 	for (int t = 0; t < MAX_TIDS; t++)
 		if (switch_ins_of_tid[t])
 			printf("switch_in.tid %d %llu\n", t, (unsigned long long)switch_ins_of_tid[t]);
