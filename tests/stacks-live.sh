@@ -11,31 +11,54 @@
 #    said, not failed);
 #  - wcrec -v's figures of the mending, printed; cache hits in them;
 #  - "[truncated]" only as the outermost user frame (right after the comm) in folded stacks;
-#  - -g fp,SIZE refuses a size that is not a multiple of 8 with exit 2.
+#  - -g dwarf on tests/blockers-nofp (the same built with -fomit-frame-pointer): of each
+#    blocking thread's off-CPU time in its system call, at least 99% under a complete stack
+#    (no [truncated]) that names its function;
+#  - -g fp,SIZE and -g dwarf,SIZE refuse a size that is not a multiple of 8 with exit 2.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
 B=${builddir:-.}
 WCREC="$B/wcrec"
 WCA="$B/wcanalyze"
 BLOCKERS="$B/tests/blockers"
+NOFP="$B/tests/blockers-nofp"
 . "$(dirname "$0")/testlib.sh"
 
 # fsync must reach a disk: a directory of the build tree, not a tmpfs /tmp
 dir="$B/tests"
 
-# share FOLDED THREAD FUNCTION SYSCALL: "SHARE TOTAL_US" of THREAD's off-CPU time (leaf
-# [off-cpu ...] or [runqueue]) in SYSCALL, and the share of it under a stack naming FUNCTION
+# share FOLDED THREAD FUNCTION SYSCALL [complete]: "SHARE TOTAL_US" of THREAD's off-CPU time
+# (leaf [off-cpu ...] or [runqueue]) in SYSCALL, and the share of it under a stack naming
+# FUNCTION (and, with "complete", not ending in [truncated])
 share() {
-	awk -v t="$2" -v fn="$3" -v sc="$4" '
+	awk -v t="$2" -v fn="$3" -v sc="$4" -v whole="${5:-}" '
 	{
 		v = $NF; s = substr($0, 1, length($0) - length(v) - 1)
 		if (index(s, t ";") != 1) next
 		n = split(s, f, ";")
 		if (f[n] !~ /^\[(off-cpu|runqueue)/ || !index(s, ";" sc ";")) next
 		tot += v
-		if (index(s, ";" fn ";")) hit += v
+		if (index(s, ";" fn ";") && (whole == "" || !index(s, "[truncated]"))) hit += v
 	}
 	END { printf "%.3f %d\n", tot ? 100 * hit / tot : 0, tot }' "$1"
+}
+
+CHECKS="sleep:bl_nanosleep:__x64_sys_clock_nanosleep pipe:bl_pipe_read:vfs_read
+	mutex:bl_mutex_lock:__x64_sys_futex cond:bl_cond_wait:__x64_sys_futex
+	epoll:bl_epoll_wait:__x64_sys_epoll_wait fsync:bl_fsync:__x64_sys_fsync"
+# check_all FOLDED MIN [complete]: each of CHECKS's threads at least MIN%
+check_all() {
+	for c in $CHECKS; do
+		th=bl-${c%%:*} r=${c#*:}
+		fn=${r%%:*} sc=${r#*:}
+		set -- "$1" "$2" "${3:-}" $(share "$1" "$th" "$fn" "$sc" "${3:-}")
+		if [ "$th" = bl-fsync ] && [ "$5" -lt 1000 ]; then
+			echo "note: not checked: fsync() in $dir does not block ($5 us off-CPU in it)"
+			continue
+		fi
+		expect "$th: $4% of its $5 us off-CPU in $sc under a ${3:+complete }stack naming $fn (>= $2%)" \
+			"$(awk -v s="$4" -v t="$5" -v m="$2" 'BEGIN { print (s >= m && t > 0) }')" -eq 1
+	done
 }
 
 # 1. the defaults
@@ -47,19 +70,7 @@ expect "wcrec -v gives the mending's figures, with cache hits (${hits:-none}%)" 
 	"$(awk -v h="${hits:-0}" 'BEGIN { print (h > 0) }')" -eq 1
 "$WCA" folded "$tmp/fp.wct" >"$tmp/fp.folded" 2>"$tmp/fp.aerr"
 expect "wcanalyze folded exits 0 ($(tail -1 "$tmp/fp.aerr"))" $? -eq 0
-for c in sleep:bl_nanosleep:__x64_sys_clock_nanosleep pipe:bl_pipe_read:vfs_read \
-	mutex:bl_mutex_lock:__x64_sys_futex cond:bl_cond_wait:__x64_sys_futex \
-	epoll:bl_epoll_wait:__x64_sys_epoll_wait fsync:bl_fsync:__x64_sys_fsync; do
-	th=bl-${c%%:*} r=${c#*:}
-	fn=${r%%:*} sc=${r#*:}
-	set -- $(share "$tmp/fp.folded" "$th" "$fn" "$sc")
-	if [ "$th" = bl-fsync ] && [ "$2" -lt 1000 ]; then
-		echo "note: not checked: fsync() in $dir does not block ($2 us off-CPU in it)"
-		continue
-	fi
-	expect "$th: $1% of its $2 us off-CPU in $sc under a stack naming $fn (>= 99.9%)" \
-		"$(awk -v s="$1" -v t="$2" 'BEGIN { print (s >= 99.9 && t > 0) }')" -eq 1
-done
+check_all "$tmp/fp.folded" 99.9
 bad=$(awk '{ n = split($0, f, ";"); for (i = 3; i <= n; i++) if (f[i] == "[truncated]") print }' \
 	"$tmp/fp.folded" | wc -l)
 expect "[truncated] only ever right after the comm ($bad stacks otherwise)" "$bad" -eq 0
@@ -75,8 +86,17 @@ else
 	expect "-g fp,0: $1% of bl-sleep's nanosleep time names bl_nanosleep (the walk skips it)" 1 -eq 1
 fi
 
-# 3. a bad size
-"$WCREC" -g fp,7 -o "$tmp/bad.wct" -- true 2>"$tmp/bad.err"
-expect "-g fp,7 exits 2 ($(cat "$tmp/bad.err"))" $? -eq 2
+# 3. no frame pointers at all: -g dwarf
+"$WCREC" -v -g dwarf -o "$tmp/dw.wct" -- "$NOFP" 2 "$dir" 2>"$tmp/dw.err"
+expect "wcrec -g dwarf -- blockers-nofp exits 0 ($(tail -1 "$tmp/dw.err"))" $? -eq 0
+grep 'mended' "$tmp/dw.err" | sed 's/^/note: /'
+"$WCA" folded "$tmp/dw.wct" >"$tmp/dw.folded" 2>/dev/null
+check_all "$tmp/dw.folded" 99 complete
+
+# 4. bad sizes
+for g in fp,7 dwarf,7 dwarf,65536 dwarf,; do
+	"$WCREC" -g $g -o "$tmp/bad.wct" -- true 2>"$tmp/bad.err"
+	expect "-g $g exits 2 ($(cat "$tmp/bad.err"))" $? -eq 2
+done
 
 [ "$fails" -eq 0 ]
