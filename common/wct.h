@@ -31,7 +31,7 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 5 /* additions a reader of the same major may ignore
+#define WC_FILE_VERSION_MINOR 6 /* additions a reader of the same major may ignore
 				 * (1.1: TP_INLINE records, the RUNTIME event kind;
 				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
 				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's

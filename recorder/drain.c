@@ -488,6 +488,9 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 	int err = 0;
 
 	st->ring_bytes = r->size;
+	/* more than half full: this pass unwinds from the cache only, so as to catch up */
+	if (ev->unwind)
+		wc_unwind_set_busy(ev->unwind, head - tail > r->size / 2);
 	if (head - tail > st->peak_fill) {
 		st->peak_fill = head - tail;
 		st->peak_fill_cpu = r->cpu;

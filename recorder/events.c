@@ -479,10 +479,10 @@ int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
 		return 0;
 	snprintf(note, sizeof(note),
 		 "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64 " spliced, %" PRIu64
-		 " complete, %" PRIu64 " truncated, %" PRIu64 " failed",
+		 " complete, %" PRIu64 " truncated, %" PRIu64 " failed, %" PRIu64 " skipped",
 		 u.stacks, 100.0 * (double)u.hits / (double)u.stacks, u.by_result[WC_UNWIND_SPLICED],
 		 u.by_result[WC_UNWIND_COMPLETE], u.by_result[WC_UNWIND_TRUNCATED],
-		 u.by_result[WC_UNWIND_FAILED]);
+		 u.by_result[WC_UNWIND_FAILED], u.by_result[WC_UNWIND_SKIPPED]);
 	return wc_meta_write_note(w, "user_stacks_mended", note);
 }
 

@@ -36,6 +36,7 @@ struct sample {
 	bool outside;	/* a read fell outside the copy */
 	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
 	bool bp_kept; /* the last frame's %rbp is the sample's: the kernel's walk goes on from it */
+	bool skipped; /* not in the cache, and not unwound: wc_unwind_set_busy() */
 	struct load reads[MAX_LOADS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 	uint32_t nframes;
@@ -64,6 +65,7 @@ struct wc_unwind {
 	struct entry *cache;
 	struct sample s;
 	struct wc_unwind_stats st;
+	bool busy; /* wc_unwind_set_busy() */
 };
 
 /* The process whose session libdwfl works on: its modules are opened through its root. */
@@ -226,6 +228,11 @@ void wc_unwind_forget(struct wc_unwind *u, uint32_t pid)
 		p->stale = true;
 }
 
+void wc_unwind_set_busy(struct wc_unwind *u, bool busy)
+{
+	u->busy = busy;
+}
+
 void wc_unwind_end_round(struct wc_unwind *u)
 {
 	for (int i = 0; i < NPROCS; i++) {
@@ -237,6 +244,14 @@ void wc_unwind_end_round(struct wc_unwind *u)
 			p->stale = false;
 		}
 	}
+}
+
+/* The session of a process if it is open, else NULL. */
+static struct proc *open_proc(struct wc_unwind *u, uint32_t pid)
+{
+	struct proc *p = &u->procs[pid % NPROCS];
+
+	return p->pid == pid && p->dwfl && p->attached ? p : NULL;
 }
 
 /* The session of a process, opened (maps read, state attached) when first needed; NULL if it
@@ -320,7 +335,7 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	struct entry *e;
 	uint64_t t0;
 
-	p = get_proc(u, pid);
+	p = u->busy ? open_proc(u, pid) : get_proc(u, pid);
 	e = slot(u, pid, s);
 	if (p && cache_hit(e, pid, p->gen, s)) {
 		u->st.hits++;
@@ -331,7 +346,9 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		s->bp_kept = e->bp_kept;
 		return;
 	}
-	if (!p)
+	if (u->busy)
+		s->skipped = true;
+	if (!p || u->busy)
 		return;
 	t0 = thread_ns();
 	p->cur = s;
@@ -415,7 +432,7 @@ static void unwind_sample(struct wc_unwind *u, uint32_t pid, uint32_t tid, const
 	s->size = size;
 	s->nreads = 0;
 	s->nframes = 0;
-	s->overflow = s->outside = s->outermost = s->bp_kept = false;
+	s->overflow = s->outside = s->outermost = s->bp_kept = s->skipped = false;
 	u->st.stacks++;
 	unwind(u, pid);
 }
@@ -433,7 +450,8 @@ static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, 
 	if (s->outermost)
 		return WC_UNWIND_COMPLETE;
 	out[(*n)++] = WC_CONTEXT_TRUNCATED;
-	return s->nframes > 1 ? WC_UNWIND_TRUNCATED : WC_UNWIND_FAILED;
+	return s->skipped ? WC_UNWIND_SKIPPED
+			  : s->nframes > 1 ? WC_UNWIND_TRUNCATED : WC_UNWIND_FAILED;
 }
 
 enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
@@ -465,10 +483,11 @@ enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t
 	memcpy(out, ips, n * sizeof(*out));
 	if (user + 1 < nr && pid && regs[2] == ips[user + 1]) {
 		unwind_sample(u, pid, tid, regs, stack, size);
-		r = splice_chain(&u->s, ips + user + 1, nr - user - 1, out, &n);
+		r = u->s.skipped ? WC_UNWIND_SKIPPED
+				 : splice_chain(&u->s, ips + user + 1, nr - user - 1, out, &n);
 		u->st.by_result[r]++;
 	}
-	if (r == WC_UNWIND_NONE || r == WC_UNWIND_FAILED) {
+	if (r == WC_UNWIND_NONE || r == WC_UNWIND_FAILED || r == WC_UNWIND_SKIPPED) {
 		memcpy(out, ips, nr * sizeof(*out));
 		n = nr;
 	}

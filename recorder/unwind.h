@@ -40,12 +40,14 @@ enum wc_unwind_result {
 	WC_UNWIND_TRUNCATED, /* CFI frames until the copy ran out, and no meeting point: the
 			      * kernel's entries after them could not be trusted, left out */
 	WC_UNWIND_FAILED,    /* the CFI unwind gave nothing past the ip: the kernel's chain kept */
+	WC_UNWIND_SKIPPED,   /* not in the cache while the drain was behind (wc_unwind_set_busy()):
+			      * as FAILED, without the work */
 };
 
 struct wc_unwind_stats {
 	uint64_t stacks; /* callchains given to wc_unwind_mend() with registers */
 	uint64_t hits;	 /* ... answered from the cache */
-	uint64_t by_result[WC_UNWIND_FAILED + 1];
+	uint64_t by_result[WC_UNWIND_SKIPPED + 1];
 	uint64_t miss_ns;  /* CPU time in unwinds that missed the cache, ns (thread clock) */
 	uint64_t sessions; /* libdwfl sessions opened (processes, and again after exec/mmap) */
 };
@@ -68,6 +70,14 @@ void wc_unwind_free(struct wc_unwind *u);
  * after an exit only the open session still knows the process's mappings.
  */
 void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
+
+/**
+ * wc_unwind_set_busy() - while @busy, answer from the cache only: a callchain that misses it
+ * is kept as the kernel gave it (-g fp) or cut to its ip (-g dwarf), as WC_UNWIND_SKIPPED, and
+ * no session is opened.  For a drain that fell behind: a stack left unmended, not an event
+ * lost to a full ring buffer.
+ */
+void wc_unwind_set_busy(struct wc_unwind *u, bool busy);
 
 /** wc_unwind_end_round() - every ring has been drained: apply the forgets of this drain */
 void wc_unwind_end_round(struct wc_unwind *u);

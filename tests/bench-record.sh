@@ -97,13 +97,14 @@ bench="taskset -c $BENCH_CPU $PERF bench sched pipe -l $LOOPS"
 perf_rec="$PERF record -B -N -a -o $tmp/perf.data"
 perf_g="-e sched:sched_switch -e sched:sched_waking -g"
 perf_sw="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
+perf_dw="-e sched:sched_switch/call-graph=dwarf/ -e sched:sched_waking/call-graph=no/"
 wc_rec="$wcrec -a -o $tmp/wcrec.wct"
 # perf's records only: no context-switch records (which perf record takes with --switch-events),
 # no copy of the user stack (perf's -g takes none)
 wc_same="$wc_rec --no-switch-records -g fp,0"
 
 # The configurations, in the order they run in each round.
-configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt wcrec-cs wcrec-fp0 wcrec-1k"
+configs="bare perf wcrec floor-g perf-sw wcrec-sw floor-sw wcrec-rt wcrec-cs wcrec-fp0 wcrec-1k perf-dw wcrec-dw"
 cmd_of() {
 	case $1 in
 	bare) echo "$bench" ;;
@@ -115,6 +116,8 @@ cmd_of() {
 	wcrec-cs) echo "$wc_rec --no-samples -- $bench" ;;
 	wcrec-fp0) echo "$wc_rec --no-samples -g fp,0 -- $bench" ;;
 	wcrec-1k) echo "$wc_rec --no-samples -g fp,1024 -- $bench" ;;
+	perf-dw) echo "$perf_rec $perf_dw -- $bench" ;;
+	wcrec-dw) echo "$wc_rec --no-switch-records --no-samples --no-runtime -g dwarf -- $bench" ;;
 	floor-g) echo "$floor --switch-stacks --waking-stacks -- $bench" ;;
 	floor-sw) echo "$floor --switch-stacks -- $bench" ;;
 	esac
@@ -206,6 +209,9 @@ echo "            of the user stack that mends the top of each callchain by CFI:
 echo "            (wcrec's defaults, Linux 4.3+)"
 echo "  wcrec-fp0 wcrec-cs without the copy: -g fp,0 (wcrec's -g fp before the mending)"
 echo "  wcrec-1k  wcrec-cs with a 1024-byte copy: -g fp,1024"
+echo "  perf-dw   perf-sw with DWARF user stacks (8192-byte copies) on sched_switch:"
+echo "            perf record -e sched:sched_switch/call-graph=dwarf/ -e sched:sched_waking/call-graph=no/"
+echo "  wcrec-dw  wcrec-sw with DWARF user stacks, unwound while recording: -g dwarf (8192 bytes)"
 echo "  floor-g   the null recorder (tests/bench-floor: wcrec's events and attrs, the rings"
 echo "            handed back unread), callchains on all three events: the kernel's cost of"
 echo "            wcrec's and perf's records"
@@ -258,6 +264,8 @@ for c in $configs; do
 	wcrec-cs) med_wcrec_cs=$1 ;;
 	wcrec-fp0) med_wcrec_fp0=$1 ;;
 	wcrec-1k) med_wcrec_1k=$1 ;;
+	perf-dw) med_perf_dw=$1 ;;
+	wcrec-dw) med_wcrec_dw=$1 ;;
 	floor-g) med_floor_g=$1 ;;
 	floor-sw) med_floor_sw=$1 ;;
 	esac
@@ -280,6 +288,9 @@ a_wcrec_fp0=$(calc "$med_wcrec_fp0 - $med_bare")
 a_wcrec_1k=$(calc "$med_wcrec_1k - $med_bare")
 r_mend=$(ratio "$a_wcrec_cs" "$a_wcrec_fp0")
 r_mend_1k=$(ratio "$a_wcrec_1k" "$a_wcrec_fp0")
+a_perf_dw=$(calc "$med_perf_dw - $med_bare")
+a_wcrec_dw=$(calc "$med_wcrec_dw - $med_bare")
+r_dw=$(ratio "$a_wcrec_dw" "$a_perf_dw")
 a_floor_g=$(calc "$med_floor_g - $med_bare")
 a_floor_sw=$(calc "$med_floor_sw - $med_bare")
 r_same=$(ratio "$a_wcrec" "$a_perf")
@@ -312,6 +323,7 @@ echo "  added cost, wcrec-cs / perf (wcrec's default scheduler events):  $a_wcre
 echo "  added cost, wcrec-rt / perf (the same without context-switch records): $a_wcrec_rt / $a_perf = $r_rt"
 echo "  added cost, wcrec-cs / wcrec-fp0 (the mended -g fp default / without the copy): $a_wcrec_cs / $a_wcrec_fp0 = $r_mend  (goal <= 1.15: $(awk -v r="$r_mend" 'BEGIN { print (r <= 1.15) ? "met" : "NOT met" }'))"
 echo "  added cost, wcrec-1k / wcrec-fp0 (a 1024-byte copy):                  $a_wcrec_1k / $a_wcrec_fp0 = $r_mend_1k"
+echo "  added cost, wcrec-dw / perf-dw (DWARF user stacks on switches):       $a_wcrec_dw / $a_perf_dw = $r_dw  (goal <= 1: $(awk -v r="$r_dw" 'BEGIN { print (r <= 1) ? "met" : "NOT met" }'))"
 echo "  added cost, floor-sw / perf (no recorder of wcrec-sw's events can do better): $a_floor_sw / $a_perf = $r_floor"
 echo "  added cost, wcrec-sw / floor-sw (wcrec's own share above the floor):           $a_wcrec_sw / $a_floor_sw = $r_above  ($d_above usecs/op above it)"
 echo "  added cost, floor-g / perf (the kernel's share of perf's cost):                 $a_floor_g / $a_perf = $r_perf_floor"
@@ -327,6 +339,8 @@ run "$tmp/z.log" $perf_rec -z $perf_g -- $bench
 mv "$tmp/perf.data" "$tmp/perf-z.data"
 run "$tmp/zsw.log" $perf_rec -z $perf_sw -- $bench
 mv "$tmp/perf.data" "$tmp/perf-sw-z.data"
+run "$tmp/zdw.log" $perf_rec -z $perf_dw -- $bench
+mv "$tmp/perf.data" "$tmp/perf-dw-z.data"
 run "$tmp/z0.log" $perf_rec -z $perf_g -- true
 mv "$tmp/perf.data" "$tmp/perf-0.data"
 run "$tmp/w0.log" $wc_rec --no-samples --waker-stacks --no-runtime -- true
@@ -355,6 +369,12 @@ psw_per=$per psw_net=$net
 set -- $(wcrec_facts "$tmp/last-wcrec-sw.wct")
 line "wcrec-sw" "$tmp/last-wcrec-sw.wct" "$1" "$2" "$w0_size" "$w0_ev"
 wsw_per=$per wsw_net=$net
+set -- $(perf_facts "$tmp/perf-dw-z.data")
+line "perf-dw -z" "$tmp/perf-dw-z.data" "$1" "$2" "$p0_size" "$p0_ev"
+pdw_per=$per
+set -- $(wcrec_facts "$tmp/last-wcrec-dw.wct")
+line "wcrec-dw" "$tmp/last-wcrec-dw.wct" "$1" "$2" "$w0_size" "$w0_ev"
+wdw_per=$per
 echo "  fixed part (a recording of true): perf -z $p0_size bytes, wcrec $w0_size bytes (its kernel"
 echo "  functions, KSYM records, come with the callchains that need them)"
 echo "  (net bytes/event: (bytes - fixed part) / (events - events of the recording of true))"
@@ -364,6 +384,10 @@ rs_sw=$(ratio "$wsw_per" "$psw_per")
 rn_sw=$(ratio "$wsw_net" "$psw_net")
 echo "  bytes/event, wcrec / perf -z, callchains on both:      whole files $rs (goal <= 0.5: $(goal "$rs")), net $rn (goal: $(goal "$rn"))"
 echo "  bytes/event, wcrec / perf -z, callchains on switches:  whole files $rs_sw (goal <= 0.5: $(goal "$rs_sw")), net $rn_sw (goal: $(goal "$rn_sw"))"
+rs_dw=$(ratio "$wdw_per" "$pdw_per")
+rs_dw_fp=$(ratio "$wdw_per" "$wsw_per")
+echo "  bytes/event, wcrec-dw / perf-dw -z (DWARF user stacks on switches): whole files $rs_dw"
+echo "  bytes/event, wcrec-dw / wcrec-sw (-g dwarf / -g fp,0, same records): $rs_dw_fp  (goal <= 2: $(awk -v r="$rs_dw_fp" 'BEGIN { print (r <= 2) ? "met" : "NOT met" }'))"
 rm -f "$tmp"/*.data "$tmp"/*.wct
 echo
 

@@ -220,3 +220,48 @@ Test(callchain, a_truncated_marker_is_the_outermost_user_frame)
 	cr_assert_eq(cc.user[0], 10);
 	cr_assert_eq(cc.user[2], WC_CONTEXT_TRUNCATED);
 }
+
+Test(unwind, a_busy_drain_answers_from_the_cache_only)
+{
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
+	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
+	uint32_t n = 0, pid = (uint32_t)getpid(), tid = (uint32_t)gettid();
+	enum wc_unwind_result r, busy;
+
+	wc_unwind_set_busy(u, true);
+	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out, &n);
+	cr_assert_eq(r, WC_UNWIND_SKIPPED, "result %d", r);
+	cr_assert_eq(n, 3);
+	cr_assert_arr_eq(out, chain, sizeof(chain), "the kernel's chain kept");
+	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, true, out, &n);
+	cr_assert_eq(r, WC_UNWIND_SKIPPED, "-g dwarf: result %d", r);
+	uint64_t cut[] = { PERF_CONTEXT_USER, snap.regs[2], WC_CONTEXT_TRUNCATED };
+	cr_assert_eq(n, 3);
+	cr_assert_arr_eq(out, cut, sizeof(cut), "-g dwarf: the ip, then [truncated]");
+
+	wc_unwind_set_busy(u, false);
+	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out, &n);
+	cr_assert_neq(r, WC_UNWIND_SKIPPED);
+	wc_unwind_set_busy(u, true);
+	busy = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out,
+			      &n);
+	cr_assert_eq(busy, r, "in the cache: answered while busy");
+}
+
+Test(unwind, dwarf_makes_the_user_part)
+{
+	uint64_t chain[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull };
+	uint64_t out[2 + WC_UNWIND_MAX_FRAMES + 2];
+	uint32_t n = 0;
+	enum wc_unwind_result r;
+
+	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
+			   snap.size, chain, 2, true, out, &n);
+	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
+	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part kept");
+	cr_assert_eq(out[2], PERF_CONTEXT_USER);
+	cr_assert_eq(out[3], snap.regs[2]);
+	cr_assert_eq(out[4], snap.ret[0]);
+	cr_assert_eq(out[5], snap.ret[1]);
+	cr_assert_eq(out[n - 1] == WC_CONTEXT_TRUNCATED, r == WC_UNWIND_TRUNCATED);
+}
