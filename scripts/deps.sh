@@ -18,6 +18,7 @@
 set -eu
 PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
+      libbz2-dev liblzma-dev zlib1g-dev
       linux-perf bpftrace
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema
       clang libclang-rt-14-dev time

@@ -24,7 +24,7 @@ elif ldd "$B/wcrec" 2>/dev/null | grep -q 'libasan\|libubsan'; then
 	echo "SKIP: a sanitizer build: no static recorder (ASan cannot link statically)"
 	exit 77
 else
-	skip "configure could not link the recorder statically: apt-get install libelf-dev libzstd-dev libxxhash-dev zlib1g-dev"
+	skip "configure could not link the recorder statically: apt-get install libdw-dev libelf-dev libzstd-dev libxxhash-dev zlib1g-dev libbz2-dev liblzma-dev"
 fi
 
 # 1. static, and how big
