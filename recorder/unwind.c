@@ -35,7 +35,8 @@ struct sample {
 	bool overflow;	/* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
 	bool outside;	/* a read fell outside the copy */
 	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
-	bool bp_kept; /* the last frame's %rbp is the sample's: the kernel's walk goes on from it */
+	bool have_bp;	/* last_bp is known: */
+	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
 	bool skipped; /* not in the cache, and not unwound: wc_unwind_set_busy() */
 	struct load reads[MAX_LOADS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
@@ -55,7 +56,8 @@ struct entry {
 	uint32_t pid, gen;
 	uint64_t ip, sp, bp; /* 0 ip: empty */
 	uint32_t nreads, nframes;
-	bool outside, outermost, bp_kept;
+	bool outside, outermost, have_bp;
+	uint64_t last_bp;
 	struct load reads[MAX_KEYS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 };
@@ -183,7 +185,8 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	if (!dwfl_frame_pc(frame, &pc, NULL))
 		return DWARF_CB_ABORT;
 	s->frames[s->nframes++] = pc;
-	s->bp_kept = dwfl_frame_reg(frame, 6, &bp) == 0 && bp == s->bp; /* DWARF 6: %rbp */
+	s->have_bp = dwfl_frame_reg(frame, 6, &bp) == 0; /* DWARF 6: %rbp */
+	s->last_bp = bp;
 	return s->nframes < WC_UNWIND_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
 }
 
@@ -343,7 +346,8 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		s->nframes = e->nframes;
 		s->outside = e->outside;
 		s->outermost = e->outermost;
-		s->bp_kept = e->bp_kept;
+		s->have_bp = e->have_bp;
+		s->last_bp = e->last_bp;
 		return;
 	}
 	if (u->busy)
@@ -369,7 +373,8 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 			    .nframes = s->nframes,
 			    .outside = s->outside,
 			    .outermost = s->outermost,
-			    .bp_kept = s->bp_kept};
+			    .have_bp = s->have_bp,
+			    .last_bp = s->last_bp};
 	for (uint32_t i = 0; i < s->nreads; i++) {
 		if (!decides(s, s->reads[i].val))
 			continue;
@@ -383,20 +388,58 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 }
 
 /*
- * The mended user part: the CFI frames, then the kernel's entries after the first of them
- * that the kernel's walk reached too.  user[0] (the ip) is the same in both.  Where they have
- * none in common but the CFI unwind stopped (its copy spent) in a frame whose %rbp is still the
- * sample's, that frame is the one the kernel's walk started from: its return address is the
- * walk's second entry, and the walk goes on from there.
+ * Where the kernel's frame-pointer walk went on from the frame whose %rbp is @bp: the index in
+ * its user part of the return address it read there, or 0 if none of the frames it walked
+ * within the copy has that frame pointer.  The walk (perf_callchain_user(), arch/x86/events/
+ * core.c): user[0] is the ip; frame pointer fp[0] is the sample's %rbp; user[k] is the word at
+ * fp[k-1] + 8 and fp[k] the word at fp[k-1].
+ */
+static uint32_t walk_from(const struct sample *s, uint64_t bp, uint32_t nuser)
+{
+	uint64_t fp = s->bp;
+
+	for (uint32_t k = 1; k < nuser; k++) {
+		uint64_t off = fp - s->sp;
+
+		if (fp == bp)
+			return k;
+		if (fp < s->sp || s->size < 16 || off > s->size - 16)
+			return 0;
+		memcpy(&fp, s->stack + off, 8);
+	}
+	return 0;
+}
+
+/*
+ * The mended user part (user[0], the ip, is the same in both):
+ *  - the CFI frames alone where they reach the outermost frame;
+ *  - else every CFI frame, then the kernel's walk from where it left the last of them: the
+ *    walk's frame pointers, recomputed from the copy, name the frame the CFI stopped in by its
+ *    %rbp (a vdso function keeps a frame pointer, the libc clock_gettime() that calls it does
+ *    not: the walk skips clock_gettime()'s caller, and goes on from the caller's frame);
+ *  - else the CFI frames up to the deepest one the kernel's walk reached too, then the walk's
+ *    entries after it; a return address seen k times among the CFI frames up to there
+ *    (recursion) is taken at its k-th place in the walk;
+ *  - else the CFI frames and a WC_CONTEXT_TRUNCATED marker.
  */
 static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t *user,
 					  uint32_t nuser, uint64_t *out, uint32_t *n)
 {
+	uint32_t from = 0;
+
 	if (s->nframes <= 1)
 		return WC_UNWIND_FAILED;
-	for (uint32_t j = 1; j < s->nframes; j++) {
-		for (uint32_t i = 1; i < nuser; i++) {
-			if (user[i] != s->frames[j])
+	if (!s->outermost && s->have_bp)
+		from = walk_from(s, s->last_bp, nuser);
+	if (!s->outermost && !from) {
+		for (uint32_t j = s->nframes; j-- > 1;) {
+			uint32_t k = 0, i;
+
+			for (uint32_t m = 1; m <= j; m++)
+				k += s->frames[m] == s->frames[j];
+			for (i = 1; i < nuser && (user[i] != s->frames[j] || --k); i++)
+				;
+			if (i == nuser)
 				continue;
 			memcpy(out + *n, s->frames, j * sizeof(*out));
 			*n += j;
@@ -409,9 +452,9 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 	*n += s->nframes;
 	if (s->outermost)
 		return WC_UNWIND_COMPLETE;
-	if (s->bp_kept && s->outside && nuser > 1) {
-		memcpy(out + *n, user + 1, (nuser - 1) * sizeof(*out));
-		*n += nuser - 1;
+	if (from) {
+		memcpy(out + *n, user + from, (nuser - from) * sizeof(*out));
+		*n += nuser - from;
 		return WC_UNWIND_SPLICED;
 	}
 	out[(*n)++] = WC_CONTEXT_TRUNCATED;
@@ -432,7 +475,7 @@ static void unwind_sample(struct wc_unwind *u, uint32_t pid, uint32_t tid, const
 	s->size = size;
 	s->nreads = 0;
 	s->nframes = 0;
-	s->overflow = s->outside = s->outermost = s->bp_kept = s->skipped = false;
+	s->overflow = s->outside = s->outermost = s->have_bp = s->skipped = false;
 	u->st.stacks++;
 	unwind(u, pid);
 }

@@ -20,11 +20,21 @@ struct snap {
 	uint64_t regs[3]; /* bp, sp, ip */
 	uint8_t stack[COPY];
 	uint64_t size;	 /* bytes of stack copied: COPY, or up to the stack's end */
-	uint64_t ret[2]; /* the return addresses into capture()'s caller and its caller's */
+	uint64_t ret[3]; /* the return addresses into capture()'s caller, outer(), then into
+			  * middle(), then into middle()'s caller */
 };
 
+/*
+ * Which of the three functions keep a frame pointer is fixed, whatever the build's flags (the
+ * sanitizer build keeps them everywhere): capture() and middle() do, outer() does not, so that
+ * the kernel's walk from capture() skips middle() (outer()'s caller), as a walk from a vdso
+ * function skips the caller of libc's clock_gettime().
+ */
+#define FP __attribute__((noinline, optimize("no-omit-frame-pointer")))
+#define NO_FP __attribute__((noinline, optimize("omit-frame-pointer")))
+
 /* Registers and a copy of the stack from sp up, as PERF_SAMPLE_REGS_USER / STACK_USER. */
-__attribute__((noinline)) static void capture(struct snap *s)
+FP static void capture(struct snap *s)
 {
 	uint64_t bp, sp, ip, top;
 	pthread_attr_t a;
@@ -46,10 +56,17 @@ __attribute__((noinline)) static void capture(struct snap *s)
 	__asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noinline)) static void outer(struct snap *s)
+NO_FP static void outer(struct snap *s)
 {
 	capture(s);
 	s->ret[1] = (uint64_t)__builtin_return_address(0);
+	__asm__ volatile("" ::: "memory");
+}
+
+FP static void middle(struct snap *s)
+{
+	outer(s);
+	s->ret[2] = (uint64_t)__builtin_return_address(0);
 	__asm__ volatile("" ::: "memory");
 }
 
@@ -60,7 +77,7 @@ static void setup(void)
 {
 	u = wc_unwind_new();
 	cr_assert(u);
-	outer(&snap);
+	middle(&snap);
 }
 
 static void teardown(void)
@@ -74,6 +91,27 @@ static int find(const uint64_t *ips, uint32_t n, uint64_t v)
 		if (ips[i] == v)
 			return (int)i;
 	return -1;
+}
+
+/* The offset in the copy of return address @k (snap.ret[k]): the first after the one before. */
+static uint64_t ret_offset(int k)
+{
+	uint64_t off = k ? ret_offset(k - 1) + 8 : 0;
+
+	for (; off + 8 <= snap.size; off += 8) {
+		uint64_t v;
+
+		memcpy(&v, snap.stack + off, 8);
+		if (v == snap.ret[k])
+			return off;
+	}
+	cr_assert_fail("no return address %d in the copy", k);
+	return 0;
+}
+
+static uint64_t ret0_offset(void)
+{
+	return ret_offset(0);
 }
 
 TestSuite(unwind, .init = setup, .fini = teardown);
@@ -105,13 +143,14 @@ Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 
 Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 {
-	/* the walk as where capture() kept no frame pointer: outer() skipped, then its caller */
+	/* the walk as where capture() kept no frame pointer: outer() skipped, then middle() */
 	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb};
+	uint64_t size = ret_offset(1) + 8; /* up to outer()'s return address: not complete */
 	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
 	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, chain, 5, false, out, &n),
+				    snap.stack, size, chain, 5, false, out, &n),
 		     WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 6);
 	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
@@ -119,18 +158,56 @@ Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
-/* The offset in the copy of the return address into outer(). */
-static uint64_t ret0_offset(void)
+/* The kernel's frame-pointer walk over the whole copy, as perf_callchain_user() makes it. */
+static uint32_t walk(uint64_t *w, uint32_t max)
 {
-	for (uint64_t off = 0; off + 8 <= snap.size; off += 8) {
-		uint64_t v;
+	uint64_t fp = snap.regs[0];
+	uint32_t n = 0;
 
-		memcpy(&v, snap.stack + off, 8);
-		if (v == snap.ret[0])
-			return off;
+	w[n++] = snap.regs[2];
+	while (n < max && fp >= snap.regs[1] && fp - snap.regs[1] + 16 <= snap.size) {
+		memcpy(&w[n++], snap.stack + (fp - snap.regs[1]) + 8, 8);
+		memcpy(&fp, snap.stack + (fp - snap.regs[1]), 8);
 	}
-	cr_assert_fail("no return address into outer() in the copy");
-	return 0;
+	return n;
+}
+
+Test(unwind, the_walk_goes_on_from_the_frame_the_cfi_stopped_in)
+{
+	uint64_t chain[1 + 16], out[17 + WC_UNWIND_MAX_FRAMES + 2];
+	uint32_t nw = walk(chain + 1, 16), n = 0;
+
+	chain[0] = PERF_CONTEXT_USER;
+	cr_assert_geq(nw, 3);
+	cr_assert_eq(chain[2], snap.ret[0], "the walk finds capture()'s return address");
+	cr_assert_eq(chain[3], snap.ret[2], "and skips outer()'s, which keeps no frame pointer");
+	/* the copy ends above middle()'s frame pointer: the CFI stops in middle() */
+	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
+				    snap.stack, ret_offset(1) + 8, chain, 1 + nw, false, out, &n),
+		     WC_UNWIND_SPLICED);
+	cr_assert_eq(n, 1 + nw + 1, "one frame more than the walk: %u", n);
+	cr_assert_eq(out[1], snap.regs[2]);
+	cr_assert_eq(out[2], snap.ret[0]);
+	cr_assert_eq(out[3], snap.ret[1], "outer()'s return address, which the walk skipped");
+	cr_assert_arr_eq(out + 4, chain + 3, (nw - 2) * 8, "then the walk from middle()'s frame");
+}
+
+Test(unwind, the_deepest_meeting_point_is_taken)
+{
+	/* the walk met the CFI frames at outer(), then skipped middle(): as a vdso function with
+	 * a frame pointer called from a libc function without */
+	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[2], 0xaaaa};
+	uint64_t size = ret_offset(2) + 8;
+	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
+	uint32_t n = 0;
+
+	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
+				    snap.stack, size, chain, 5, false, out, &n),
+		     WC_UNWIND_SPLICED);
+	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[1], snap.ret[2],
+			   0xaaaa};
+	cr_assert_eq(n, 6);
+	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
 Test(unwind, a_copy_too_short_gives_a_truncated_stack)
