@@ -156,8 +156,10 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		uint32_t n;
 
 		st->user_copy_bytes += s.stack_size;
-		wc_unwind_mend(ev->unwind, s.pid, s.tid, s.regs, s.stack, s.stack_size, s.ips,
-			       (uint32_t)s.nr, ev->dwarf, ev->mended, &n);
+		struct wc_unwind_sample smp = { s.pid, s.tid, s.time, { s.regs[0], s.regs[1], s.regs[2] },
+						s.stack, s.stack_size };
+
+		wc_unwind_mend(ev->unwind, &smp, s.ips, (uint32_t)s.nr, ev->dwarf, ev->mended, &n);
 		s.ips = ev->mended;
 		s.nr = n;
 	}
@@ -308,8 +310,9 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	memset(m.name + len, 0, 8);
 	if (!m.r.build_id_size)
 		fill_build_id(ev, &m.r, m.name);
-	if ((m.r.prot & PROT_EXEC) && ev->unwind) /* a module the unwinder must learn of */
-		wc_unwind_forget(ev->unwind, m.r.pid);
+	/* a module the unwinder must learn of (not an anonymous one: JIT code has no file) */
+	if ((m.r.prot & PROT_EXEC) && m.name[0] == '/' && ev->unwind)
+		wc_unwind_forget(ev->unwind, m.r.pid, m.r.time_ns);
 	m.r.h.size = WC_ALIGN8(sizeof(m.r) + len + 1);
 	return wc_writer_add(w, &m);
 }
@@ -407,7 +410,7 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
 			r.flags = WC_COMM_EXEC;
 			if (ev->unwind)
-				wc_unwind_forget(ev->unwind, r.pid);
+				wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
 		}
 		st->comm++;
 		return wc_writer_add(w, &r);
@@ -429,8 +432,10 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 			st->fork++;
 		else
 			st->exit++;
-		if (h->type == PERF_RECORD_EXIT && r.pid == r.tid && ev->unwind)
-			wc_unwind_forget(ev->unwind, r.pid);
+		/* a new process: a pid reused; the exit of a process is not its end while any of
+		 * its threads still run (a leader's pthread_exit()) */
+		if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind)
+			wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
 		return wc_writer_add(w, &r);
 	}
 	case PERF_RECORD_LOST:
@@ -444,6 +449,8 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 
 		if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
 			return 0;
+		if (ev->unwind) /* an exec or a mapping may have been lost */
+			wc_unwind_forget_all(ev->unwind, time);
 		r.time_ns = time;
 		r.cpu = cpu;
 		if (h->type == PERF_RECORD_LOST) {

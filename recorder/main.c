@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -103,6 +104,21 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 		u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
 		u.by_result[WC_UNWIND_SKIPPED],
 		(double)ds->user_copy_bytes / 1e6);
+}
+
+/*
+ * The unwinder's sessions keep a descriptor open for each file of each process they unwind,
+ * beside the CPUs x events of perf_event_open: raise the soft limit on open files to the hard
+ * one, as perf record does; nothing is said if that fails.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
 }
 
 static int bad(const char *fmt, const char *arg)
@@ -377,6 +393,8 @@ int main(int argc, char **argv)
 				return bad("-z wants a zstd level from 1 to 19, not '%s'", optarg);
 			break;
 		case 'g':
+			eo.dwarf = false; /* the last -g decides */
+			eo.user_copy = WC_USER_COPY_DEFAULT;
 			if (!strcmp(optarg, "fp")) {
 				eo.callchains = true;
 			} else if (!strncmp(optarg, "fp,", 3)) {
@@ -522,6 +540,7 @@ int main(int argc, char **argv)
 	eo.force_no_runtime = getenv("WCREC_FORCE_NO_RUNTIME") != NULL;
 	eo.force_no_switch_records = getenv("WCREC_FORCE_NO_SWITCH_RECORDS") != NULL;
 
+	raise_nofile();
 	ev = wc_events_open(&eo, &why);
 	if (!ev) {
 		fprintf(stderr, "wcrec: %s\n", why ? why : strerror(errno));

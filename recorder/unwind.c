@@ -2,6 +2,8 @@
 /* unwind.c - see unwind.h. */
 #include "recorder/unwind.h"
 
+#include <dwarf.h>
+#include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -9,7 +11,9 @@
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/wct.h"
 
@@ -28,6 +32,7 @@ struct load {
 /* What one unwind of one sample needs from its callbacks. */
 struct sample {
 	uint32_t tid;
+	uint64_t time_ns;
 	uint64_t bp, sp, ip;
 	const uint8_t *stack;
 	uint64_t size;
@@ -37,27 +42,38 @@ struct sample {
 	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
 	bool have_bp;	/* last_bp is known: */
 	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
+	uint64_t fp_mask[2]; /* bit j: frame j's CFA is %rbp + 16 there (cfa_by_rbp()) */
 	bool skipped; /* not in the cache, and not unwound: wc_unwind_set_busy() */
 	struct load reads[MAX_LOADS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 	uint32_t nframes;
 };
 
+/*
+ * A process's libdwfl session.  Its mappings change at an exec or a new mapping of a file
+ * (wc_unwind_forget(), at the change's time): the session open then (stale) still serves the
+ * samples from before the change that come in the same drain, and is closed at its end; a
+ * sample from after it waits for the next session, opened when next needed, which serves
+ * only samples from after the last change.
+ */
 struct proc {
 	uint32_t pid;
-	uint32_t gen; /* bumped by wc_unwind_forget(): cache entries of older ones are stale */
-	Dwfl *dwfl;   /* NULL: to open */
-	bool attached;
-	bool stale; /* forgotten: closed at the end of the drain (wc_unwind_end_round()) */
+	uint32_t gen;	   /* bumped at each close: cache entries of older sessions are stale */
+	Dwfl *dwfl;	   /* NULL: to open */
+	bool attached;	   /* ... and usable; a failed open is retried at the next drain */
+	bool stale;	   /* forgotten: closed at the end of the drain (wc_unwind_end_round()) */
+	uint64_t change_ns; /* the time of the last change of its mappings, 0: none seen */
 	struct sample *cur;
 };
 
 struct entry {
 	uint32_t pid, gen;
 	uint64_t ip, sp, bp; /* 0 ip: empty */
+	uint64_t size; /* of the copy: where a load fell outside it, a larger one may do more */
 	uint32_t nreads, nframes;
 	bool outside, outermost, have_bp;
 	uint64_t last_bp;
+	uint64_t fp_mask[2];
 	struct load reads[MAX_KEYS];
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
 };
@@ -85,12 +101,16 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	int fd;
 
 	if (name && name[0] == '/' && cur_pid) {
+		struct stat st;
+
 		snprintf(path, sizeof(path), "/proc/%u/root%s", cur_pid, name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) { /* not a mapped device */
 			*file_name = strdup(path);
 			return fd;
 		}
+		if (fd >= 0)
+			close(fd);
 	}
 	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
 }
@@ -175,19 +195,32 @@ static const Dwfl_Thread_Callbacks thread_cbs = {
 	.set_initial_registers = set_initial_registers,
 };
 
+static bool cfa_by_rbp(Dwfl *dwfl, Dwarf_Addr pc);
+
 static int on_frame(Dwfl_Frame *frame, void *arg)
 {
 	struct sample *s = arg;
 	Dwarf_Addr pc;
-
 	Dwarf_Word bp;
+	bool activation;
+	uint32_t j = s->nframes;
 
-	if (!dwfl_frame_pc(frame, &pc, NULL))
+	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return DWARF_CB_ABORT;
-	s->frames[s->nframes++] = pc;
+	s->frames[j] = pc;
+	/* a return address less 1 is in the call, where the caller's CFI applies */
+	if (cfa_by_rbp(dwfl_thread_dwfl(dwfl_frame_thread(frame)), activation ? pc : pc - 1))
+		s->fp_mask[j / 64] |= 1ull << (j % 64);
 	s->have_bp = dwfl_frame_reg(frame, 6, &bp) == 0; /* DWARF 6: %rbp */
 	s->last_bp = bp;
+	s->nframes++;
 	return s->nframes < WC_UNWIND_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+}
+
+/* Does frame @j's function keep a frame pointer at its pc (cfa_by_rbp())? */
+static bool keeps_fp(const struct sample *s, uint32_t j)
+{
+	return s->fp_mask[j / 64] >> (j % 64) & 1;
 }
 
 struct wc_unwind *wc_unwind_new(void)
@@ -223,12 +256,25 @@ void wc_unwind_free(struct wc_unwind *u)
 	free(u);
 }
 
-void wc_unwind_forget(struct wc_unwind *u, uint32_t pid)
+void wc_unwind_forget(struct wc_unwind *u, uint32_t pid, uint64_t time_ns)
 {
 	struct proc *p = &u->procs[pid % NPROCS];
 
-	if (p->pid == pid)
-		p->stale = true;
+	if (p->pid != pid) {
+		close_proc(p);
+		p->pid = pid;
+		p->gen++;
+	}
+	p->stale = p->dwfl != NULL; /* else there is nothing to keep for the old mappings */
+	if (time_ns > p->change_ns)
+		p->change_ns = time_ns;
+}
+
+void wc_unwind_forget_all(struct wc_unwind *u, uint64_t time_ns)
+{
+	for (int i = 0; i < NPROCS; i++)
+		if (u->procs[i].pid)
+			wc_unwind_forget(u, u->procs[i].pid, time_ns);
 }
 
 void wc_unwind_set_busy(struct wc_unwind *u, bool busy)
@@ -241,7 +287,7 @@ void wc_unwind_end_round(struct wc_unwind *u)
 	for (int i = 0; i < NPROCS; i++) {
 		struct proc *p = &u->procs[i];
 
-		if (p->stale) {
+		if (p->stale || (p->dwfl && !p->attached)) {
 			close_proc(p);
 			p->gen++;
 			p->stale = false;
@@ -249,27 +295,35 @@ void wc_unwind_end_round(struct wc_unwind *u)
 	}
 }
 
-/* The session of a process if it is open, else NULL. */
-static struct proc *open_proc(struct wc_unwind *u, uint32_t pid)
-{
-	struct proc *p = &u->procs[pid % NPROCS];
-
-	return p->pid == pid && p->dwfl && p->attached ? p : NULL;
-}
-
-/* The session of a process, opened (maps read, state attached) when first needed; NULL if it
- * cannot be (the process is gone). */
-static struct proc *get_proc(struct wc_unwind *u, uint32_t pid)
+/*
+ * The session that may unwind a sample of @pid's thread @tid at @time_ns: for a sample from
+ * before the last change of its mappings, the session from before it if still open (stale);
+ * else a current one (closing a stale one), opened when first needed (@open) by reading
+ * /proc/TID/maps (the thread's own: the leader may have exited).  NULL when there is none:
+ * the process gone, a sample from before a change whose old session was closed or never open,
+ * or (not @open) no current session.
+ */
+static struct proc *get_proc(struct wc_unwind *u, uint32_t pid, uint32_t tid, uint64_t time_ns,
+			     bool open)
 {
 	struct proc *p = &u->procs[pid % NPROCS];
 
 	if (p->pid != pid) {
+		if (!open)
+			return NULL;
 		close_proc(p);
-		p->pid = pid;
+		*p = (struct proc){ .pid = pid, .gen = p->gen + 1 };
+	}
+	if (time_ns < p->change_ns) /* the old mappings: the session from before, if still open */
+		return p->stale && p->attached ? p : NULL;
+	if (p->stale) { /* the new mappings: not that session */
+		if (!open)
+			return NULL;
+		close_proc(p);
 		p->gen++;
 		p->stale = false;
 	}
-	if (p->dwfl)
+	if (p->dwfl || !open)
 		return p->attached ? p : NULL;
 	p->dwfl = dwfl_begin(&dwfl_cbs);
 	if (!p->dwfl)
@@ -277,7 +331,7 @@ static struct proc *get_proc(struct wc_unwind *u, uint32_t pid)
 	cur_pid = pid;
 	u->st.sessions++;
 	dwfl_report_begin(p->dwfl);
-	if (dwfl_linux_proc_report(p->dwfl, (pid_t)pid) || dwfl_report_end(p->dwfl, NULL, NULL))
+	if (dwfl_linux_proc_report(p->dwfl, (pid_t)tid) || dwfl_report_end(p->dwfl, NULL, NULL))
 		return NULL;
 	p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)pid, &thread_cbs, p);
 	return p->attached ? p : NULL;
@@ -301,7 +355,7 @@ static struct entry *slot(struct wc_unwind *u, uint32_t pid, const struct sample
 static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const struct sample *s)
 {
 	if (!e->ip || e->pid != pid || e->gen != gen || e->ip != s->ip || e->sp != s->sp ||
-	    e->bp != s->bp)
+	    e->bp != s->bp || (e->outside && e->size != s->size))
 		return false;
 	for (uint32_t i = 0; i < e->nreads; i++) {
 		uint64_t v;
@@ -330,6 +384,32 @@ static bool decides(const struct sample *s, uint64_t val)
 	return val - (s->sp - STACK_NEAR) < 2 * STACK_NEAR;
 }
 
+/*
+ * Is the CFA of the frame at @pc %rbp + 16 (DW_CFA_def_cfa: r6 ofs 16): does that function keep
+ * a frame pointer there, its return address at %rbp + 8?  Only then is the frame's %rbp its
+ * own frame, from which the kernel's walk can be taken up.
+ */
+static bool cfa_by_rbp(Dwfl *dwfl, Dwarf_Addr pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(dwfl, pc);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias;
+	Dwarf_Op *ops;
+	size_t nops;
+	bool yes;
+
+	if (!mod || (!(cfi = dwfl_module_eh_cfi(mod, &bias)) &&
+		     !(cfi = dwfl_module_dwarf_cfi(mod, &bias))))
+		return false;
+	if (dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+		return false;
+	yes = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
+	      ops[0].atom == DW_OP_bregx && ops[0].number == 6 && ops[0].number2 == 16;
+	free(frame);
+	return yes;
+}
+
 /* Unwind the sample in u->s by CFI, or take it from the cache. */
 static void unwind(struct wc_unwind *u, uint32_t pid)
 {
@@ -338,7 +418,7 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	struct entry *e;
 	uint64_t t0;
 
-	p = u->busy ? open_proc(u, pid) : get_proc(u, pid);
+	p = get_proc(u, pid, s->tid, s->time_ns, !u->busy);
 	e = slot(u, pid, s);
 	if (p && cache_hit(e, pid, p->gen, s)) {
 		u->st.hits++;
@@ -348,6 +428,8 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		s->outermost = e->outermost;
 		s->have_bp = e->have_bp;
 		s->last_bp = e->last_bp;
+		s->fp_mask[0] = e->fp_mask[0];
+		s->fp_mask[1] = e->fp_mask[1];
 		return;
 	}
 	if (u->busy)
@@ -373,7 +455,9 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 			    .nframes = s->nframes,
 			    .outside = s->outside,
 			    .outermost = s->outermost,
+			    .size = s->size,
 			    .have_bp = s->have_bp,
+			    .fp_mask = { s->fp_mask[0], s->fp_mask[1] },
 			    .last_bp = s->last_bp};
 	for (uint32_t i = 0; i < s->nreads; i++) {
 		if (!decides(s, s->reads[i].val))
@@ -429,11 +513,14 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 
 	if (s->nframes <= 1)
 		return WC_UNWIND_FAILED;
-	if (!s->outermost && s->have_bp)
+	if (!s->outermost && s->have_bp && keeps_fp(s, s->nframes - 1))
 		from = walk_from(s, s->last_bp, nuser);
 	if (!s->outermost && !from) {
 		for (uint32_t j = s->nframes; j-- > 1;) {
 			uint32_t k = 0, i;
+
+			if (!keeps_fp(s, j)) /* the walk after it would skip frame j's caller */
+				continue;
 
 			for (uint32_t m = 1; m <= j; m++)
 				k += s->frames[m] == s->frames[j];
@@ -462,22 +549,23 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 }
 
 /* Unwind a sample by CFI, from the cache where it can. */
-static void unwind_sample(struct wc_unwind *u, uint32_t pid, uint32_t tid, const uint64_t regs[3],
-			  const uint8_t *stack, uint64_t size)
+static void unwind_sample(struct wc_unwind *u, const struct wc_unwind_sample *smp)
 {
 	struct sample *s = &u->s;
 
-	s->tid = tid;
-	s->bp = regs[0];
-	s->sp = regs[1];
-	s->ip = regs[2];
-	s->stack = stack;
-	s->size = size;
+	s->tid = smp->tid;
+	s->time_ns = smp->time_ns;
+	s->bp = smp->regs[0];
+	s->sp = smp->regs[1];
+	s->ip = smp->regs[2];
+	s->stack = smp->stack;
+	s->size = smp->size;
 	s->nreads = 0;
 	s->nframes = 0;
 	s->overflow = s->outside = s->outermost = s->have_bp = s->skipped = false;
+	s->fp_mask[0] = s->fp_mask[1] = 0;
 	u->st.stacks++;
-	unwind(u, pid);
+	unwind(u, smp->pid);
 }
 
 /* -g dwarf: the kernel part of @ips (@n entries), then the CFI frames as the user part. */
@@ -497,8 +585,7 @@ static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, 
 			  : s->nframes > 1 ? WC_UNWIND_TRUNCATED : WC_UNWIND_FAILED;
 }
 
-enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
-				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
+enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, const struct wc_unwind_sample *smp,
 				     const uint64_t *ips, uint32_t nr, bool whole, uint64_t *out,
 				     uint32_t *out_nr)
 {
@@ -514,8 +601,8 @@ enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t
 	if (whole) {
 		n = user;
 		memcpy(out, ips, n * sizeof(*out));
-		if (pid) {
-			unwind_sample(u, pid, tid, regs, stack, size);
+		if (smp->pid) {
+			unwind_sample(u, smp);
 			r = whole_chain(&u->s, out, &n);
 			u->st.by_result[r]++;
 		}
@@ -524,8 +611,8 @@ enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t
 	}
 	n = user + 1 < nr ? user + 1 : nr;
 	memcpy(out, ips, n * sizeof(*out));
-	if (user + 1 < nr && pid && regs[2] == ips[user + 1]) {
-		unwind_sample(u, pid, tid, regs, stack, size);
+	if (user + 1 < nr && smp->pid && smp->regs[2] == ips[user + 1]) {
+		unwind_sample(u, smp);
 		r = u->s.skipped ? WC_UNWIND_SKIPPED
 				 : splice_chain(&u->s, ips + user + 1, nr - user - 1, out, &n);
 		u->st.by_result[r]++;

@@ -63,13 +63,20 @@ struct wc_unwind *wc_unwind_new(void);
 void wc_unwind_free(struct wc_unwind *u);
 
 /**
- * wc_unwind_forget() - the process's mappings changed (exec, exit, a new executable mapping):
- * at the end of this drain (wc_unwind_end_round()) its session is closed, to be reopened when
- * next needed, and its cached results are no longer used.  Not at once: the rings are drained
- * one CPU after another, so events from before the change may still come in this drain, and
- * after an exit only the open session still knows the process's mappings.
+ * wc_unwind_forget() - the process's mappings changed at @time_ns (exec, a new mapping of a
+ * file): its session serves the samples from before then that still come in this drain, and is
+ * closed at its end (wc_unwind_end_round()), its cached results no longer used; the samples
+ * from after then are unwound by a new session, opened when next needed.  Not at once: the
+ * rings are drained one CPU after another, so a sample from before the change may come after
+ * the record of the change in the same drain.
  */
-void wc_unwind_forget(struct wc_unwind *u, uint32_t pid);
+void wc_unwind_forget(struct wc_unwind *u, uint32_t pid, uint64_t time_ns);
+
+/**
+ * wc_unwind_forget_all() - records were lost at @time_ns: a change of mappings may have been
+ * among them; every process is forgotten as by wc_unwind_forget()
+ */
+void wc_unwind_forget_all(struct wc_unwind *u, uint64_t time_ns);
 
 /**
  * wc_unwind_set_busy() - while @busy, answer from the cache only: a callchain that misses it
@@ -82,12 +89,18 @@ void wc_unwind_set_busy(struct wc_unwind *u, bool busy);
 /** wc_unwind_end_round() - every ring has been drained: apply the forgets of this drain */
 void wc_unwind_end_round(struct wc_unwind *u);
 
+/* One sample's user state, as PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER give it. */
+struct wc_unwind_sample {
+	uint32_t pid, tid;    /* the process and thread it is of */
+	uint64_t time_ns;     /* its time (the event's clock: that of wc_unwind_forget()) */
+	uint64_t regs[3];     /* user bp, sp, ip in that order (WC_UNWIND_REGS_MASK) */
+	const uint8_t *stack; /* the copy of the user stack from sp up; borrowed */
+	uint64_t size;        /* its bytes (dyn_size) */
+};
+
 /**
  * wc_unwind_mend() - mend the user part of a callchain, or make it
- * @pid, @tid:  the process and thread the callchain is of
- * @regs:       user bp, sp, ip in that order (the REGS_USER of WC_UNWIND_REGS_MASK)
- * @stack:      the copy of the user stack from sp up, @size bytes (PERF_SAMPLE_STACK_USER's
- *              dyn_size); borrowed
+ * @smp:        the sample's user registers and stack copy
  * @ips, @nr:   the kernel's callchain, leaf first with its PERF_CONTEXT_* markers
  * @whole:      false (-g fp): the kernel walked the user stack by frame pointers, and its user
  *              part is mended.  true (-g dwarf): the user part is the CFI unwind alone, as perf's
@@ -96,13 +109,12 @@ void wc_unwind_end_round(struct wc_unwind *u);
  *              ends in WC_CONTEXT_TRUNCATED, and where it gives nothing the ip alone is kept
  * @out:        room for @nr + WC_UNWIND_MAX_FRAMES + 2 entries: the mended callchain, kernel part
  *              unchanged, user part replaced; WC_CONTEXT_TRUNCATED ends a truncated user part
- * @out_nr:     set to the entries written (with -g fp, when the result is NONE or FAILED, @out
- *              is a copy of @ips)
+ * @out_nr:     set to the entries written (with -g fp, when the result is NONE, FAILED or
+ *              SKIPPED, @out is a copy of @ips)
  *
  * Return: what was done (enum wc_unwind_result).
  */
-enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, uint32_t pid, uint32_t tid,
-				     const uint64_t regs[3], const uint8_t *stack, uint64_t size,
+enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, const struct wc_unwind_sample *smp,
 				     const uint64_t *ips, uint32_t nr, bool whole, uint64_t *out,
 				     uint32_t *out_nr);
 

@@ -6,9 +6,9 @@
 #    frame __x64_sys_clock_nanosleep, vfs_read, __x64_sys_futex, ...), the share under a stack
 #    that names its function (bl_nanosleep, ...): 100% (at least 99.9%) for each;
 #  - with -g fp,0 (no copy: the kernel's frame-pointer walk alone), the same share for
-#    bl_nanosleep: under 50%, as the walk skips the direct caller of a libc function that
-#    keeps no frame pointer (else this libc keeps them, and the check above shows nothing:
-#    said, not failed);
+#    bl_nanosleep, as a control: said, not checked (0% here, where the walk skips the direct
+#    caller of a libc function that keeps no frame pointer; a libc that keeps them would make
+#    the check above show nothing of the mending);
 #  - wcrec -v's figures of the mending, printed; cache hits in them;
 #  - "[truncated]" only as the outermost user frame (right after the comm) in folded stacks;
 #  - -g dwarf on tests/blockers-nofp (the same built with -fomit-frame-pointer): of each
@@ -80,10 +80,11 @@ expect "[truncated] only ever right after the comm ($bad stacks otherwise)" "$ba
 expect "wcrec -g fp,0 -- blockers exits 0 ($(tail -1 "$tmp/fp0.err"))" $? -eq 0
 "$WCA" folded "$tmp/fp0.wct" >"$tmp/fp0.folded" 2>/dev/null
 set -- $(share "$tmp/fp0.folded" bl-sleep bl_nanosleep __x64_sys_clock_nanosleep)
+# (a control, not a check: said either way)
 if awk -v s="$1" 'BEGIN { exit !(s >= 50) }'; then
 	echo "note: with -g fp,0, $1% of bl-sleep's time names bl_nanosleep: this libc keeps frame pointers, and the checks above show nothing of the mending"
 else
-	expect "-g fp,0: $1% of bl-sleep's nanosleep time names bl_nanosleep (the walk skips it)" 1 -eq 1
+	echo "note: with -g fp,0, $1% of bl-sleep's nanosleep time names bl_nanosleep: the kernel's walk skips it, the mending above finds it"
 fi
 
 # 3. no frame pointers at all: -g dwarf

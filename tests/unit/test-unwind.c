@@ -33,6 +33,15 @@ struct snap {
 #define FP __attribute__((noinline, optimize("no-omit-frame-pointer")))
 #define NO_FP __attribute__((noinline, optimize("omit-frame-pointer")))
 
+/* The stack words from @sp up, as the kernel copies them: frames of other functions, with
+ * AddressSanitizer's redzones among them, which it must not check. */
+__attribute__((noinline, no_sanitize_address)) static void copy_stack(uint8_t *to, uint64_t sp,
+								      uint64_t n)
+{
+	for (uint64_t i = 0; i + 8 <= n; i += 8)
+		*(uint64_t *)(to + i) = *(const volatile uint64_t *)(sp + i);
+}
+
 /* Registers and a copy of the stack from sp up, as PERF_SAMPLE_REGS_USER / STACK_USER. */
 FP static void capture(struct snap *s)
 {
@@ -51,7 +60,7 @@ FP static void capture(struct snap *s)
 	s->regs[1] = sp;
 	s->regs[2] = ip;
 	s->size = top - sp < COPY ? top - sp : COPY;
-	memcpy(s->stack, (const void *)sp, s->size);
+	copy_stack(s->stack, sp, s->size);
 	s->ret[0] = (uint64_t)__builtin_return_address(0);
 	__asm__ volatile("" ::: "memory");
 }
@@ -83,6 +92,19 @@ static void setup(void)
 static void teardown(void)
 {
 	wc_unwind_free(u);
+}
+
+static uint64_t now_ns = 2; /* the samples' time */
+
+/* Mend @chain with the snapshot's registers and its first @size bytes, as of now_ns. */
+static enum wc_unwind_result mend(uint64_t size, const uint64_t *chain, uint32_t nr, bool whole,
+				  uint64_t *out, uint32_t *n)
+{
+	struct wc_unwind_sample smp = { (uint32_t)getpid(), (uint32_t)gettid(), now_ns,
+					{ snap.regs[0], snap.regs[1], snap.regs[2] }, snap.stack,
+					size };
+
+	return wc_unwind_mend(u, &smp, chain, nr, whole, out, n);
 }
 
 static int find(const uint64_t *ips, uint32_t n, uint64_t v)
@@ -129,8 +151,7 @@ Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 	uint32_t n = 0;
 	enum wc_unwind_result r;
 
-	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   snap.size, chain, 6, false, out, &n);
+	r = mend(snap.size, chain, 6, false, out, &n);
 	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(out[0], PERF_CONTEXT_KERNEL);
 	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part is kept");
@@ -149,8 +170,7 @@ Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
-	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, size, chain, 5, false, out, &n),
+	cr_assert_eq(mend(size, chain, 5, false, out, &n),
 		     WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 6);
 	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
@@ -182,8 +202,7 @@ Test(unwind, the_walk_goes_on_from_the_frame_the_cfi_stopped_in)
 	cr_assert_eq(chain[2], snap.ret[0], "the walk finds capture()'s return address");
 	cr_assert_eq(chain[3], snap.ret[2], "and skips outer()'s, which keeps no frame pointer");
 	/* the copy ends above middle()'s frame pointer: the CFI stops in middle() */
-	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, ret_offset(1) + 8, chain, 1 + nw, false, out, &n),
+	cr_assert_eq(mend(ret_offset(1) + 8, chain, 1 + nw, false, out, &n),
 		     WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 1 + nw + 1, "one frame more than the walk: %u", n);
 	cr_assert_eq(out[1], snap.regs[2]);
@@ -192,21 +211,18 @@ Test(unwind, the_walk_goes_on_from_the_frame_the_cfi_stopped_in)
 	cr_assert_arr_eq(out + 4, chain + 3, (nw - 2) * 8, "then the walk from middle()'s frame");
 }
 
-Test(unwind, the_deepest_meeting_point_is_taken)
+Test(unwind, no_splice_past_a_frame_without_a_frame_pointer)
 {
-	/* the walk met the CFI frames at outer(), then skipped middle(): as a vdso function with
-	 * a frame pointer called from a libc function without */
-	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[2], 0xaaaa};
-	uint64_t size = ret_offset(2) + 8;
-	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
-	uint32_t n = 0;
+	/* the CFI stops in outer(), which keeps no frame pointer: the walk after the return
+	 * address into it (read from capture()'s frame) goes on from middle()'s frame and skips
+	 * the return address into middle(); so the stack is cut there, not mended wrongly */
+	uint64_t chain[1 + 16], out[17 + WC_UNWIND_MAX_FRAMES + 2];
+	uint32_t nw = walk(chain + 1, 16), n = 0;
 
-	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, size, chain, 5, false, out, &n),
-		     WC_UNWIND_SPLICED);
-	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], snap.ret[1], snap.ret[2],
-			   0xaaaa};
-	cr_assert_eq(n, 6);
+	chain[0] = PERF_CONTEXT_USER;
+	cr_assert_eq(mend(ret_offset(0) + 8, chain, 1 + nw, false, out, &n), WC_UNWIND_TRUNCATED);
+	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
+	cr_assert_eq(n, 4);
 	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
@@ -218,16 +234,14 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 	enum wc_unwind_result r;
 
 	/* up to capture()'s return address: outer()'s is beyond the copy */
-	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   ret0_offset() + 8, chain, 3, false, out, &n);
+	r = mend(ret0_offset() + 8, chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(n, 4);
 	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
 	cr_assert_arr_eq(out, want, sizeof(want));
 
 	/* nothing past the ip: the kernel's chain kept as it is */
-	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   ret0_offset(), chain, 3, false, out, &n);
+	r = mend(ret0_offset(), chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_FAILED, "result %d n %u: %lx %lx %lx %lx (ret %lx %lx)", r, n,
 		     out[1], out[2], out[3], out[4], snap.ret[0], snap.ret[1]);
 	cr_assert_eq(n, 3);
@@ -240,10 +254,10 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 	uint64_t out[2][3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n[2];
 	struct wc_unwind_stats st;
-	uint32_t pid = (uint32_t)getpid(), tid = (uint32_t)gettid();
+	uint32_t pid = (uint32_t)getpid();
 
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[0], &n[0]);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
+	mend(snap.size, chain, 3, false, out[0], &n[0]);
+	mend(snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.stacks, 2);
 	cr_assert_eq(st.hits, 1);
@@ -252,19 +266,44 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 
 	/* the return address slot into outer() changed: a miss, and the new frame */
 	memcpy(snap.stack + ret0_offset(), &snap.ret[1], 8);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
+	mend(snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
 	cr_assert_eq(st.hits, 1);
 	cr_assert_eq(out[1][2], snap.ret[1]);
-	/* a forgotten process: its cached results are used until the end of the drain, not after */
-	wc_unwind_forget(u, pid);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
+	/* the process's mappings changed at 5 ns: its samples from before are answered as
+	 * before while the old session is open; one from after closes it and is unwound by a
+	 * new session (a miss: the cache is of the old one); one from before that comes later
+	 * still has no session for the old mappings: not unwound */
+	wc_unwind_forget(u, pid, 5);
+	mend(snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
-	cr_assert_eq(st.hits, 2);
+	cr_assert_eq(st.hits, 2, "before the change: from the cache");
+	now_ns = 6;
+	cr_assert_neq(mend(snap.size, chain, 3, false, out[1], &n[1]), WC_UNWIND_FAILED,
+		      "after the change: unwound by a new session");
+	wc_unwind_stats(u, &st);
+	cr_assert_eq(st.hits, 2, "... not from the old one's cache");
+	now_ns = 4;
+	cr_assert_eq(mend(snap.size, chain, 3, false, out[1], &n[1]), WC_UNWIND_FAILED,
+		     "a late sample from before the change: not unwound with the new session");
 	wc_unwind_end_round(u);
-	wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out[1], &n[1]);
+	now_ns = 7;
+	mend(snap.size, chain, 3, false, out[1], &n[1]);
 	wc_unwind_stats(u, &st);
-	cr_assert_eq(st.hits, 2);
+	cr_assert_eq(st.hits, 3, "the new session's results are cached");
+}
+
+Test(unwind, a_result_cut_short_by_a_small_copy_is_not_given_for_a_larger_one)
+{
+	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
+	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
+	uint32_t n = 0;
+
+	cr_assert_eq(mend(ret0_offset() + 8, chain, 3, false, out, &n), WC_UNWIND_TRUNCATED);
+	cr_assert_eq(n, 4);
+	mend(snap.size, chain, 3, false, out, &n);
+	cr_assert_gt(n, 4, "the larger copy goes further: %u entries", n);
+	cr_assert_eq(out[3], snap.ret[1]);
 }
 
 Test(unwind, no_user_part_or_another_ip_is_left_alone)
@@ -274,13 +313,11 @@ Test(unwind, no_user_part_or_another_ip_is_left_alone)
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
-	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, kern, 2, false, out, &n),
+	cr_assert_eq(mend(snap.size, kern, 2, false, out, &n),
 		     WC_UNWIND_NONE);
 	cr_assert_eq(n, 2);
 	cr_assert_arr_eq(out, kern, sizeof(kern));
-	cr_assert_eq(wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs,
-				    snap.stack, snap.size, other, 3, false, out, &n),
+	cr_assert_eq(mend(snap.size, other, 3, false, out, &n),
 		     WC_UNWIND_NONE, "the chain's ip is not the registers' ip");
 	cr_assert_arr_eq(out, other, sizeof(other));
 }
@@ -302,26 +339,25 @@ Test(unwind, a_busy_drain_answers_from_the_cache_only)
 {
 	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
-	uint32_t n = 0, pid = (uint32_t)getpid(), tid = (uint32_t)gettid();
+	uint32_t n = 0;
 	enum wc_unwind_result r, busy;
 
 	wc_unwind_set_busy(u, true);
-	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out, &n);
+	r = mend(snap.size, chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_SKIPPED, "result %d", r);
 	cr_assert_eq(n, 3);
 	cr_assert_arr_eq(out, chain, sizeof(chain), "the kernel's chain kept");
-	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, true, out, &n);
+	r = mend(snap.size, chain, 3, true, out, &n);
 	cr_assert_eq(r, WC_UNWIND_SKIPPED, "-g dwarf: result %d", r);
 	uint64_t cut[] = { PERF_CONTEXT_USER, snap.regs[2], WC_CONTEXT_TRUNCATED };
 	cr_assert_eq(n, 3);
 	cr_assert_arr_eq(out, cut, sizeof(cut), "-g dwarf: the ip, then [truncated]");
 
 	wc_unwind_set_busy(u, false);
-	r = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out, &n);
+	r = mend(snap.size, chain, 3, false, out, &n);
 	cr_assert_neq(r, WC_UNWIND_SKIPPED);
 	wc_unwind_set_busy(u, true);
-	busy = wc_unwind_mend(u, pid, tid, snap.regs, snap.stack, snap.size, chain, 3, false, out,
-			      &n);
+	busy = mend(snap.size, chain, 3, false, out, &n);
 	cr_assert_eq(busy, r, "in the cache: answered while busy");
 }
 
@@ -332,8 +368,7 @@ Test(unwind, dwarf_makes_the_user_part)
 	uint32_t n = 0;
 	enum wc_unwind_result r;
 
-	r = wc_unwind_mend(u, (uint32_t)getpid(), (uint32_t)gettid(), snap.regs, snap.stack,
-			   snap.size, chain, 2, true, out, &n);
+	r = mend(snap.size, chain, 2, true, out, &n);
 	cr_assert(r == WC_UNWIND_COMPLETE || r == WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(out[1], 0xffffffff81000000ull, "the kernel part kept");
 	cr_assert_eq(out[2], PERF_CONTEXT_USER);
