@@ -13,7 +13,9 @@
 #             target's and others': its bytes per event are over all of them; perf -p records
 #             the target's threads only)
 #   recorder  CPU seconds (user+sys) and peak RSS of the recorder; for wcrec, its -v figures
-#             (cache hit rate, CPU per unwind that missed the cache)
+#             (cache hit rate, CPU per unwind that missed the cache); and the recorder's CPU
+#             over the same recording without stacks copied (-g fp,0) per stack of the server
+#             (the unwinding of every process's stacks, hits and misses, and the copies' bytes)
 # and the ratios wcrec/perf of frames (goal >= 1) and of bytes per event.
 #
 # Needs root, perf, redis-server + redis-benchmark (Debian: redis-server, redis-tools), nginx and
@@ -118,6 +120,7 @@ perf_run() {
 wcrec_run() {
 	g="dwarf,$4"
 	[ "$4" = fp ] && g=fp
+	[ "$4" = fp0 ] && g=fp,0
 	/usr/bin/time -f '%U %S %M' -o "$tmp/time" \
 		"$wcrec" -v -g "$g" --no-samples -p "$2" -d "$DURATION" -o "$tmp/$1.wct" 2>"$tmp/wcrec.err"
 	mended=$(sed -n 's/.*mended by CFI: [0-9]* (\([0-9.]*%\) from the cache, \([0-9.]*\) us.*/\1 hits, \2 us\/miss/p' "$tmp/wcrec.err")
@@ -136,18 +139,22 @@ for srv in redis nginx; do
 	if [ $srv = redis ]; then target=$redis comm=redis-server; else target="$nginx,${workers%,}" comm=nginx; fi
 	printf '%-8s %-14s ' $srv "perf dwarf"
 	perf_run "perf-$srv" "$target" "$comm" | tee "$tmp/perf-$srv.row"
-	for size in fp $SIZES; do
+	for size in fp0 fp $SIZES; do
 		label="wcrec dwarf,$size"
 		[ $size = fp ] && label="wcrec fp"
+		[ $size = fp0 ] && label="wcrec fp,0"
 		printf '%-8s %-14s ' $srv "$label"
 		wcrec_run "wc-$srv-$size" "$target" "$comm" "$size" | tee "$tmp/wc-$srv-$size.row"
 	done
 	set -- $(cat "$tmp/perf-$srv.row")
 	pf=$2 pb=$6
+	set -- $(cat "$tmp/wc-$srv-fp0.row")
+	cpu0=$7 n0=$1
 	for size in $SIZES; do
 		set -- $(cat "$tmp/wc-$srv-$size.row")
-		awk -v s="$size" -v f="$2" -v pf="$pf" -v b="$6" -v pb="$pb" -v k="$4" -v srv="$srv" 'BEGIN {
-			printf "  %s dwarf,%s: frames %.2f / perf %.2f = %.2f (goal >= 1); bytes/event %.1f / perf %.1f = %.4f; complete %s\n",
-				srv, s, f, pf, pf ? f / pf : 0, b, pb, pb ? b / pb : 0, k }'
+		awk -v s="$size" -v f="$2" -v pf="$pf" -v b="$6" -v pb="$pb" -v k="$4" -v srv="$srv" \
+			-v cpu="$7" -v cpu0="$cpu0" -v n="$1" 'BEGIN {
+			printf "  %s dwarf,%s: frames %.2f / perf %.2f = %.2f (goal >= 1); bytes/event %.1f / perf %.1f = %.4f; complete %s; recorder CPU over fp,0: %.2f us per stack\n",
+				srv, s, f, pf, pf ? f / pf : 0, b, pb, pb ? b / pb : 0, k, n ? (cpu - cpu0) * 1e6 / n : 0 }'
 	done
 done

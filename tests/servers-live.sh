@@ -17,7 +17,12 @@
 #    `perf sched timehist` over the same part of each CPU (perf counts a sched-in for each
 #    switch-out of the task, builtin-sched.c); our events take perf's stamps for it
 #    (perf_stamps in testlib.sh);
-#  - `info` reports the share of samples in the scheduler's switch path (the skid).
+#  - `info` reports the share of samples in the scheduler's switch path (the skid);
+#  - user stacks (wcrec.1, Frame pointers): postgres (built with frame pointers), with the
+#    defaults: of its processes' off-CPU time in epoll_wait, 90% or more under
+#    WaitEventSetWait;epoll_wait (the frame the kernel's walk alone skips); redis and nginx
+#    (built without), recorded again with -g dwarf: 90% or more of the off-CPU time of their
+#    comm under complete stacks (no [truncated]) that go up to main (or start_thread).
 # Every server started is stopped on the way out, whatever happens.  A server whose package is
 # missing is skipped with the reason (a failure with WC_REQUIRE_RECORDING=1: scripts/deps.sh
 # installs them); bpftrace's and perf's parts likewise.
@@ -299,6 +304,32 @@ record() {
 		"$(grep -c '^skid: .*[0-9.]*%' "$tmp/$name.info")" -eq 1
 }
 
+# share FOLDED COMM WITH UNDER: of the lines of COMM containing WITH, the share (%) of their
+# value in lines that also contain UNDER ("complete": not [truncated], and from main or a
+# thread's start_thread), and
+# their sum in us: "SHARE SUM"
+share() {
+	awk -v c="$2" -v w="$3" -v u="$4" '
+	index($0, c ";") == 1 && index($0, w) {
+		v = $NF; t += v
+		if (u == "complete" ? !index($0, "[truncated]") && \
+		    (index($0, ";main;") || index($0, ";start_thread;")) : index($0, u))
+			k += v
+	}
+	END { printf "%.1f %d\n", t ? 100 * k / t : 0, t }' "$1"
+}
+
+# dwarf_stacks NAME MASTER COMM: -g dwarf of the server, 3 s; 90% of COMM's off-CPU time under
+# complete stacks
+dwarf_stacks() {
+	"$WCREC" -q -g dwarf -p "$2" -d 3 -o "$tmp/$1-dw.wct" 2>"$tmp/err"
+	expect "$1: wcrec -g dwarf -p $2 exits 0 ($(tail -1 "$tmp/err"))" $? -eq 0
+	"$WCA" folded --mode off "$tmp/$1-dw.wct" >"$tmp/$1-dw.folded" 2>/dev/null
+	set -- "$1" $(share "$tmp/$1-dw.folded" "$3" ";" complete)
+	expect "$1: -g dwarf: $2% of the off-CPU time of its threads ($3 us) under complete stacks from main or start_thread (>= 90%)" \
+		"$(awk -v s="$2" -v t="$3" 'BEGIN { print (s >= 90 && t > 0) }')" -eq 1
+}
+
 have_perf=1
 command -v perf >/dev/null 2>&1 || { have_perf=0; missing perf; }
 command -v bpftrace >/dev/null 2>&1 || missing bpftrace
@@ -329,6 +360,10 @@ else
 	# its backends are forked as pgbench connects: wait for the four
 	wait_for 20 sh -c "[ \$(pgrep -P $master | wc -l) -ge 9 ]"
 	record postgres "$master"
+	"$WCA" folded --mode off "$tmp/postgres.wct" >"$tmp/postgres.folded" 2>/dev/null
+	set -- $(share "$tmp/postgres.folded" postgres ";epoll_wait;" "WaitEventSetWait;epoll_wait")
+	expect "postgres: $1% of its off-CPU time in epoll_wait ($2 us) under WaitEventSetWait (>= 90%)" \
+		"$(awk -v s="$1" -v t="$2" 'BEGIN { print (s >= 90 && t > 0) }')" -eq 1
 	stop_servers
 	new_srv
 fi
@@ -349,6 +384,7 @@ else
 	loads="$loads $!"
 	sleep 1
 	record redis "$master"
+	dwarf_stacks redis "$master" redis-server
 	stop_servers
 	new_srv
 fi
@@ -387,6 +423,7 @@ else
 	loads="$loads $!"
 	sleep 1
 	record nginx "$master"
+	dwarf_stacks nginx "$master" nginx
 fi
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }

@@ -2,6 +2,8 @@
 # stacks-live.sh - user stacks under -g fp, mended by CFI from a copy of the user stack
 # (recorder/unwind.h), on tests/blockers: threads built with frame pointers that block in
 # Debian's libc (which keeps none) straight from named functions.  Checked:
+#  (each bar lowered by the share of stacks wcrec -v says it skipped, as its drain was behind:
+#  those keep the kernel's chain; seen under a sanitizer build beside other tests)
 #  - with the defaults, of each blocking thread's off-CPU time in its system call (the kernel
 #    frame __x64_sys_clock_nanosleep, vfs_read, __x64_sys_futex, ...), the share under a stack
 #    that names its function (bl_nanosleep, ...): 100% (at least 99.9%) for each;
@@ -46,6 +48,16 @@ share() {
 CHECKS="sleep:bl_nanosleep:__x64_sys_clock_nanosleep pipe:bl_pipe_read:vfs_read
 	mutex:bl_mutex_lock:__x64_sys_futex cond:bl_cond_wait:__x64_sys_futex
 	epoll:bl_epoll_wait:__x64_sys_epoll_wait fsync:bl_fsync:__x64_sys_fsync"
+# allowance ERR MIN: MIN less the share (%) of the stacks wcrec -v said it skipped (its drain
+# was behind: a loaded machine, a sanitizer build), which are left as the kernel gave them
+allowance() {
+	sed -n 's/.*mended by CFI: \([0-9]*\) .* \([0-9]*\) skipped.*/\1 \2/p' "$1" |
+		awk -v m="$2" '{ s = $1 ? 100 * $2 / $1 : 0 } END {
+			if (s > 0) printf "note: %.1f%% of the stacks skipped (the drain behind): the bar is lowered by as much\n", s > "/dev/stderr"
+			if (s > 50) print "note: more than half skipped: the check cannot be made (fails)" > "/dev/stderr"
+			printf "%.2f\n", s > 50 ? 101 : m - s }'
+}
+
 # check_all FOLDED MIN [complete]: each of CHECKS's threads at least MIN%
 check_all() {
 	for c in $CHECKS; do
@@ -70,7 +82,7 @@ expect "wcrec -v gives the mending's figures, with cache hits (${hits:-none}%)" 
 	"$(awk -v h="${hits:-0}" 'BEGIN { print (h > 0) }')" -eq 1
 "$WCA" folded "$tmp/fp.wct" >"$tmp/fp.folded" 2>"$tmp/fp.aerr"
 expect "wcanalyze folded exits 0 ($(tail -1 "$tmp/fp.aerr"))" $? -eq 0
-check_all "$tmp/fp.folded" 99.9
+check_all "$tmp/fp.folded" "$(allowance "$tmp/fp.err" 99.9)"
 bad=$(awk '{ n = split($0, f, ";"); for (i = 3; i <= n; i++) if (f[i] == "[truncated]") print }' \
 	"$tmp/fp.folded" | wc -l)
 expect "[truncated] only ever right after the comm ($bad stacks otherwise)" "$bad" -eq 0
@@ -92,7 +104,7 @@ fi
 expect "wcrec -g dwarf -- blockers-nofp exits 0 ($(tail -1 "$tmp/dw.err"))" $? -eq 0
 grep 'mended' "$tmp/dw.err" | sed 's/^/note: /'
 "$WCA" folded "$tmp/dw.wct" >"$tmp/dw.folded" 2>/dev/null
-check_all "$tmp/dw.folded" 99 complete
+check_all "$tmp/dw.folded" "$(allowance "$tmp/dw.err" 99)" complete
 
 # 4. bad sizes
 for g in fp,7 dwarf,7 dwarf,65536 dwarf,; do
