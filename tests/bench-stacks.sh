@@ -71,22 +71,7 @@ pids="$pids $!"
 # nginx: a master and 2 workers, a constant reply; wrk's 4 connections
 nport=$(free_port)
 mkdir -p "$tmp/nginx"
-cat >"$tmp/nginx.conf" <<EOF
-worker_processes 2;
-daemon off;
-pid $tmp/nginx.pid;
-error_log $tmp/nginx-error.log;
-events { worker_connections 64; }
-http {
-	access_log off;
-	client_body_temp_path $tmp/nginx/body;
-	proxy_temp_path $tmp/nginx/proxy;
-	fastcgi_temp_path $tmp/nginx/fastcgi;
-	uwsgi_temp_path $tmp/nginx/uwsgi;
-	scgi_temp_path $tmp/nginx/scgi;
-	server { listen 127.0.0.1:$nport; location / { return 200 "ok\n"; } }
-}
-EOF
+sh "$(dirname "$0")/nginx-conf.sh" "$tmp" "$nport" >"$tmp/nginx.conf"
 nginx -c "$tmp/nginx.conf" -p "$tmp/nginx" -e "$tmp/nginx-error.log" &
 nginx=$!
 pids="$pids $nginx"

@@ -395,25 +395,7 @@ if ! command -v nginx >/dev/null 2>&1 || ! command -v wrk >/dev/null 2>&1; then
 else
 	port=$(free_port)
 	mkdir "$srv/nginx"
-	cat >"$srv/nginx.conf" <<-EOF
-		worker_processes 2;
-		daemon off;
-		pid $srv/nginx.pid;
-		error_log $srv/nginx-error.log;
-		events { worker_connections 64; }
-		http {
-			access_log off;
-			client_body_temp_path $srv/nginx/body;
-			proxy_temp_path $srv/nginx/proxy;
-			fastcgi_temp_path $srv/nginx/fastcgi;
-			uwsgi_temp_path $srv/nginx/uwsgi;
-			scgi_temp_path $srv/nginx/scgi;
-			server {
-				listen 127.0.0.1:$port;
-				location / { return 200 "ok\n"; }
-			}
-		}
-	EOF
+	sh "$(dirname "$0")/nginx-conf.sh" "$srv" "$port" >"$srv/nginx.conf"
 	nginx -c "$srv/nginx.conf" -p "$srv/nginx" -e "$srv/nginx-error.log" &
 	pids_to_stop="$pids_to_stop $!"
 	master=$!
