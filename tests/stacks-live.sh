@@ -55,7 +55,7 @@ allowance() {
 		awk -v m="$2" '{ s = $1 ? 100 * $2 / $1 : 0 } END {
 			if (s > 0) printf "note: %.1f%% of the stacks skipped (the drain behind): the bar is lowered by as much\n", s > "/dev/stderr"
 			if (s > 50) print "note: more than half skipped: the check cannot be made (fails)" > "/dev/stderr"
-			printf "%.2f\n", s > 50 ? 101 : m - s }'
+			printf "%.2f\n", (s > 50 ? 101 : m - s) }'
 }
 
 # check_all FOLDED MIN [complete]: each of CHECKS's threads at least MIN%
@@ -69,7 +69,7 @@ check_all() {
 			continue
 		fi
 		expect "$th: $4% of its $5 us off-CPU in $sc under a ${3:+complete }stack naming $fn (>= $2%)" \
-			"$(awk -v s="$4" -v t="$5" -v m="$2" 'BEGIN { print (s >= m && t > 0) }')" -eq 1
+			"$(awk -v s="$4" -v t="$5" -v m="$2" 'BEGIN { print (m != "" && s >= m + 0 && t > 0) }')" -eq 1
 	done
 }
 
