@@ -5,7 +5,9 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <dirent.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
@@ -90,22 +92,52 @@ struct wc_unwind {
 static __thread uint32_t cur_pid;
 
 /*
- * A module's file, as the process sees it: through /proc/PID/root, so that a process in
- * another mount namespace (a container), or a recorder in a chroot, gets the right file; else
- * as libdwfl finds it (the path as it is, the vdso from the process's memory).
+ * The file mapped at @base in process @pid, as mapped: its /proc/PID/map_files entry (root
+ * only: CAP_SYS_ADMIN), which is the mapped inode even where the path now names another file
+ * (a library upgraded on disk since the process started).  Return: an fd, else -1.
+ */
+static int open_mapped(uint32_t pid, uint64_t base, char *path, size_t size)
+{
+	char dir[64], prefix[32];
+	struct dirent *d;
+	DIR *dh;
+	int fd = -1;
+
+	snprintf(dir, sizeof(dir), "/proc/%u/map_files", pid);
+	snprintf(prefix, sizeof(prefix), "%" PRIx64 "-", base);
+	dh = opendir(dir);
+	if (!dh)
+		return -1;
+	while ((d = readdir(dh)) && fd < 0) {
+		if (strncmp(d->d_name, prefix, strlen(prefix)))
+			continue;
+		snprintf(path, size, "%s/%s", dir, d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	closedir(dh);
+	return fd;
+}
+
+/*
+ * A module's file, as the process maps it: through /proc/PID/map_files (open_mapped()), else
+ * through /proc/PID/root, so that a process in another mount namespace (a container), or a
+ * recorder in a chroot, gets its own file; else as libdwfl finds it (the path as it is, the
+ * vdso from the process's memory).  Only regular files: not a mapped device.
  */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
 		    char **file_name, Elf **elfp)
 {
 	char path[4096 + 32];
+	struct stat st;
 	int fd;
 
 	if (name && name[0] == '/' && cur_pid) {
-		struct stat st;
-
-		snprintf(path, sizeof(path), "/proc/%u/root%s", cur_pid, name);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) { /* not a mapped device */
+		fd = open_mapped(cur_pid, base, path, sizeof(path));
+		if (fd < 0) {
+			snprintf(path, sizeof(path), "/proc/%u/root%s", cur_pid, name);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+		}
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
 			*file_name = strdup(path);
 			return fd;
 		}
