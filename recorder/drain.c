@@ -132,6 +132,22 @@ static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct
 	return wc_writer_add(w, &x);
 }
 
+/*
+ * -g dwarf, a process not unwound (wc_events_set_targets()): its kernel part, then the user ip
+ * alone and WC_CONTEXT_TRUNCATED, in @out.  Return: the entries.
+ */
+static uint64_t not_unwound(const struct sample_view *s, uint64_t *out)
+{
+	uint64_t n = 0;
+
+	for (; n < s->nr && s->ips[n] != PERF_CONTEXT_USER; n++)
+		out[n] = s->ips[n];
+	out[n++] = PERF_CONTEXT_USER;
+	out[n++] = s->regs[2];
+	out[n++] = WC_CONTEXT_TRUNCATED;
+	return n;
+}
+
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
@@ -152,7 +168,13 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		st->skipped_self++;
 		return 0;
 	}
-	if ((s.nr || ev->dwarf) && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
+	if (ev->dwarf && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind &&
+	    !target_has(ev, s.pid)) { /* no user part was taken: the ip alone, cut short */
+		s.nr = not_unwound(&s, ev->mended);
+		s.ips = ev->mended;
+	} else if (!target_has(ev, s.pid)) {
+		/* -g fp: the kernel's walk as it is */
+	} else if ((s.nr || ev->dwarf) && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
 		uint32_t n;
 
 		st->user_copy_bytes += s.stack_size;
@@ -434,8 +456,12 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 			st->exit++;
 		/* a new process: a pid reused; the exit of a process is not its end while any of
 		 * its threads still run (a leader's pthread_exit()) */
-		if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind)
+		if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind) {
 			wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
+			if (ev->targets_cap && target_has(ev, r.ppid) &&
+			    wc_events_target_add(ev, r.pid))
+				return -ENOMEM;
+		}
 		return wc_writer_add(w, &r);
 	}
 	case PERF_RECORD_LOST:

@@ -82,6 +82,8 @@ struct wc_events {
 	unsigned user_copy;       /* ... else its size, bytes */
 	bool dwarf;               /* -g dwarf: the user part by CFI alone (wc_unwind_mend()'s whole) */
 	uint64_t *mended; /* room for a mended callchain */
+	uint32_t *targets; /* wc_events_set_targets(): an open-addressed set of pids, 0 empty */
+	size_t ntargets, targets_cap; /* ... its count and size (a power of two); cap 0: all */
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
@@ -91,6 +93,24 @@ struct wc_events {
 	uint64_t in_delay_n[2];
 	char why[256];
 };
+
+/* Is @pid a target whose user stacks are unwound (wc_events_set_targets())? */
+static inline bool target_has(const struct wc_events *ev, uint32_t pid)
+{
+	size_t mask = ev->targets_cap - 1;
+
+	if (!ev->targets_cap)
+		return true;
+	for (size_t i = (pid * 0x9e3779b1u) & mask;; i = (i + 1) & mask) {
+		if (ev->targets[i] == pid)
+			return true;
+		if (!ev->targets[i])
+			return false;
+	}
+}
+
+/* Add @pid to the targets.  Return: 0 or -ENOMEM. */
+int wc_events_target_add(struct wc_events *ev, uint32_t pid);
 
 static inline int id_get(const struct wc_events *ev, uint64_t id)
 {

@@ -503,6 +503,46 @@ bool wc_events_fallback(const struct wc_events *ev, const char *what)
 	return false;
 }
 
+int wc_events_target_add(struct wc_events *ev, uint32_t pid)
+{
+	if (!pid || (ev->targets_cap && target_has(ev, pid)))
+		return 0;
+	if ((ev->ntargets + 1) * 2 > ev->targets_cap) { /* at most half full */
+		size_t cap = ev->targets_cap ? ev->targets_cap * 2 : 64;
+		uint32_t *old = ev->targets, *t = calloc(cap, sizeof(*t));
+		size_t ocap = ev->targets_cap;
+
+		if (!t)
+			return -ENOMEM;
+		ev->targets = t;
+		ev->targets_cap = cap;
+		ev->ntargets = 0;
+		for (size_t i = 0; i < ocap; i++)
+			if (old[i])
+				wc_events_target_add(ev, old[i]);
+		free(old);
+	}
+	for (size_t i = (pid * 0x9e3779b1u) & (ev->targets_cap - 1);;
+	     i = (i + 1) & (ev->targets_cap - 1)) {
+		if (!ev->targets[i]) {
+			ev->targets[i] = pid;
+			ev->ntargets++;
+			return 0;
+		}
+	}
+}
+
+int wc_events_set_targets(struct wc_events *ev, const int *pids, int n)
+{
+	for (int i = 0; i < n; i++) {
+		int err = wc_events_target_add(ev, (uint32_t)pids[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 void wc_events_unwind_stats(const struct wc_events *ev, struct wc_unwind_stats *stats)
 {
 	memset(stats, 0, sizeof(*stats));
@@ -543,6 +583,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->ids);
 	free(ev->copy);
 	free(ev->mended);
+	free(ev->targets);
 	wc_unwind_free(ev->unwind);
 	wc_stack_table_free(ev->stacks);
 	wc_stack_table_free(ev->payloads);

@@ -141,6 +141,17 @@ int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 		    struct wc_drain_stats *stats);
 
 /**
+ * wc_events_set_targets() - mend (or, with -g dwarf, unwind) the user stacks of these @n
+ * processes and of those they fork while recording only; the others keep the kernel's
+ * frame-pointer walk (-g fp) or their ip alone, [truncated] (-g dwarf).  Without a call, every
+ * process's.  A targeted recording (-p, COMMAND) records every CPU's events; this keeps the
+ * recorder's unwinding work to its target.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int wc_events_set_targets(struct wc_events *ev, const int *pids, int n);
+
+/**
  * wc_events_unwind_stats() - figures of the mending of user callchains (recorder/unwind.h);
  * all zero when no user stack is copied
  */

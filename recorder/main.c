@@ -661,6 +661,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "wcrec: kernel addresses are hidden (kptr_restrict): kernel frames "
 				"will not be symbolized\n");
 
+	/* the recorder unwinds the target's stacks only (-p with its children, COMMAND) */
+	if (npids && !all && wc_events_set_targets(ev, pids, npids)) {
+		fprintf(stderr, "wcrec: out of memory\n");
+		goto out;
+	}
 	err = wc_events_enable(ev, true);
 	if (err) {
 		fprintf(stderr, "wcrec: cannot enable the events: %s\n", strerror(-err));

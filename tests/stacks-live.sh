@@ -16,6 +16,8 @@
 #  - -g dwarf on tests/blockers-nofp (the same built with -fomit-frame-pointer): of each
 #    blocking thread's off-CPU time in its system call, at least 99% under a complete stack
 #    (no [truncated]) that names its function;
+#  - a program replaced on disk while it runs (renamed over, as by an upgrade) keeps its user
+#    stacks as deep as with the file in place (tests/wct-stat's switch_stack);
 #  - -g fp,SIZE and -g dwarf,SIZE refuse a size that is not a multiple of 8 with exit 2.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -106,7 +108,27 @@ grep 'mended' "$tmp/dw.err" | sed 's/^/note: /'
 "$WCA" folded "$tmp/dw.wct" >"$tmp/dw.folded" 2>/dev/null
 check_all "$tmp/dw.folded" "$(allowance "$tmp/dw.err" 99)" complete
 
-# 4. bad sizes
+# 4. a program replaced on disk while it runs (an upgrade): its stacks unwound as before, from
+# the file it maps (/proc/PID/map_files), not the one now at its path
+STAT="$B/tests/wct-stat"
+depth() { # depth FILE COMM: mean user frames of COMM's switch callchains
+	"$STAT" "$1" | awk -v c="$2" '$1 == "switch_stack" && $2 == c { print $4 }'
+}
+cp "$BLOCKERS" "$tmp/prog"
+shared_begin # the lock first: a wait for it must not outlast the program
+"$tmp/prog" 4 "$dir" &
+prog=$!
+sleep 0.5
+cp /bin/true "$tmp/prog.new" && mv "$tmp/prog.new" "$tmp/prog"
+"$WCREC" -q -p "$prog" -d 1.5 -o "$tmp/repl.wct" 2>"$tmp/repl.err"
+expect "wcrec -p of a program replaced on disk exits 0 ($(tail -1 "$tmp/repl.err"))" $? -eq 0
+shared_end
+wait "$prog"
+d0=$(depth "$tmp/fp.wct" bl-sleep) d1=$(depth "$tmp/repl.wct" bl-sleep)
+expect "replaced on disk: bl-sleep's switches have ${d1:-no} user frames on average, as with the file in place (${d0:-no})" \
+	"$(awk -v a="${d0:-0}" -v b="${d1:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
+
+# 5. bad sizes
 for g in fp,7 dwarf,7 dwarf,65536 dwarf,; do
 	"$WCREC" -g $g -o "$tmp/bad.wct" -- true 2>"$tmp/bad.err"
 	expect "-g $g exits 2 ($(cat "$tmp/bad.err"))" $? -eq 2
