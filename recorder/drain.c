@@ -175,12 +175,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	} else if (!target_has(ev, s.pid)) {
 		/* -g fp: the kernel's walk as it is */
 	} else if ((s.nr || ev->dwarf) && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
+		struct wc_unwind_sample smp = { s.pid, s.tid, s.time,
+						{ s.regs[0], s.regs[1], s.regs[2] },
+						s.stack, s.stack_size };
 		uint32_t n;
 
 		st->user_copy_bytes += s.stack_size;
-		struct wc_unwind_sample smp = { s.pid, s.tid, s.time, { s.regs[0], s.regs[1], s.regs[2] },
-						s.stack, s.stack_size };
-
 		wc_unwind_mend(ev->unwind, &smp, s.ips, (uint32_t)s.nr, ev->dwarf, ev->mended, &n);
 		s.ips = ev->mended;
 		s.nr = n;
