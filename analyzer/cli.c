@@ -492,7 +492,7 @@ void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *er
 	uint64_t skid = wc_profile_skid(p, &total, &attributed);
 	uint64_t cut = wc_profile_truncated(p, &off);
 
-	if (cut && off)
+	if (cut && off && cut * 1000 >= off) /* from 0.1%: below, the note would read 0.0% */
 		fprintf(err,
 			"wcanalyze: note: %s: %.1f%% of the off-CPU time (%.3f of %.3f s) lies under "
 			"user stacks cut short, shown as [truncated]: the recording's copy of the user "

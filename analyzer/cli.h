@@ -99,7 +99,7 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
  * wc_cli_profile_notes() - after a profile's lines: one note line on @err giving the share of
  * its on-CPU samples that are the context switch's (skid.h) and where they went, and one
  * giving the share of its off-CPU time under user stacks cut short ([truncated]); nothing for
- * either when there is none
+ * either when there is none (for the second, when it is under 0.1%)
  * @file: the trace, for the lines
  */
 void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *err);
