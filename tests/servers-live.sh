@@ -22,7 +22,9 @@
 #    defaults: of its processes' off-CPU time in epoll_wait, 90% or more under
 #    WaitEventSetWait;epoll_wait (the frame the kernel's walk alone skips); redis and nginx
 #    (built without), recorded again with -g dwarf: 90% or more of the off-CPU time of their
-#    comm under complete stacks (no [truncated]) that go up to main (or start_thread).
+#    comm under complete stacks (no [truncated]) that go up to main (or start_thread), the bar
+#    lowered by the share of stacks the recorder skipped with its drain behind (info's
+#    "mended:" line: 19.8% in the ASan build beside a fuzzing campaign), failing past half.
 # Every server started is stopped on the way out, whatever happens.  A server whose package is
 # missing is skipped with the reason (a failure with WC_REQUIRE_RECORDING=1: scripts/deps.sh
 # installs them); bpftrace's and perf's parts likewise.
@@ -325,9 +327,13 @@ dwarf_stacks() {
 	"$WCREC" -q -g dwarf -p "$2" -d 3 -o "$tmp/$1-dw.wct" 2>"$tmp/err"
 	expect "$1: wcrec -g dwarf -p $2 exits 0 ($(tail -1 "$tmp/err"))" $? -eq 0
 	"$WCA" folded --mode off "$tmp/$1-dw.wct" >"$tmp/$1-dw.folded" 2>/dev/null
+	# the stacks the recorder skipped, its drain behind (a sanitizer build, a loaded machine),
+	# keep only their ip: the bar is lowered by their share (wcanalyze info), up to half
+	bar=$("$WCA" info "$tmp/$1-dw.wct" 2>/dev/null | awk '$1 == "mended:" {
+		n = $2; s = $(NF - 1) } END { k = n ? 100 * s / n : 0; printf "%.1f\n", (k > 50 ? 101 : 90 - k) }')
 	set -- "$1" $(share "$tmp/$1-dw.folded" "$3" ";" complete)
-	expect "$1: -g dwarf: $2% of the off-CPU time of its threads ($3 us) under complete stacks from main or start_thread (>= 90%)" \
-		"$(awk -v s="$2" -v t="$3" 'BEGIN { print (s >= 90 && t > 0) }')" -eq 1
+	expect "$1: -g dwarf: $2% of the off-CPU time of its threads ($3 us) under complete stacks from main or start_thread (>= ${bar:-?}%, 90 less the share of stacks skipped)" \
+		"$(awk -v s="$2" -v t="$3" -v m="$bar" 'BEGIN { print (m != "" && s >= m + 0 && t > 0) }')" -eq 1
 }
 
 have_perf=1
