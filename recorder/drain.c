@@ -511,9 +511,29 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	return 0;
 }
 
+/*
+ * Is the drain behind: a ring more than a quarter full, this one (@r, read up to @tail) or
+ * another?  Checked every 64 records: then the unwinder answers from its cache only
+ * (wc_unwind_set_busy()), so that the rings are emptied before they overflow.  The other
+ * rings' data_head and data_tail are only read: a stale value errs by a few records.
+ */
+static bool behind(const struct wc_events *ev, const struct ring *r, uint64_t tail)
+{
+	for (int c = 0; c < ev->ncpus; c++) {
+		const struct ring *o = &ev->rings[c];
+		uint64_t head = __atomic_load_n(&o->meta->data_head, __ATOMIC_RELAXED);
+		uint64_t done = o == r ? tail : o->meta->data_tail;
+
+		if (head - done > o->size / 4)
+			return true;
+	}
+	return false;
+}
+
 static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
 		      struct wc_drain_stats *st)
 {
+	uint32_t n = 0;
 	/* acquire: the record bytes below head are visible once head is */
 	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = r->meta->data_tail;
@@ -521,9 +541,6 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 	int err = 0;
 
 	st->ring_bytes = r->size;
-	/* more than half full: this pass unwinds from the cache only, so as to catch up */
-	if (ev->unwind)
-		wc_unwind_set_busy(ev->unwind, head - tail > r->size / 2);
 	if (head - tail > st->peak_fill) {
 		st->peak_fill = head - tail;
 		st->peak_fill_cpu = r->cpu;
@@ -551,6 +568,8 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 			memcpy(ev->copy + first, r->data, hdr.size - first);
 			h = (const void *)ev->copy;
 		}
+		if (ev->unwind && !(n++ % 64))
+			wc_unwind_set_busy(ev->unwind, behind(ev, r, tail));
 		err = on_record(ev, r, w, h, self_pid, st);
 		tail += hdr.size;
 	}
