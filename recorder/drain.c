@@ -512,8 +512,9 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 }
 
 /*
- * Is the drain behind: a ring more than a quarter full, this one (@r, read up to @tail) or
- * another?  Checked every 64 records: then the unwinder answers from its cache only
+ * Is the drain behind: a ring more than half full (the poll wakes it at a quarter, the
+ * watermark), this one (@r, read up to @tail) or another?  Checked every 64 records: then
+ * the unwinder answers from its cache only
  * (wc_unwind_set_busy()), so that the rings are emptied before they overflow.  The other
  * rings' data_head and data_tail are only read: a stale value errs by a few records.
  */
@@ -524,7 +525,7 @@ static bool behind(const struct wc_events *ev, const struct ring *r, uint64_t ta
 		uint64_t head = __atomic_load_n(&o->meta->data_head, __ATOMIC_RELAXED);
 		uint64_t done = o == r ? tail : o->meta->data_tail;
 
-		if (head - done > o->size / 4)
+		if (head - done > o->size / 2)
 			return true;
 	}
 	return false;
