@@ -103,8 +103,11 @@ samples=$(sed -n 's/^records: .*), \([0-9]*\) samples.*/\1/p' "$tmp/info")
 expect "info: scheduler events and samples (${switches:-no} switches, ${samples:-no} samples)" \
 	"${switches:-0}" -gt 100 -a "${samples:-0}" -gt 10
 info_of() { sed -n "s/^  $1  *//p" "$tmp/info" | head -1; }
-expect "info: no switch-in left to infer ($(info_of 'two switch-outs, no switch-in between') double switch-outs, $(info_of 'switch-ins from context-switch records') from records)" \
-	"$(info_of 'two switch-outs, no switch-in between')" = 0
+# 6.1 traces every switch: a double switch-out can only come of an event dropped as late for
+# its round (seen once in 20 runs, the guest's drain slowed by TCG), each dropping one
+double=$(info_of 'two switch-outs, no switch-in between') late=$(info_of 'events late for their round (dropped)')
+expect "info: no switch-in left to infer (${double:-?} double switch-outs, ${late:-?} events late, $(info_of 'switch-ins from context-switch records') from records)" \
+	"${double:-1}" -le "${late:-0}"
 "$WCA" threads "$tmp/demo.wct" >"$tmp/threads" 2>"$tmp/err"
 expect "threads: the demo's four workers ($(grep -o ' demo-[a-z]*' "$tmp/threads" | sort -u | tr -d '\n'))" \
 	"$(grep -o ' demo-[a-z]*' "$tmp/threads" | sort -u | wc -l)" -eq 4
