@@ -104,7 +104,7 @@ expect "info: scheduler events and samples (${switches:-no} switches, ${samples:
 	"${switches:-0}" -gt 100 -a "${samples:-0}" -gt 10
 info_of() { sed -n "s/^  $1  *//p" "$tmp/info" | head -1; }
 # 6.1 traces every switch: a double switch-out can only come of an event dropped as late for
-# its round (seen once in 20 runs, the guest's drain slowed by TCG), each dropping one
+# its round (seen once, in UU-1: the guest's drain slowed by TCG), each dropping one
 double=$(info_of 'two switch-outs, no switch-in between') late=$(info_of 'events late for their round (dropped)')
 expect "info: no switch-in left to infer (${double:-?} double switch-outs, ${late:-?} events late, $(info_of 'switch-ins from context-switch records') from records)" \
 	"${double:-1}" -le "${late:-0}"
