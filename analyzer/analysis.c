@@ -391,6 +391,13 @@ int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 	return err;
 }
 
+bool wc_analysis_dwarf_stacks(const struct wc_analysis *a)
+{
+	const char *v = wc_replay_note(a->replay, "user_stacks");
+
+	return v && !strncmp(v, "dwarf", 5);
+}
+
 uint64_t wc_analysis_end_ns(const struct wc_analysis *a)
 {
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);

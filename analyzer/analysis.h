@@ -115,6 +115,10 @@ int wc_analysis_open(struct wc_analysis *a, const char *path);
  */
 int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c);
 
+/* wc_analysis_dwarf_stacks() - were the user stacks unwound by CFI alone (wcrec -g dwarf, as
+ * the trace's user_stacks note says)? */
+bool wc_analysis_dwarf_stacks(const struct wc_analysis *a);
+
 /* wc_analysis_end_ns() - the recording's end: the trailer's time, else the last event's. */
 uint64_t wc_analysis_end_ns(const struct wc_analysis *a);
 

@@ -15,7 +15,7 @@ void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *c
 
 	memset(cc, 0, sizeof(*cc));
 	for (uint32_t i = 0; i < nr; i++) {
-		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX && ips[i] != WC_CONTEXT_TRUNCATED) {
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX && !WC_CONTEXT_IS_END(ips[i])) {
 			ctx = ips[i];
 			if (ctx == PERF_CONTEXT_KERNEL && !cc->nkernel)
 				cc->kernel = ips + i + 1;
@@ -28,13 +28,27 @@ void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *c
 				cc->kernel = ips + i;
 			cc->nkernel = (uint32_t)(ips + i + 1 - cc->kernel);
 		} else if (ctx == PERF_CONTEXT_USER) {
-			if (cc->nuser && cc->user[cc->nuser - 1] == WC_CONTEXT_TRUNCATED)
+			if (cc->nuser && WC_CONTEXT_IS_END(cc->user[cc->nuser - 1]))
 				continue; /* the marker ends the part */
 			if (!cc->user)
 				cc->user = ips + i;
 			cc->nuser = (uint32_t)(ips + i + 1 - cc->user);
 		}
 	}
+}
+
+enum wc_user_stack wc_callchain_user_kind(const uint64_t *ips, uint32_t nr)
+{
+	struct wc_callchain cc;
+	uint64_t last;
+
+	wc_callchain_split(ips, nr, &cc);
+	if (!cc.nuser)
+		return WC_USER_NONE;
+	last = cc.user[cc.nuser - 1];
+	return last == WC_CONTEXT_TRUNCATED	 ? WC_USER_TRUNCATED
+	       : last == WC_CONTEXT_UNWIND_FAILED ? WC_USER_FAILED
+						  : WC_USER_WHOLE;
 }
 
 static bool grow(struct wc_strbuf *b, size_t need)

@@ -22,10 +22,24 @@ struct wc_callchain {
 /**
  * wc_callchain_split() - the kernel and user frames of @ips (@nr entries, markers included)
  * Frames after PERF_CONTEXT_GUEST* markers belong to neither part and are left out.  A
- * WC_CONTEXT_TRUNCATED marker in the user part stays in it as its outermost frame (the
- * symbolizer names it "[truncated]"); anything after it is left out.
+ * WC_CONTEXT_TRUNCATED or WC_CONTEXT_UNWIND_FAILED marker in the user part stays in it as its
+ * outermost frame (the symbolizer names them "[truncated]", "[unwind failed]"); anything after
+ * it is left out.
  */
 void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *cc);
+
+/* How complete a callchain's user part is, as the recorder marked it (common/wct.h). */
+enum wc_user_stack {
+	WC_USER_NONE,      /* no user part: a kernel thread, or user stacks not recorded */
+	WC_USER_WHOLE,     /* no marker: complete with -g dwarf; with -g fp as far as the frame
+			    * pointers and the mending went (recorder/unwind.h) */
+	WC_USER_TRUNCATED, /* ends in [truncated]: the stack copy ran out first */
+	WC_USER_FAILED,    /* ends in [unwind failed]: not unwound to its end for another reason */
+	WC_USER_KINDS
+};
+
+/** wc_callchain_user_kind() - Return: how complete the user part of @ips (@nr entries) is */
+enum wc_user_stack wc_callchain_user_kind(const uint64_t *ips, uint32_t nr);
 
 /* A NUL-terminated string that grows; oom is set (and the text kept as it was) on ENOMEM. */
 struct wc_strbuf {

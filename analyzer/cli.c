@@ -485,19 +485,46 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 			a->path, t->ntarget_pids - 8);
 }
 
-void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *err)
+/*
+ * How complete the user stacks of the profile's off-CPU time are: with -g dwarf always, the
+ * shares of complete, [truncated] and [unwind failed]; else only where a share of the last two
+ * reaches 0.1% (below, the note would read 0.0%).
+ */
+static void user_stacks_note(const struct wc_cli_session *s, const struct wc_profile *p,
+			     const char *file, FILE *err)
 {
-	uint64_t total, off;
+	uint64_t ns[WC_USER_KINDS], with;
+	bool dwarf = wc_analysis_dwarf_stacks(&s->a);
+	double cut, failed;
+
+	wc_profile_user_kinds(p, ns);
+	with = ns[WC_USER_WHOLE] + ns[WC_USER_TRUNCATED] + ns[WC_USER_FAILED];
+	if (!with)
+		return;
+	cut = 100.0 * (double)ns[WC_USER_TRUNCATED] / (double)with;
+	failed = 100.0 * (double)ns[WC_USER_FAILED] / (double)with;
+	if (!dwarf && (ns[WC_USER_TRUNCATED] + ns[WC_USER_FAILED]) * 1000 < with)
+		return;
+	fprintf(err, "wcanalyze: note: %s: of the off-CPU time under a user stack (%.3f s), ", file,
+		(double)with / 1e9);
+	if (dwarf)
+		fprintf(err, "%.1f%% lies under complete stacks (unwound by CFI to the outermost "
+			     "frame), ", 100.0 * (double)ns[WC_USER_WHOLE] / (double)with);
+	fprintf(err,
+		"%.1f%% under stacks cut short, shown as [truncated] (the recording's copy of the "
+		"user stack ran out first: wcrec -g %s,SIZE takes more), %.1f%% under stacks not "
+		"unwound to their end, shown as [unwind failed] (wcanalyze info counts why)\n",
+		cut, dwarf ? "dwarf" : "fp", failed);
+}
+
+void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profile *p,
+			  const char *file, FILE *err)
+{
+	uint64_t total;
 	bool attributed;
 	uint64_t skid = wc_profile_skid(p, &total, &attributed);
-	uint64_t cut = wc_profile_truncated(p, &off);
 
-	if (cut && off && cut * 1000 >= off) /* from 0.1%: below, the note would read 0.0% */
-		fprintf(err,
-			"wcanalyze: note: %s: %.1f%% of the off-CPU time (%.3f of %.3f s) lies under "
-			"user stacks cut short, shown as [truncated]: the recording's copy of the user "
-			"stack ran out first (wcrec -g fp,SIZE takes more)\n",
-			file, 100.0 * (double)cut / (double)off, (double)cut / 1e9, (double)off / 1e9);
+	user_stacks_note(s, p, file, err);
 	if (!skid || !total)
 		return;
 	fprintf(err,

@@ -95,14 +95,6 @@ struct wc_cli_extra {
 int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 		 const struct wc_cli_extra *x, const char *usage);
 
-/**
- * wc_cli_profile_notes() - after a profile's lines: one note line on @err giving the share of
- * its on-CPU samples that are the context switch's (skid.h) and where they went, and one
- * giving the share of its off-CPU time under user stacks cut short ([truncated]); nothing for
- * either when there is none (for the second, when it is under 0.1%)
- * @file: the trace, for the lines
- */
-void wc_cli_profile_notes(const struct wc_profile *p, const char *file, FILE *err);
 
 /** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
 int wc_cli_bad(const char *what, const char *arg);
@@ -134,6 +126,18 @@ struct wc_cli_session {
 	bool progress_shown;
 	uint64_t max_memory; /* set before wc_cli_replay(): wc_analysis' max_memory */
 };
+
+/**
+ * wc_cli_profile_notes() - after a profile's lines: one note line on @err giving the shares
+ * of its off-CPU time under user stacks by how complete they are (complete with -g dwarf,
+ * [truncated], [unwind failed]: wc_profile_user_kinds()), and one giving the share of its
+ * on-CPU samples that are the context switch's (skid.h) and where they went; nothing for
+ * either when there is none (for the first, unless -g dwarf, when both shares are under 0.1%)
+ * @s:    the session the profile was made in (its trace's notes say how stacks were taken)
+ * @file: the trace, for the lines
+ */
+void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profile *p,
+			  const char *file, FILE *err);
 
 /**
  * wc_cli_progress() - with @on, before wc_analysis_run() on the opened @s->a: show its

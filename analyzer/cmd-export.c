@@ -190,7 +190,7 @@ static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, boo
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
 			ret = WC_EXIT_BAD_FILE;
 		} else {
-			wc_cli_profile_notes(p, c->file, stderr);
+			wc_cli_profile_notes(s, p, c->file, stderr);
 		}
 		*empty = !nprofiles;
 	}

@@ -193,7 +193,7 @@ int wc_cmd_flamegraph(int argc, char **argv)
 		} else {
 			ret = write_out(fg, x.output);
 			if (!ret)
-				wc_cli_profile_notes(p, c.file, stderr);
+				wc_cli_profile_notes(&s, p, c.file, stderr);
 			wc_flamegraph_stats(fg, &st);
 			if (!ret && !st.total)
 				fprintf(stderr,

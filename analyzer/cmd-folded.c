@@ -69,7 +69,7 @@ int wc_cmd_folded(int argc, char **argv)
 			ret = WC_EXIT_BAD_FILE;
 		}
 		/* the folded lines have no room for them: a footer on stderr */
-		wc_cli_profile_notes(p, c.file, stderr);
+		wc_cli_profile_notes(&s, p, c.file, stderr);
 		wc_info_counts_line(&s.a, stderr);
 		s.counts_shown = true;
 	}

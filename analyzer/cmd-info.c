@@ -11,13 +11,16 @@ static const char usage[] = "usage: wcanalyze info [--max-memory SIZE] FILE   (a
 int wc_cmd_info(int argc, char **argv)
 {
 	struct wc_cli_session s = { .counts_shown = true };
+	struct wc_info_acc acc = { 0 };
+	struct wc_analysis_consumer consumer;
 	struct wc_cli c;
 	int ret = wc_cli_parse(&c, argc, argv, 0, NULL, usage);
 
 	if (ret >= 0)
 		return ret;
 	s.max_memory = c.max_memory;
-	ret = wc_cli_replay(&s, c.file, NULL);
+	wc_info_consumer(&acc, &consumer);
+	ret = wc_cli_replay(&s, c.file, &consumer);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);
 	{ /* kernel names for the skid line; without them (out of memory) it is left out */
@@ -26,5 +29,5 @@ int wc_cmd_info(int argc, char **argv)
 		s.sym = wc_symbolizer_new(&s.a.tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
 					  &c.paths);
 	}
-	return wc_cli_end(&s, wc_info_write(&s.a, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
+	return wc_cli_end(&s, wc_info_write(&s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
 }

@@ -26,6 +26,49 @@ static const char *clock_name(int32_t id)
 	}
 }
 
+static int acc_begin(void *ctx, struct wc_analysis *a)
+{
+	((struct wc_info_acc *)ctx)->a = a;
+	return 0;
+}
+
+static int acc_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv)
+{
+	struct wc_info_acc *acc = ctx;
+	uint32_t nr = 0;
+	const uint64_t *ips = iv->stack_id ? wc_replay_stack(acc->a->replay, iv->stack_id, &nr)
+					   : NULL;
+
+	(void)t;
+	acc->user_ns[ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE] +=
+		iv->end_ns - iv->start_ns;
+	return 0;
+}
+
+void wc_info_consumer(struct wc_info_acc *acc, struct wc_analysis_consumer *c)
+{
+	*c = (struct wc_analysis_consumer){ .ctx = acc, .begin = acc_begin,
+					    .sink = { .off = acc_off } };
+}
+
+/* The off-CPU time by how complete its user stacks are, when there are user stacks. */
+static void user_shares(const struct wc_info_acc *acc, FILE *out)
+{
+	uint64_t with = acc->user_ns[WC_USER_WHOLE] + acc->user_ns[WC_USER_TRUNCATED] +
+			acc->user_ns[WC_USER_FAILED];
+
+	if (!with)
+		return;
+	fprintf(out, "  off-CPU:    %.3f s under a user stack: %.1f%% %s, %.1f%% [truncated], "
+		     "%.1f%% [unwind failed]%s\n",
+		(double)with / 1e9, 100.0 * (double)acc->user_ns[WC_USER_WHOLE] / (double)with,
+		wc_analysis_dwarf_stacks(acc->a) ? "complete" : "by frame pointers, mended",
+		100.0 * (double)acc->user_ns[WC_USER_TRUNCATED] / (double)with,
+		100.0 * (double)acc->user_ns[WC_USER_FAILED] / (double)with,
+		acc->a->tasks.ntarget_pids && acc->user_ns[WC_USER_FAILED]
+			? " (the recorder unwinds only its target's processes)" : "");
+}
+
 static const char *ending(const struct wc_replay_stats *st)
 {
 	switch (st->state) {
@@ -43,7 +86,8 @@ static const char *ending(const struct wc_replay_stats *st)
 	}
 }
 
-int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *out)
+int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
+		  struct wc_symbolizer *sym, FILE *out)
 {
 	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
@@ -99,6 +143,8 @@ int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *
 									   : "switch recs:",
 				m->notes[i].value);
 	}
+	if (acc)
+		user_shares(acc, out);
 	fprintf(out, "events:      ");
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present)

@@ -6,14 +6,31 @@
 #include <stdio.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/callchain.h"
 #include "analyzer/symbolize.h"
+
+/* What the info report gathers as the trace is replayed (wc_info_consumer()). */
+struct wc_info_acc {
+	const struct wc_analysis *a;
+	/* off-CPU time of closed intervals, ns, by how complete their switch-out's user stack
+	 * is (enum wc_user_stack) */
+	uint64_t user_ns[WC_USER_KINDS];
+};
+
+/**
+ * wc_info_consumer() - set @c to gather into @acc (zeroed by the caller, and kept while @c is
+ * used) during wc_analysis_run()
+ */
+void wc_info_consumer(struct wc_info_acc *acc, struct wc_analysis_consumer *c);
 
 /**
  * wc_info_write() - the info report of analysis @a (run already) on @out
+ * @acc: what the run gathered (wc_info_consumer()); NULL leaves its lines out
  * @sym: names kernel frames for the skid line (skid.h); NULL leaves the line out
  * Return: 0, or -EIO when @out failed.
  */
-int wc_info_write(const struct wc_analysis *a, struct wc_symbolizer *sym, FILE *out);
+int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
+		  struct wc_symbolizer *sym, FILE *out);
 
 /**
  * wc_info_warn_counts() - one line on @err when events were lost, late or undecodable, or

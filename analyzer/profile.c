@@ -51,8 +51,8 @@ struct wc_profile {
 	size_t nwk, wk_cap;
 	struct wc_map64 wk_index;  /* hash of an entry's key -> index + 1 (probed on clashes) */
 	bool waker_stacks;         /* wakeups carry callchains */
-	uint64_t off_ns;           /* wc_profile_lines(): off-CPU time of the lines, ns */
-	uint64_t truncated_ns;     /* ... of it under a user stack that ends in [truncated] */
+	uint64_t user_ns[WC_USER_KINDS]; /* wc_profile_lines(): off-CPU time of the lines, ns, by
+					  * how complete their user stacks are */
 };
 
 uint64_t wc_unit_ns(enum wc_unit u)
@@ -481,16 +481,13 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct w
 		wc_strbuf_putf(b, ";%s", comm);
 }
 
-/* Does the user part of the stack end in WC_CONTEXT_TRUNCATED (recorder/unwind.h)? */
-static bool truncated(const struct wc_analysis *a, uint32_t stack_id)
+/* How complete the user part of the stack is (wc_callchain_user_kind()). */
+static enum wc_user_stack user_kind(const struct wc_analysis *a, uint32_t stack_id)
 {
 	uint32_t nr = 0;
 	const uint64_t *ips = wc_replay_stack(a->replay, stack_id, &nr);
 
-	for (uint32_t i = ips ? nr : 0; i-- > 0;)
-		if (ips[i] == WC_CONTEXT_TRUNCATED)
-			return true;
-	return false;
+	return ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE;
 }
 
 static int cmp_line(const void *x, const void *y)
@@ -529,18 +526,15 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 		}
 		lines[n++].ns = e->ns;
 	}
-	p->off_ns = p->truncated_ns = 0;
+	memset(p->user_ns, 0, sizeof(p->user_ns));
 	for (size_t i = 0; i <= p->entries.mask; i++) {
 		uint64_t key = p->entries.keys[i];
 		unsigned leaf = (key >> 32) & 0xff;
 
 		if (key == WC_MAP64_EMPTY)
 			continue;
-		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED) {
-			p->off_ns += p->entries.values[i];
-			if (truncated(a, (uint32_t)key))
-				p->truncated_ns += p->entries.values[i];
-		}
+		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED)
+			p->user_ns[user_kind(a, (uint32_t)key)] += p->entries.values[i];
 		line_text(p, sym, &b, &p->segs[key >> 40], (key >> 32) & 0xff, (uint32_t)key);
 		if (b.oom || !(lines[n].text = strdup(b.s))) {
 			err = -ENOMEM;
@@ -567,10 +561,9 @@ out:
 	return err;
 }
 
-uint64_t wc_profile_truncated(const struct wc_profile *p, uint64_t *off_ns)
+void wc_profile_user_kinds(const struct wc_profile *p, uint64_t ns[WC_USER_KINDS])
 {
-	*off_ns = p->off_ns;
-	return p->truncated_ns;
+	memcpy(ns, p->user_ns, sizeof(p->user_ns));
 }
 
 uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed)

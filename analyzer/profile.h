@@ -25,6 +25,7 @@
 #include <stdio.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/callchain.h"
 #include "analyzer/symbolize.h"
 
 enum wc_profile_mode { WC_MODE_WALL = 0, WC_MODE_OFF, WC_MODE_ON };
@@ -100,12 +101,12 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx);
 
 /**
- * wc_profile_truncated() - after wc_profile_lines() (or _write_folded()): the off-CPU time of
- * the profile's lines, ns, in @off_ns (blocked and run-queue; not the waker profile's)
- * Return: the part of it, ns, under user stacks that end in [truncated]: unwound by CFI until
- * the recording's copy of the user stack ran out (wcrec -g fp,SIZE).
+ * wc_profile_user_kinds() - after wc_profile_lines() (or _write_folded()): the off-CPU time of
+ * the profile's lines (blocked and run-queue; not the waker profile's), ns, in @ns by how
+ * complete their user stacks are (enum wc_user_stack: none, whole, [truncated], [unwind
+ * failed])
  */
-uint64_t wc_profile_truncated(const struct wc_profile *p, uint64_t *off_ns);
+void wc_profile_user_kinds(const struct wc_profile *p, uint64_t ns[WC_USER_KINDS]);
 
 /**
  * wc_profile_waker_stacks() - after the run, whether the trace had callchains on wakeups

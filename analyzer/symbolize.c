@@ -135,6 +135,8 @@ const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_
 
 	if (ip == WC_CONTEXT_TRUNCATED)
 		return "[truncated]";
+	if (ip == WC_CONTEXT_UNWIND_FAILED)
+		return "[unwind failed]";
 	if (!m)
 		return UNKNOWN;
 	off = ip - m->start + m->pgoff;

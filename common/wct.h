@@ -288,6 +288,19 @@ static_assert(sizeof(struct wc_rec_stack) == 16, "stack record");
 #define WC_CONTEXT_TRUNCATED ((uint64_t)-3000)
 
 /*
+ * A marker, as WC_CONTEXT_TRUNCATED, that ends a user part the recorder could not unwind to its
+ * outermost frame for another reason than the size of the copy: a frame without CFI (JIT code,
+ * a file that could not be opened or had changed since it was mapped), registers of another
+ * ABI, a process not unwound (outside a targeted recording's processes) or a stack skipped
+ * while the drain was behind (recorder/unwind.h).  Readers show it as an "[unwind failed]"
+ * frame.  Since format 1.7.
+ */
+#define WC_CONTEXT_UNWIND_FAILED ((uint64_t)-3001)
+
+/* Is @ip one of the markers above, which end a user part as its outermost frame? */
+#define WC_CONTEXT_IS_END(ip) ((ip) == WC_CONTEXT_TRUNCATED || (ip) == WC_CONTEXT_UNWIND_FAILED)
+
+/*
  * TRACEPOINT: one tracepoint event (PERF_SAMPLE_RAW).  Its raw payload, as the kernel wrote
  * it (common fields first, decoded with the TP_FORMAT of the event's tracepoint), is stored
  * once per distinct content in a PAYLOAD record that comes before, and referred to by id.

@@ -15,82 +15,7 @@
 
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
-
-/* Layout of a PERF_RECORD_SAMPLE with BASE_SAMPLE_TYPE (+ CALLCHAIN, + RAW, + REGS_USER and
- * STACK_USER), in order. */
-struct sample_view {
-	uint64_t identifier;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu;
-	uint64_t period;
-	uint64_t nr;
-	const uint64_t *ips;
-	uint32_t raw_size;
-	const uint8_t *raw;
-	uint64_t regs_abi;      /* PERF_SAMPLE_REGS_ABI_*; NONE for a kernel thread */
-	uint64_t regs[3];       /* WC_UNWIND_REGS_MASK: bp, sp, ip */
-	uint64_t stack_size;    /* bytes of user stack copied (dyn_size) */
-	const uint8_t *stack;
-};
-
-/* Parse a sample; return false when it is shorter than its sample_type says. */
-static bool parse_sample(const struct perf_event_header *h, uint64_t sample_type,
-			 struct sample_view *s)
-{
-	const uint8_t *p = (const uint8_t *)(h + 1), *end = (const uint8_t *)h + h->size;
-
-#define TAKE(dst, n)                                                                               \
-	do {                                                                                       \
-		if (p + (n) > end)                                                                 \
-			return false;                                                              \
-		memcpy((dst), p, (n));                                                             \
-		p += (n);                                                                          \
-	} while (0)
-	memset(s, 0, sizeof(*s));
-	TAKE(&s->identifier, 8);
-	TAKE(&s->pid, 4);
-	TAKE(&s->tid, 4);
-	TAKE(&s->time, 8);
-	TAKE(&s->cpu, 4);
-	p += 4;
-	TAKE(&s->period, 8);
-	if (sample_type & PERF_SAMPLE_CALLCHAIN) {
-		TAKE(&s->nr, 8);
-		if (s->nr > (uint64_t)(end - p) / 8)
-			return false;
-		s->ips = (const uint64_t *)p;
-		p += s->nr * 8;
-	}
-	if (sample_type & PERF_SAMPLE_RAW) {
-		TAKE(&s->raw_size, 4);
-		if (s->raw_size > (uint64_t)(end - p))
-			return false;
-		s->raw = p;
-		p += s->raw_size;
-	}
-	if (sample_type & PERF_SAMPLE_REGS_USER) {
-		TAKE(&s->regs_abi, 8);
-		if (s->regs_abi)
-			TAKE(s->regs, sizeof(s->regs));
-	}
-	if (sample_type & PERF_SAMPLE_STACK_USER) {
-		uint64_t size;
-
-		TAKE(&size, 8);
-		if (size > (uint64_t)(end - p))
-			return false;
-		s->stack = p;
-		p += size;
-		if (size) {
-			TAKE(&s->stack_size, 8);
-			if (s->stack_size > size)
-				return false;
-		}
-	}
-#undef TAKE
-	return true;
-}
+#include "recorder/sample.h"
 
 /* The sample_id trailer of a side-band record: pid, tid, time, cpu, identifier. */
 static bool parse_sample_id(const struct perf_event_header *h, uint32_t *pid, uint32_t *tid,
@@ -108,7 +33,7 @@ static bool parse_sample_id(const struct perf_event_header *h, uint32_t *pid, ui
 }
 
 /* A tracepoint whose payload rarely repeats (sched_stat_runtime): its payload inline. */
-static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct sample_view *s,
+static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct wc_sample_view *s,
 		     struct wc_drain_stats *st)
 {
 	struct {
@@ -133,10 +58,10 @@ static int on_inline(struct wc_writer *w, const struct wc_event *e, const struct
 }
 
 /*
- * -g dwarf, a process not unwound (wc_events_set_targets()): its kernel part, then the user ip
- * alone and WC_CONTEXT_TRUNCATED, in @out.  Return: the entries.
+ * -g dwarf, a stack not unwound: its kernel part, then the user ip alone and
+ * WC_CONTEXT_UNWIND_FAILED, in @out.  Return: the entries.
  */
-static uint64_t not_unwound(const struct sample_view *s, uint64_t *out)
+static uint64_t not_unwound(const struct wc_sample_view *s, uint64_t *out)
 {
 	uint64_t n = 0;
 
@@ -144,14 +69,50 @@ static uint64_t not_unwound(const struct sample_view *s, uint64_t *out)
 		out[n] = s->ips[n];
 	out[n++] = PERF_CONTEXT_USER;
 	out[n++] = s->regs[2];
-	out[n++] = WC_CONTEXT_TRUNCATED;
+	out[n++] = WC_CONTEXT_UNWIND_FAILED;
 	return n;
+}
+
+/*
+ * The user part of @s's callchain as it goes into the file: mended, or with -g dwarf unwound,
+ * by CFI (wc_unwind_mend()) for a target process (wc_events_set_targets()) with x86-64 registers
+ * and a sound copy; else, with -g dwarf (the kernel took no user part), its ip alone cut short
+ * (not_unwound()); else the kernel's frame-pointer walk as it is.  A copy that overran its
+ * record and registers of another ABI (a 32-bit process) are counted (wc_unwind_stats).
+ */
+static void user_part(struct wc_events *ev, struct wc_sample_view *s, struct wc_drain_stats *st)
+{
+	struct wc_unwind_sample smp = { s->pid, s->tid, s->time,
+					{ s->regs[0], s->regs[1], s->regs[2] },
+					s->stack, s->stack_size };
+	uint32_t n;
+
+	if (!ev->unwind)
+		return;
+	if (s->bad_copy)
+		ev->bad_copies++;
+	if (s->regs_abi == PERF_SAMPLE_REGS_ABI_NONE) /* a kernel thread: no user part */
+		return;
+	if (s->regs_abi != PERF_SAMPLE_REGS_ABI_64)
+		ev->wrong_abi++;
+	else if (!s->bad_copy && target_has(ev, s->pid) && (s->nr || ev->dwarf)) {
+		st->user_copy_bytes += s->stack_size;
+		wc_unwind_mend(ev->unwind, &smp, s->ips, (uint32_t)s->nr, ev->dwarf, ev->mended,
+			       &n);
+		s->ips = ev->mended;
+		s->nr = n;
+		return;
+	}
+	if (ev->dwarf) {
+		s->nr = not_unwound(s, ev->mended);
+		s->ips = ev->mended;
+	}
 }
 
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
-	struct sample_view s;
+	struct wc_sample_view s;
 	uint64_t ident;
 	uint32_t stack_id = WC_STACK_NONE;
 	const struct wc_event *e;
@@ -162,29 +123,13 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	if (i < 0)
 		return 0;
 	e = &ev->events[i];
-	if (!parse_sample(h, e->attr->sample_type, &s))
+	if (!wc_sample_parse(h, e->attr->sample_type, &s))
 		return 0;
 	if (e->kind == WC_EVENT_SAMPLE && (int)s.pid == self_pid) {
 		st->skipped_self++;
 		return 0;
 	}
-	if (ev->dwarf && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind &&
-	    !target_has(ev, s.pid)) { /* no user part was taken: the ip alone, cut short */
-		s.nr = not_unwound(&s, ev->mended);
-		s.ips = ev->mended;
-	} else if (!target_has(ev, s.pid)) {
-		/* -g fp: the kernel's walk as it is */
-	} else if ((s.nr || ev->dwarf) && s.regs_abi == PERF_SAMPLE_REGS_ABI_64 && ev->unwind) {
-		struct wc_unwind_sample smp = { s.pid, s.tid, s.time,
-						{ s.regs[0], s.regs[1], s.regs[2] },
-						s.stack, s.stack_size };
-		uint32_t n;
-
-		st->user_copy_bytes += s.stack_size;
-		wc_unwind_mend(ev->unwind, &smp, s.ips, (uint32_t)s.nr, ev->dwarf, ev->mended, &n);
-		s.ips = ev->mended;
-		s.nr = n;
-	}
+	user_part(ev, &s, st);
 	if (s.nr) {
 		err = wc_writer_stack(w, ev->stacks, s.ips, (uint32_t)s.nr, &stack_id);
 		if (err)

@@ -82,6 +82,7 @@ struct wc_events {
 	unsigned user_copy;       /* ... else its size, bytes */
 	bool dwarf;               /* -g dwarf: the user part by CFI alone (wc_unwind_mend()'s whole) */
 	uint64_t *mended; /* room for a mended callchain */
+	uint64_t bad_copies, wrong_abi; /* stacks not unwound: drain.c user_part() */
 	uint32_t *targets; /* wc_events_set_targets(): an open-addressed set of pids, 0 empty */
 	size_t ntargets, targets_cap; /* ... its count and size (a power of two); cap 0: all */
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */

@@ -472,17 +472,25 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
 {
 	struct wc_unwind_stats u;
-	char note[256];
+	char note[384];
+
+	int len;
 
 	wc_events_unwind_stats(ev, &u);
-	if (!u.stacks)
+	if (!u.stacks && !u.bad_copies && !u.wrong_abi)
 		return 0;
-	snprintf(note, sizeof(note),
-		 "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64 " spliced, %" PRIu64
-		 " complete, %" PRIu64 " truncated, %" PRIu64 " failed, %" PRIu64 " skipped",
-		 u.stacks, 100.0 * (double)u.hits / (double)u.stacks, u.by_result[WC_UNWIND_SPLICED],
-		 u.by_result[WC_UNWIND_COMPLETE], u.by_result[WC_UNWIND_TRUNCATED],
-		 u.by_result[WC_UNWIND_FAILED], u.by_result[WC_UNWIND_SKIPPED]);
+	len = snprintf(note, sizeof(note),
+		       "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64 " spliced, %" PRIu64
+		       " complete, %" PRIu64 " truncated, %" PRIu64 " failed, %" PRIu64 " skipped",
+		       u.stacks, u.stacks ? 100.0 * (double)u.hits / (double)u.stacks : 0.0,
+		       u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
+		       u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
+		       u.by_result[WC_UNWIND_SKIPPED]);
+	if (u.changed || u.bad_copies || u.wrong_abi) /* refusals, rare: said only when seen */
+		snprintf(note + len, sizeof(note) - (size_t)len,
+			 "; not unwound: %" PRIu64 " files changed since mapped, %" PRIu64
+			 " bad stack copies, %" PRIu64 " of another ABI",
+			 u.changed, u.bad_copies, u.wrong_abi);
 	return wc_meta_write_note(w, "user_stacks_mended", note);
 }
 
@@ -548,6 +556,8 @@ void wc_events_unwind_stats(const struct wc_events *ev, struct wc_unwind_stats *
 	memset(stats, 0, sizeof(*stats));
 	if (ev->unwind && !ev->no_user_copy)
 		wc_unwind_stats(ev->unwind, stats);
+	stats->bad_copies = ev->bad_copies;
+	stats->wrong_abi = ev->wrong_abi;
 }
 
 int wc_events_enable(struct wc_events *ev, bool on)

@@ -104,6 +104,11 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 		u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
 		u.by_result[WC_UNWIND_SKIPPED],
 		(double)ds->user_copy_bytes / 1e6);
+	if (u.changed || u.bad_copies || u.wrong_abi)
+		fprintf(stderr,
+			"wcrec: user stacks not unwound: %" PRIu64 " files changed since mapped "
+			"(refused), %" PRIu64 " bad stack copies, %" PRIu64 " of another ABI\n",
+			u.changed, u.bad_copies, u.wrong_abi);
 }
 
 /*

@@ -6,6 +6,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
@@ -40,7 +41,7 @@ struct sample {
 	uint64_t size;
 	uint32_t nreads;
 	bool overflow;	/* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
-	bool outside;	/* a read fell outside the copy */
+	bool outside;	/* a read fell outside the copy, or WC_UNWIND_MAX_FRAMES were reached */
 	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
 	bool have_bp;	/* last_bp is known: */
 	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
@@ -88,8 +89,13 @@ struct wc_unwind {
 	bool busy; /* wc_unwind_set_busy() */
 };
 
-/* The process whose session libdwfl works on: its modules are opened through its root. */
+/* The process whose session libdwfl works on: its modules are opened through its root; and
+ * where files refused as changed since mapped are counted (wc_unwind_stats.changed). */
 static __thread uint32_t cur_pid;
+static __thread uint64_t *cur_changed;
+
+/* Tests: open files by path, as a recorder without CAP_SYS_ADMIN does (no map_files). */
+static bool no_map_files;
 
 /*
  * The file mapped at @base in process @pid, as mapped: its /proc/PID/map_files entry (root
@@ -103,6 +109,8 @@ static int open_mapped(uint32_t pid, uint64_t base, char *path, size_t size)
 	DIR *dh;
 	int fd = -1;
 
+	if (no_map_files)
+		return -1;
 	snprintf(dir, sizeof(dir), "/proc/%u/map_files", pid);
 	snprintf(prefix, sizeof(prefix), "%" PRIx64 "-", base);
 	dh = opendir(dir);
@@ -118,11 +126,120 @@ static int open_mapped(uint32_t pid, uint64_t base, char *path, size_t size)
 	return fd;
 }
 
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* The inode of the file mapped at @base in @pid, from /proc/PID/maps; 0 if not found. */
+static uint64_t mapped_inode(uint32_t pid, uint64_t base)
+{
+	char path[64], line[512];
+	unsigned long long start, inode = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) /* a long path's rest fails the match below */
+		if (sscanf(line, "%llx-%*x %*s %*x %*x:%*x %llu", &start, &inode) == 2 &&
+		    start == base)
+			break;
+		else
+			inode = 0;
+	fclose(f);
+	return inode;
+}
+
+/* The GNU build-id note among the @size bytes of ELF notes at @p, into @id (20 bytes at most).
+ * Return: its length, 0 if none. */
+static size_t note_build_id(const uint8_t *p, size_t size, uint8_t *id)
+{
+	for (size_t off = 0; off + sizeof(Elf64_Nhdr) <= size;) {
+		Elf64_Nhdr n;
+		size_t name = (size_t)-1, desc;
+
+		memcpy(&n, p + off, sizeof(n));
+		name = (n.n_namesz + 3u) & ~3u;
+		desc = (n.n_descsz + 3u) & ~3u;
+		off += sizeof(n);
+		if (name > size - off || desc > size - off - name)
+			return 0;
+		if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 && !memcmp(p + off, "GNU", 4) &&
+		    n.n_descsz && n.n_descsz <= 20) {
+			memcpy(id, p + off + name, n.n_descsz);
+			return n.n_descsz;
+		}
+		off += name + desc;
+	}
+	return 0;
+}
+
+/* The build-id of an ELF image whose first @size bytes are at @p (a PT_NOTE among them). */
+static size_t image_build_id(const uint8_t *p, size_t size, uint8_t *id)
+{
+	Elf64_Ehdr eh;
+
+	if (size < sizeof(eh))
+		return 0;
+	memcpy(&eh, p, sizeof(eh));
+	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size)
+		return 0;
+	for (size_t i = 0; i < eh.e_phnum && eh.e_phoff + (i + 1) * sizeof(Elf64_Phdr) <= size;
+	     i++) {
+		Elf64_Phdr ph;
+		size_t n;
+
+		memcpy(&ph, p + eh.e_phoff + i * sizeof(ph), sizeof(ph));
+		if (ph.p_type != PT_NOTE || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
+			continue;
+		n = note_build_id(p + ph.p_offset, ph.p_filesz, id);
+		if (n)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * Is the file open as @fd the one mapped at @base in @pid?  The same inode, else the same
+ * build-id as the image in the process's memory (its first page: headers and notes), as an
+ * overlay or btrfs may show another inode number for the same file.  A file replaced at its
+ * path since it was mapped (an upgrade), or without a build-id to tell, is not.
+ */
+static bool same_as_mapped(int fd, uint32_t pid, uint64_t base)
+{
+	uint8_t page[4096], a[20], b[20];
+	char path[64];
+	struct stat st;
+	size_t na, nb;
+	ssize_t got;
+	int mem;
+
+	if (fstat(fd, &st) || (uint64_t)st.st_ino == mapped_inode(pid, base))
+		return true;
+	got = pread(fd, page, sizeof(page), 0);
+	na = got > 0 ? image_build_id(page, (size_t)got, a) : 0;
+	snprintf(path, sizeof(path), "/proc/%u/mem", pid);
+	mem = open(path, O_RDONLY | O_CLOEXEC);
+	if (mem < 0)
+		return false;
+	got = pread(mem, page, sizeof(page), (off_t)base);
+	close(mem);
+	nb = got > 0 ? image_build_id(page, (size_t)got, b) : 0;
+	return na && na == nb && !memcmp(a, b, na);
+}
+
 /*
  * A module's file, as the process maps it: through /proc/PID/map_files (open_mapped()), else
  * through /proc/PID/root, so that a process in another mount namespace (a container), or a
- * recorder in a chroot, gets its own file; else as libdwfl finds it (the path as it is, the
- * vdso from the process's memory).  Only regular files: not a mapped device.
+ * recorder in a chroot, gets its own file, but only if it is still the file mapped
+ * (same_as_mapped(): a file changed since is refused, counted, and its frames not unwound);
+ * the vdso and other names not a path as libdwfl finds them (from the process's memory).  Only
+ * regular files: not a mapped device.
  */
 static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_Addr base,
 		    char **file_name, Elf **elfp)
@@ -132,17 +249,30 @@ static int find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwarf_A
 	int fd;
 
 	if (name && name[0] == '/' && cur_pid) {
+		bool mapped = true;
+
 		fd = open_mapped(cur_pid, base, path, sizeof(path));
+		if (fd < 0 && has_suffix(name, " (deleted)")) { /* replaced or removed since */
+			if (cur_changed)
+				(*cur_changed)++;
+			return -1;
+		}
 		if (fd < 0) {
 			snprintf(path, sizeof(path), "/proc/%u/root%s", cur_pid, name);
 			fd = open(path, O_RDONLY | O_CLOEXEC);
+			mapped = false;
 		}
 		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode)) {
-			*file_name = strdup(path);
-			return fd;
+			if (mapped || same_as_mapped(fd, cur_pid, base)) {
+				*file_name = strdup(path);
+				return fd;
+			}
+			if (cur_changed)
+				(*cur_changed)++;
 		}
 		if (fd >= 0)
 			close(fd);
+		return -1; /* never the path as it is: another file, outside the process's root */
 	}
 	return dwfl_linux_proc_find_elf(mod, userdata, name, base, file_name, elfp);
 }
@@ -246,7 +376,10 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	s->have_bp = dwfl_frame_reg(frame, 6, &bp) == 0; /* DWARF 6: %rbp */
 	s->last_bp = bp;
 	s->nframes++;
-	return s->nframes < WC_UNWIND_MAX_FRAMES ? DWARF_CB_OK : DWARF_CB_ABORT;
+	if (s->nframes < WC_UNWIND_MAX_FRAMES)
+		return DWARF_CB_OK;
+	s->outside = true; /* cut short by the limit, as by the copy's end */
+	return DWARF_CB_ABORT;
 }
 
 /* Does frame @j's function keep a frame pointer at its pc (cfa_by_rbp())? */
@@ -261,6 +394,7 @@ struct wc_unwind *wc_unwind_new(void)
 
 	if (!u)
 		return NULL;
+	no_map_files = getenv("WCREC_FORCE_NO_MAP_FILES") != NULL;
 	u->cache = calloc(NCACHE, sizeof(*u->cache));
 	if (!u->cache) {
 		free(u);
@@ -361,6 +495,7 @@ static struct proc *get_proc(struct wc_unwind *u, uint32_t pid, uint32_t tid, ui
 	if (!p->dwfl)
 		return NULL;
 	cur_pid = pid;
+	cur_changed = &u->st.changed;
 	u->st.sessions++;
 	dwfl_report_begin(p->dwfl);
 	if (dwfl_linux_proc_report(p->dwfl, (pid_t)tid) || dwfl_report_end(p->dwfl, NULL, NULL))
@@ -471,6 +606,7 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	t0 = thread_ns();
 	p->cur = s;
 	cur_pid = pid;
+	cur_changed = &u->st.changed;
 	/* 0: every frame down to one whose return address is undefined, by its CFI or because a
 	 * load it needed failed (libdwfl does not tell the two apart: hence s->outside) */
 	s->outermost =
@@ -567,6 +703,8 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 			return WC_UNWIND_SPLICED;
 		}
 	}
+	if (!s->outermost && !from && !s->outside)
+		return WC_UNWIND_FAILED; /* no CFI further up, and no meeting point: the walk kept */
 	memcpy(out + *n, s->frames, s->nframes * sizeof(*out));
 	*n += s->nframes;
 	if (s->outermost)
@@ -600,7 +738,11 @@ static void unwind_sample(struct wc_unwind *u, const struct wc_unwind_sample *sm
 	unwind(u, smp->pid);
 }
 
-/* -g dwarf: the kernel part of @ips (@n entries), then the CFI frames as the user part. */
+/*
+ * -g dwarf: after the kernel part of @ips (@n entries), the CFI frames as the user part (the ip
+ * alone where there are none), ended by WC_CONTEXT_TRUNCATED where a load fell outside the
+ * copy, else by WC_CONTEXT_UNWIND_FAILED unless the outermost frame was reached.
+ */
 static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, uint32_t *n)
 {
 	out[(*n)++] = PERF_CONTEXT_USER;
@@ -612,9 +754,12 @@ static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, 
 	}
 	if (s->outermost)
 		return WC_UNWIND_COMPLETE;
+	if (s->skipped || !s->outside) {
+		out[(*n)++] = WC_CONTEXT_UNWIND_FAILED;
+		return s->skipped ? WC_UNWIND_SKIPPED : WC_UNWIND_FAILED;
+	}
 	out[(*n)++] = WC_CONTEXT_TRUNCATED;
-	return s->skipped ? WC_UNWIND_SKIPPED
-			  : s->nframes > 1 ? WC_UNWIND_TRUNCATED : WC_UNWIND_FAILED;
+	return WC_UNWIND_TRUNCATED;
 }
 
 enum wc_unwind_result wc_unwind_mend(struct wc_unwind *u, const struct wc_unwind_sample *smp,

@@ -39,9 +39,11 @@ enum wc_unwind_result {
 	WC_UNWIND_COMPLETE,  /* CFI frames up to the outermost (_start, clone3): the whole stack */
 	WC_UNWIND_TRUNCATED, /* CFI frames until the copy ran out, and no meeting point: the
 			      * kernel's entries after them could not be trusted, left out */
-	WC_UNWIND_FAILED,    /* the CFI unwind gave nothing past the ip: the kernel's chain kept */
+	WC_UNWIND_FAILED,    /* the CFI unwind stopped short of the copy's end (no CFI, a file
+			      * not opened) with no meeting point: the kernel's chain kept (-g
+			      * fp); the CFI frames and WC_CONTEXT_UNWIND_FAILED (-g dwarf) */
 	WC_UNWIND_SKIPPED,   /* not in the cache while the drain was behind (wc_unwind_set_busy()):
-			      * as FAILED, without the work */
+			      * as FAILED, without the work (-g dwarf: the ip alone) */
 };
 
 struct wc_unwind_stats {
@@ -50,10 +52,17 @@ struct wc_unwind_stats {
 	uint64_t by_result[WC_UNWIND_SKIPPED + 1];
 	uint64_t miss_ns;  /* CPU time in unwinds that missed the cache, ns (thread clock) */
 	uint64_t sessions; /* libdwfl sessions opened (processes, and again after exec/mmap) */
+	uint64_t changed;  /* mapped files refused: the file at the path is not the one mapped */
+	/* counted by the drain (wc_events_unwind_stats()), not here: */
+	uint64_t bad_copies; /* stack copies that overran their record: not unwound */
+	uint64_t wrong_abi;  /* registers of another ABI than x86-64 (a 32-bit task): not unwound */
 };
 
 /**
  * wc_unwind_new() - an unwinder with an empty cache
+ *
+ * With WCREC_FORCE_NO_MAP_FILES in the environment (tests), module files are opened by path
+ * (through /proc/PID/root) as without CAP_SYS_ADMIN, and checked against the mapped file.
  *
  * Return: the unwinder, or NULL with errno set (ENOMEM).
  */
@@ -106,9 +115,11 @@ struct wc_unwind_sample {
  *              part is mended.  true (-g dwarf): the user part is the CFI unwind alone, as perf's
  *              --call-graph dwarf (the kernel's user part, if any, is left out: record with
  *              exclude_callchain_user); where the unwind does not reach the outermost frame it
- *              ends in WC_CONTEXT_TRUNCATED, and where it gives nothing the ip alone is kept
+ *              ends in WC_CONTEXT_TRUNCATED (the copy or WC_UNWIND_MAX_FRAMES ran out) or
+ *              WC_CONTEXT_UNWIND_FAILED (any other stop), and where it gives nothing the ip
+ *              alone is kept before the marker
  * @out:        room for @nr + WC_UNWIND_MAX_FRAMES + 2 entries: the mended callchain, kernel part
- *              unchanged, user part replaced; WC_CONTEXT_TRUNCATED ends a truncated user part
+ *              unchanged, user part replaced; a marker ends a user part cut short
  * @out_nr:     set to the entries written (with -g fp, when the result is NONE, FAILED or
  *              SKIPPED, @out is a copy of @ips)
  *

@@ -18,7 +18,9 @@
 #    (no [truncated]) that names its function, leaving out the stacks the recorder did not
 #    unwind (the ip alone after [truncated]: skipped with its drain behind), at most a quarter;
 #  - a program replaced on disk while it runs (renamed over, as by an upgrade) keeps its user
-#    stacks as deep as with the file in place (tests/wct-stat's switch_stack);
+#    stacks as deep as with the file in place (tests/wct-stat's switch_stack); and where the
+#    recorder opens files by path (as without CAP_SYS_ADMIN: WCREC_FORCE_NO_MAP_FILES), the
+#    file now at the path is refused, not unwound with, and counted (wcrec -v, info);
 #  - -g fp,SIZE and -g dwarf,SIZE refuse a size that is not a multiple of 8 with exit 2.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -35,9 +37,9 @@ dir="$B/tests"
 # share FOLDED THREAD FUNCTION SYSCALL [complete]: "SHARE TOTAL_US LEFT_US" of THREAD's
 # off-CPU time (leaf [off-cpu ...] or [runqueue]) in SYSCALL, and the share of it under a stack
 # naming FUNCTION.  With "complete", FOLDED is --annotate'd (kernel frames end in _[k]), the
-# stack must not end in [truncated], and the stacks the recorder did not unwind (skipped with
-# its drain behind, or failed: the ip alone after [truncated]) are left out of the share and
-# counted in LEFT_US.
+# stack must not end in [truncated], and the stacks the recorder did not unwind to their end
+# (skipped with its drain behind, or failed: shown with [unwind failed] as their outermost
+# frame) are left out of the share and counted in LEFT_US.
 share() {
 	awk -v t="$2" -v fn="$3" -v sc="$4" -v whole="${5:-}" '
 	{
@@ -46,7 +48,7 @@ share() {
 		n = split(s, f, ";")
 		if (f[n] !~ /^\[(off-cpu|runqueue)/) next
 		if (!index(s, ";" sc (whole == "" ? ";" : "_[k];"))) next
-		if (whole != "" && f[2] == "[truncated]" && (n == 3 || f[4] ~ /_\[k\]$|^\[/)) {
+		if (whole != "" && f[2] == "[unwind failed]") {
 			left += v
 			next
 		}
@@ -95,9 +97,11 @@ expect "wcrec -v gives the mending's figures, with cache hits (${hits:-none}%)" 
 "$WCA" folded "$tmp/fp.wct" >"$tmp/fp.folded" 2>"$tmp/fp.aerr"
 expect "wcanalyze folded exits 0 ($(tail -1 "$tmp/fp.aerr"))" $? -eq 0
 check_all "$tmp/fp.folded" "$(allowance "$tmp/fp.err" 99.9)"
-bad=$(awk '{ n = split($0, f, ";"); for (i = 3; i <= n; i++) if (f[i] == "[truncated]") print }' \
+bad=$(awk '{ n = split($0, f, ";")
+	for (i = 3; i <= n; i++) if (f[i] == "[truncated]" || f[i] == "[unwind failed]") print }' \
 	"$tmp/fp.folded" | wc -l)
-expect "[truncated] only ever right after the comm ($bad stacks otherwise)" "$bad" -eq 0
+expect "[truncated] and [unwind failed] only ever right after the comm ($bad stacks otherwise)" \
+	"$bad" -eq 0
 
 # 2. the kernel's walk alone
 "$WCREC" -q -g fp,0 -o "$tmp/fp0.wct" -- "$BLOCKERS" 2 "$dir" 2>"$tmp/fp0.err"
@@ -136,6 +140,46 @@ expect "wcrec -p of a program replaced on disk exits 0 ($(tail -1 "$tmp/repl.err
 shared_end
 wait "$prog"
 d0=$(depth "$tmp/fp.wct" bl-sleep) d1=$(depth "$tmp/repl.wct" bl-sleep)
+cp "$BLOCKERS" "$tmp/prog"
+shared_begin
+"$tmp/prog" 4 "$dir" &
+prog=$!
+sleep 0.5
+cp /bin/true "$tmp/prog.new" && mv "$tmp/prog.new" "$tmp/prog"
+WCREC_FORCE_NO_MAP_FILES=1 "$WCREC" -v -p "$prog" -d 1.5 -o "$tmp/byp.wct" 2>"$tmp/byp.err"
+expect "wcrec -p, files by path, of a program replaced on disk exits 0 ($(tail -1 "$tmp/byp.err"))" \
+	$? -eq 0
+shared_end
+wait "$prog"
+changed=$(sed -n 's/.*not unwound: \([0-9]*\) files changed since mapped.*/\1/p' "$tmp/byp.err")
+expect "files by path: the program's replacement refused as changed since mapped (wcrec -v: ${changed:-none})" \
+	"${changed:-0}" -ge 1
+"$WCA" info "$tmp/byp.wct" >"$tmp/byp.info" 2>&1
+expect "wcanalyze info says so ($(grep -c 'files changed since mapped' "$tmp/byp.info") lines)" \
+	"$(grep -c "not unwound: ${changed:-x} files changed since mapped" "$tmp/byp.info")" -eq 1
+# ... and a file covered by a bind mount since it was mapped (the path not "(deleted)", another
+# inode behind it): refused when its build-id differs (blockers-nofp), taken when the same
+# (a copy of the program): as an overlay may show another inode number for the same file
+bound() { # bound FILE NAME: wcrec -v's files changed, with FILE bound over the running program
+	cp "$BLOCKERS" "$tmp/bprog" && cp "$1" "$tmp/$2"
+	shared_begin
+	"$tmp/bprog" 3 "$dir" &
+	prog=$!
+	sleep 0.5
+	mount --bind "$tmp/$2" "$tmp/bprog" || { shared_end; kill "$prog"; wait "$prog"; echo x; return; }
+	WCREC_FORCE_NO_MAP_FILES=1 "$WCREC" -v -p "$prog" -d 1 -o "$tmp/$2.wct" 2>"$tmp/$2.err"
+	umount "$tmp/bprog"
+	shared_end
+	wait "$prog"
+	sed -n 's/.*not unwound: \([0-9]*\) files changed since mapped.*/\1/p' "$tmp/$2.err"
+}
+n=$(bound "$NOFP" other)
+expect "files by path, another program bound over it: refused (${n:-0} files changed)" "${n:-0}" -ge 1
+n=$(bound "$BLOCKERS" same)
+expect "files by path, the same program bound over it: taken (${n:-0} files changed)" "${n:-0}" -eq 0
+d2=$(depth "$tmp/same.wct" bl-sleep)
+expect "... and its stacks as deep as with the file in place (${d2:-no} user frames)" \
+	"$(awk -v a="${d0:-0}" -v b="${d2:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
 expect "replaced on disk: bl-sleep's switches have ${d1:-no} user frames on average, as with the file in place (${d0:-no})" \
 	"$(awk -v a="${d0:-0}" -v b="${d1:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
 

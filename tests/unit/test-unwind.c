@@ -349,9 +349,9 @@ Test(unwind, a_busy_drain_answers_from_the_cache_only)
 	cr_assert_arr_eq(out, chain, sizeof(chain), "the kernel's chain kept");
 	r = mend(snap.size, chain, 3, true, out, &n);
 	cr_assert_eq(r, WC_UNWIND_SKIPPED, "-g dwarf: result %d", r);
-	uint64_t cut[] = { PERF_CONTEXT_USER, snap.regs[2], WC_CONTEXT_TRUNCATED };
+	uint64_t cut[] = { PERF_CONTEXT_USER, snap.regs[2], WC_CONTEXT_UNWIND_FAILED };
 	cr_assert_eq(n, 3);
-	cr_assert_arr_eq(out, cut, sizeof(cut), "-g dwarf: the ip, then [truncated]");
+	cr_assert_arr_eq(out, cut, sizeof(cut), "-g dwarf: the ip, then [unwind failed]");
 
 	wc_unwind_set_busy(u, false);
 	r = mend(snap.size, chain, 3, false, out, &n);
@@ -376,4 +376,47 @@ Test(unwind, dwarf_makes_the_user_part)
 	cr_assert_eq(out[4], snap.ret[0]);
 	cr_assert_eq(out[5], snap.ret[1]);
 	cr_assert_eq(out[n - 1] == WC_CONTEXT_TRUNCATED, r == WC_UNWIND_TRUNCATED);
+}
+
+Test(unwind, code_outside_any_file_fails_and_is_marked_so_not_truncated)
+{
+	/* an ip in memory no file maps (as JIT code): no CFI, though the copy is whole; and %rbp 0,
+	 * so that libdwfl's fallback (x86_64's frame-pointer unwinder) has nothing to walk either:
+	 * with the snapshot's %rbp it goes on from middle()'s frame, and the stack is complete */
+	static uint8_t jit[64];
+	uint64_t ip = (uint64_t)(uintptr_t)jit;
+	uint64_t chain[] = { PERF_CONTEXT_USER, ip, 0x1234 };
+	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
+	struct wc_unwind_sample smp = { (uint32_t)getpid(), (uint32_t)gettid(), now_ns,
+					{ 0, snap.regs[1], ip }, snap.stack, snap.size };
+	uint32_t n = 0;
+	enum wc_unwind_result r;
+
+	r = wc_unwind_mend(u, &smp, chain, 3, true, out, &n);
+	cr_assert_eq(r, WC_UNWIND_FAILED, "-g dwarf: result %d", r);
+	uint64_t failed[] = { PERF_CONTEXT_USER, ip, WC_CONTEXT_UNWIND_FAILED };
+	cr_assert_eq(n, 3, "%u entries", n);
+	cr_assert_arr_eq(out, failed, sizeof(failed), "-g dwarf: the ip, then [unwind failed]");
+	r = wc_unwind_mend(u, &smp, chain, 3, false, out, &n);
+	cr_assert_eq(r, WC_UNWIND_FAILED, "-g fp: result %d", r);
+	cr_assert_eq(n, 3);
+	cr_assert_arr_eq(out, chain, sizeof(chain), "-g fp: the kernel's chain kept");
+}
+
+Test(callchain, how_complete_a_user_part_is)
+{
+	uint64_t whole[] = { PERF_CONTEXT_KERNEL, 1, PERF_CONTEXT_USER, 10, 11 };
+	uint64_t cut[] = { PERF_CONTEXT_USER, 10, WC_CONTEXT_TRUNCATED };
+	uint64_t failed[] = { PERF_CONTEXT_KERNEL, 1, PERF_CONTEXT_USER, 10,
+			      WC_CONTEXT_UNWIND_FAILED, 12 };
+	uint64_t kernel[] = { PERF_CONTEXT_KERNEL, 1, 2 };
+	struct wc_callchain cc;
+
+	cr_assert_eq(wc_callchain_user_kind(whole, 5), WC_USER_WHOLE);
+	cr_assert_eq(wc_callchain_user_kind(cut, 3), WC_USER_TRUNCATED);
+	cr_assert_eq(wc_callchain_user_kind(failed, 6), WC_USER_FAILED);
+	cr_assert_eq(wc_callchain_user_kind(kernel, 3), WC_USER_NONE);
+	wc_callchain_split(failed, 6, &cc);
+	cr_assert_eq(cc.nuser, 2, "the marker kept as the outermost frame, what follows left out");
+	cr_assert_eq(cc.user[1], WC_CONTEXT_UNWIND_FAILED);
 }
