@@ -66,7 +66,7 @@ static void user_shares(const struct wc_info_acc *acc, FILE *out)
 		100.0 * (double)acc->user_ns[WC_USER_TRUNCATED] / (double)with,
 		100.0 * (double)acc->user_ns[WC_USER_FAILED] / (double)with,
 		acc->a->tasks.ntarget_pids && acc->user_ns[WC_USER_FAILED]
-			? " (the recorder unwinds only its target's processes)" : "");
+			? " (also the processes outside the target: not unwound)" : "");
 }
 
 static const char *ending(const struct wc_replay_stats *st)

@@ -90,20 +90,19 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 	uint64_t misses;
 
 	wc_events_unwind_stats(ev, &u);
-	if (!u.stacks)
-		return;
 	misses = u.stacks - u.hits;
-	fprintf(stderr,
-		"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, %.1f us of "
-		"CPU per unwind otherwise, %" PRIu64 " process sessions): %" PRIu64 " spliced, %"
-		PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64 " failed, %" PRIu64 " skipped "
-		"(the drain behind); %.1f MB of stack copied\n",
-		u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
-		misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
-		u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
-		u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
-		u.by_result[WC_UNWIND_SKIPPED],
-		(double)ds->user_copy_bytes / 1e6);
+	if (u.stacks)
+		fprintf(stderr,
+			"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, "
+			"%.1f us of CPU per unwind otherwise, %" PRIu64 " process sessions): %"
+			PRIu64 " spliced, %" PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64
+			" failed, %" PRIu64 " skipped (the drain behind); %.1f MB of stack copied\n",
+			u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
+			misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
+			u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
+			u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
+			u.by_result[WC_UNWIND_SKIPPED],
+			(double)ds->user_copy_bytes / 1e6);
 	if (u.changed || u.bad_copies || u.wrong_abi)
 		fprintf(stderr,
 			"wcrec: user stacks not unwound: %" PRIu64 " files changed since mapped "

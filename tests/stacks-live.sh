@@ -183,6 +183,29 @@ expect "... and its stacks as deep as with the file in place (${d2:-no} user fra
 expect "replaced on disk: bl-sleep's switches have ${d1:-no} user frames on average, as with the file in place (${d0:-no})" \
 	"$(awk -v a="${d0:-0}" -v b="${d1:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
 
+# 6. registers of another ABI: a 32-bit program (tests/abi32.c), not unwound as x86-64 code but
+# counted; with -g dwarf its ip and [unwind failed], with -g fp the kernel's own 32-bit walk
+if ${CC:-cc} -m32 -O1 -fno-pie -no-pie -nostdlib -static -fno-stack-protector \
+	-o "$tmp/abi32" "$(dirname "$0")/abi32.c" 2>"$tmp/abi32.cc"; then
+	"$WCREC" -q -g dwarf -o "$tmp/abi32.wct" -- "$tmp/abi32" 2>"$tmp/abi32.err"
+	expect "wcrec -g dwarf -- a 32-bit program exits 0 ($(tail -1 "$tmp/abi32.err"))" $? -eq 0
+	n=$("$WCA" info "$tmp/abi32.wct" | sed -n 's/.*bad stack copies, \([0-9]*\) of another ABI.*/\1/p')
+	expect "-g dwarf: its 300 switch-outs not unwound, counted as of another ABI (${n:-none})" \
+		"${n:-0}" -ge 300
+	"$WCA" folded "$tmp/abi32.wct" >"$tmp/abi32.folded" 2>/dev/null
+	n=$(grep -c '^abi32;\[unwind failed\];abi32_sleep;.*\[off-cpu' "$tmp/abi32.folded")
+	m=$(grep -c '^abi32;.*\[off-cpu' "$tmp/abi32.folded")
+	expect "-g dwarf: its off-CPU stacks are its ip, abi32_sleep, and [unwind failed] ($n of $m)" \
+		"$n" -eq "$m" -a "$m" -ge 1
+	"$WCREC" -q -o "$tmp/abi32f.wct" -- "$tmp/abi32" 2>/dev/null
+	"$WCA" folded "$tmp/abi32f.wct" >"$tmp/abi32f.folded" 2>/dev/null
+	n=$(grep -Ec '^abi32;(_start;)?abi32_sleep;.*\[off-cpu' "$tmp/abi32f.folded")
+	expect "-g fp: the kernel's 32-bit walk kept, its ip in abi32_sleep, no marker ($n stacks)" \
+		"$n" -ge 1
+else
+	echo "note: not checked: no 32-bit build here ($(head -1 "$tmp/abi32.cc"))"
+fi
+
 # 5. bad sizes
 for g in fp,7 dwarf,7 dwarf,65536 dwarf,; do
 	"$WCREC" -g $g -o "$tmp/bad.wct" -- true 2>"$tmp/bad.err"
