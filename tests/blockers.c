@@ -9,7 +9,9 @@
  *   bl-cond    bl_cond_wait():  pthread_cond_wait() on a condition bl-feed signals
  *   bl-epoll   bl_epoll_wait(): epoll_wait() on the read end of a pipe nobody writes, 2 ms
  *   bl-fsync   bl_fsync():      a 4 KiB write, then fsync() of a file in DIR
- *   bl-feed    the pipe and condition's feeder; bl-hold the mutex's holder (not checked)
+ *   bl-feed    the pipe and condition's feeder, from bl_feed_pipe() (write()) and
+ *              bl_feed_cond() (pthread_cond_signal()): the wakers of --waker-stacks' checks
+ *   bl-hold    the mutex's holder (not checked)
  * usage: blockers SECONDS DIR
  */
 #include <errno.h>
@@ -94,6 +96,23 @@ NAMED static void bl_fsync(int fd)
 	STAY();
 }
 
+/* The wakers of bl-pipe and bl-cond (bl-feed), named for the waker stacks' checks. */
+NAMED static void bl_feed_pipe(void)
+{
+	if (write(pipe_fd[1], "x", 1) != 1)
+		exit(1);
+	STAY();
+}
+
+NAMED static void bl_feed_cond(void)
+{
+	pthread_mutex_lock(&cond_lock);
+	cond_seq++;
+	pthread_cond_signal(&cond);
+	pthread_mutex_unlock(&cond_lock);
+	STAY();
+}
+
 static void *run(void *arg)
 {
 	const char *name = arg;
@@ -141,12 +160,8 @@ static void *run(void *arg)
 			sched_yield(); /* let bl-mutex take it */
 		} else {	       /* bl-feed */
 			nanosleep(&two_ms, NULL);
-			if (write(pipe_fd[1], "x", 1) != 1)
-				exit(1);
-			pthread_mutex_lock(&cond_lock);
-			cond_seq++;
-			pthread_cond_signal(&cond);
-			pthread_mutex_unlock(&cond_lock);
+			bl_feed_pipe();
+			bl_feed_cond();
 		}
 	}
 	if (!strcmp(name, "bl-cond"))

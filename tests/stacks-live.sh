@@ -21,6 +21,9 @@
 #    stacks as deep as with the file in place (tests/wct-stat's switch_stack); and where the
 #    recorder opens files by path (as without CAP_SYS_ADMIN: WCREC_FORCE_NO_MAP_FILES), the
 #    file now at the path is refused, not unwound with, and counted (wcrec -v, info);
+#  - waker stacks (--waker-stacks) mended too: at least 99% of bl-pipe's and bl-cond's time
+#    woken by bl-feed under a waker stack naming bl_feed_pipe / bl_feed_cond;
+#  - a 32-bit program (tests/abi32.c): its registers counted as of another ABI, not unwound;
 #  - -g fp,SIZE and -g dwarf,SIZE refuse a size that is not a multiple of 8 with exit 2.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -182,6 +185,23 @@ expect "... and its stacks as deep as with the file in place (${d2:-no} user fra
 	"$(awk -v a="${d0:-0}" -v b="${d2:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
 expect "replaced on disk: bl-sleep's switches have ${d1:-no} user frames on average, as with the file in place (${d0:-no})" \
 	"$(awk -v a="${d0:-0}" -v b="${d1:-0}" 'BEGIN { print (a > 0 && b >= a - 0.5) }')" -eq 1
+
+# 7. waker stacks (--waker-stacks) mended as the others: of bl-pipe's and bl-cond's blocked time
+# woken by bl-feed, the share whose waker stack names the function that woke them
+"$WCREC" -v --waker-stacks -o "$tmp/wk.wct" -- "$BLOCKERS" 2 "$dir" 2>"$tmp/wk.err"
+expect "wcrec --waker-stacks -- blockers exits 0 ($(tail -1 "$tmp/wk.err"))" $? -eq 0
+"$WCA" folded --waker "$tmp/wk.wct" >"$tmp/wk.folded" 2>/dev/null
+min=$(allowance "$tmp/wk.err" 99)
+for c in bl-pipe:bl_feed_pipe bl-cond:bl_feed_cond; do
+	set -- $(awk -v t="${c%%:*}" -v fn="${c#*:}" '
+		index($0, t ";") == 1 && /;bl-feed [0-9]+$/ {
+			tot += $NF; w = substr($0, index($0, ";--;"))
+			if (index(w, ";" fn ";")) hit += $NF
+		}
+		END { printf "%.3f %d\n", tot ? 100 * hit / tot : 0, tot }' "$tmp/wk.folded")
+	expect "${c%%:*}: $1% of its $2 us woken by bl-feed under a waker stack naming ${c#*:} (>= $min%)" \
+		"$(awk -v s="$1" -v t="$2" -v m="$min" 'BEGIN { print (s >= m + 0 && t > 0) }')" -eq 1
+done
 
 # 6. registers of another ABI: a 32-bit program (tests/abi32.c), not unwound as x86-64 code but
 # counted; with -g dwarf its ip and [unwind failed], with -g fp the kernel's own 32-bit walk
