@@ -16,7 +16,8 @@
 #  - -g dwarf on tests/blockers-nofp (the same built with -fomit-frame-pointer): of each
 #    blocking thread's off-CPU time in its system call, at least 99% under a complete stack
 #    (no [truncated]) that names its function, leaving out the stacks the recorder did not
-#    unwind (the ip alone after [truncated]: skipped with its drain behind), at most a quarter;
+#    unwind (the ip alone after [unwind failed]: skipped with its drain behind), at most a
+#    quarter;
 #  - a program replaced on disk while it runs (renamed over, as by an upgrade) keeps its user
 #    stacks as deep as with the file in place (tests/wct-stat's switch_stack); and where the
 #    recorder opens files by path (as without CAP_SYS_ADMIN: WCREC_FORCE_NO_MAP_FILES), the
