@@ -113,7 +113,7 @@ wcrec_run() {
 		$1 ~ /^events\./ { all += $2 }
 		END { printf "%d %.2f %.1f %d\n", n, n ? f / n : 0, n ? 100 * t / n : 0, all }' >"$tmp/wc.depth"
 	"$wca" folded --mode off "$tmp/$1.wct" 2>/dev/null | awk -v c="$3" '
-		index($0, c ";") == 1 { v = $NF; t += v; if (!index($0, "[truncated]")) k += v }
+		index($0, c ";") == 1 { v = $NF; t += v; if (!index($0, "[truncated]") && !index($0, "[unwind failed]")) k += v }
 		END { printf "%.1f\n", t ? 100 * k / t : 0 }' >"$tmp/wc.complete"
 	set -- $(cat "$tmp/wc.depth") $(cat "$tmp/wc.complete") $(stat -c %s "$tmp/$1.wct") $(cat "$tmp/time")
 	awk -v n="$1" -v f="$2" -v t="$3" -v all="$4" -v k="$5" -v b="$6" -v u="$7" -v s="$8" -v m="$9" -v x="$mended" 'BEGIN {

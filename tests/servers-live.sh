@@ -307,14 +307,15 @@ record() {
 }
 
 # share FOLDED COMM WITH UNDER: of the lines of COMM containing WITH, the share (%) of their
-# value in lines that also contain UNDER ("complete": not [truncated], and from main or a
+# value in lines that also contain UNDER ("complete": neither [truncated] nor [unwind failed],
+# and from main or a
 # thread's start_thread), and
 # their sum in us: "SHARE SUM"
 share() {
 	awk -v c="$2" -v w="$3" -v u="$4" '
 	index($0, c ";") == 1 && index($0, w) {
 		v = $NF; t += v
-		if (u == "complete" ? !index($0, "[truncated]") && \
+		if (u == "complete" ? !index($0, "[truncated]") && !index($0, "[unwind failed]") && \
 		    (index($0, ";main;") || index($0, ";start_thread;")) : index($0, u))
 			k += v
 	}
@@ -330,7 +331,7 @@ dwarf_stacks() {
 	# the stacks the recorder skipped, its drain behind (a sanitizer build, a loaded machine),
 	# keep only their ip: the bar is lowered by their share (wcanalyze info), up to half
 	bar=$("$WCA" info "$tmp/$1-dw.wct" 2>/dev/null | awk '$1 == "mended:" {
-		n = $2; s = $(NF - 1) } END { k = n ? 100 * s / n : 0; printf "%.1f\n", (k > 50 ? 101 : 90 - k) }')
+		n = $2; s = $0; sub(/ skipped.*/, "", s); sub(/.* /, "", s) } END { k = n ? 100 * s / n : 0; printf "%.1f\n", (k > 50 ? 101 : 90 - k) }')
 	set -- "$1" $(share "$tmp/$1-dw.folded" "$3" ";" complete)
 	expect "$1: -g dwarf: $2% of the off-CPU time of its threads ($3 us) under complete stacks from main or start_thread (>= ${bar:-?}%, 90 less the share of stacks skipped)" \
 		"$(awk -v s="$2" -v t="$3" -v m="$bar" 'BEGIN { print (m != "" && s >= m + 0 && t > 0) }')" -eq 1

@@ -8,8 +8,8 @@
  * of its SWITCH_IN records ("switch_in.delay_ns MIN MAX") and their count per thread
  * ("switch_in.tid TID N"), the clock id and the NOTEs, and per comm the user part of the
  * callchains of its sched_switch events: "switch_stack COMM N MEAN_USER_FRAMES TRUNCATED" (N
- * events with a callchain; the frames not counting markers; TRUNCATED: how many end in the
- * WC_CONTEXT_TRUNCATED marker).
+ * events with a callchain; the frames not counting markers; TRUNCATED: how many end in a
+ * marker: WC_CONTEXT_TRUNCATED or WC_CONTEXT_UNWIND_FAILED, cut short either way).
  * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
@@ -67,7 +67,7 @@ static void count_depth(uint32_t stack_id, const char *comm)
 	snprintf(depth[d].comm, sizeof(depth[d].comm), "%s", comm);
 	depth[d].n++;
 	for (uint64_t i = 1; i <= st[0]; i++) {
-		if (st[i] == WC_CONTEXT_TRUNCATED)
+		if (WC_CONTEXT_IS_END(st[i])) /* [truncated] or [unwind failed] */
 			depth[d].truncated++;
 		else if (st[i] >= (uint64_t)PERF_CONTEXT_MAX)
 			user = st[i] == (uint64_t)PERF_CONTEXT_USER;
