@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * metadata.c - the records a trace starts with: host, clock, tracepoint formats, kallsyms, and
- * the tasks and executable mappings alive at the start, with build-ids (see metadata.h).
+ * metadata.c - the records a trace starts with: host, clock, tracepoint formats, kallsyms, the
+ * recorder's vdso, and the tasks and executable mappings alive at the start, with build-ids
+ * (see metadata.h).
  *
  * Files of /proc and tracefs report a size of 0, so they are read to EOF into a growing buffer.
  * Text records are assembled in that buffer: the file's content lands after room left for the
