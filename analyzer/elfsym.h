@@ -70,6 +70,28 @@ enum wc_elfsym_status {
 struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size_t build_id_len,
 				 const struct wc_symbol_paths *paths);
 
+/**
+ * wc_elfsym_open_image() - load the function symbols of an ELF object held in memory, as an
+ * IMAGE record of the trace carries the vdso
+ * @name:         what wc_elfsym_file() then gives ("[vdso]"); copied
+ * @image:        the object's bytes, as mapped (the vdso: from its first byte), @len bytes;
+ *                borrowed for the call only: a copy is read, and freed before it returns
+ * @len:          bytes of @image
+ * @build_id:     the recorded build-id, @build_id_len bytes, or NULL when unknown: an image
+ *                with another build-id gives WC_ELFSYM_MISMATCH
+ * @build_id_len: bytes of @build_id, 0 when unknown
+ *
+ * The lookups and statuses are those of wc_elfsym_open(), offsets being offsets in the image
+ * (ip - mapping start + mapping pgoff, pgoff being 0 for the vdso): a truncated or damaged
+ * image gives WC_ELFSYM_BAD, one without function symbols WC_ELFSYM_NOSYMS.  No debug file is
+ * looked for.
+ *
+ * Return: the symbols, to free with wc_elfsym_free(), whatever the status; NULL with errno
+ * ENOMEM only when out of memory.
+ */
+struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size_t len,
+				       const uint8_t *build_id, size_t build_id_len);
+
 /** wc_elfsym_free() - free the symbols and the names lookups handed out; NULL is a no-op */
 void wc_elfsym_free(struct wc_elfsym *e);
 
