@@ -767,6 +767,22 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
 	return e->names + s->name;
 }
 
+int wc_elfsym_image_build_id(const void *image, size_t image_len, uint8_t *id, size_t len)
+{
+	struct efile f;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	ret = open_image(&f, "", image, image_len);
+	if (ret != WC_ELFSYM_OK)
+		return ret < 0 ? ret : -ENOEXEC;
+	ret = !f.id_len ? -ENODATA : f.id_len > len ? -ERANGE : (int)f.id_len;
+	if (ret > 0)
+		memcpy(id, f.id, f.id_len);
+	close_file(&f);
+	return ret;
+}
+
 int wc_elfsym_build_id(const char *path, uint8_t *id, size_t len)
 {
 	struct efile f;

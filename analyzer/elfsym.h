@@ -140,4 +140,13 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
  */
 int wc_elfsym_build_id(const char *path, uint8_t *id, size_t len);
 
+/**
+ * wc_elfsym_image_build_id() - the GNU build-id of an ELF object in memory (the vdso of an
+ * IMAGE record), as wc_elfsym_build_id() reads a file's
+ * @image: @image_len bytes, borrowed for the call
+ * Return: the build-id's length in bytes (> 0), -ENODATA, -ERANGE, -ENOEXEC when @image is not
+ * a valid ELF object, or -ENOMEM.
+ */
+int wc_elfsym_image_build_id(const void *image, size_t image_len, uint8_t *id, size_t len);
+
 #endif /* WC_ANALYZER_ELFSYM_H */

@@ -11,6 +11,8 @@
 #  - of that time, at least 90% has a last user frame named __vdso_* (perf names the vdso's
 #    clock_gettime __vdso_clock_gettime, its global symbol, not the weak clock_gettime);
 #  - no frame anywhere reads [vdso]+0x;
+#  - wcanalyze info has a vdso line whose size and build-id are those of this shell's vdso,
+#    read here with dd from /proc/$$/mem and readelf -n (the same kernel: the same image);
 #  - the trace copied elsewhere and analysed with --symfs an empty directory (no file of this
 #    machine used): the same 90% of the vdso time named __vdso_*, no [vdso]+0x.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
@@ -57,6 +59,18 @@ check() {
 		"$(grep -c '\[vdso\]+0x' "$3")" -eq 0
 }
 
+# this shell's vdso: "BYTES BUILD-ID", from its /proc/PID/maps line, dd and readelf
+own_vdso() {
+	set -- $(awk '/ \[vdso\]$/ { split($1, r, "-"); print r[1], r[2] }' /proc/$$/maps)
+	[ $# -eq 2 ] || return 1
+	len=$((0x$2 - 0x$1))
+	dd if=/proc/$$/mem of="$tmp/vdso.so" bs=4096 skip=$((0x$1 / 4096)) count=$((len / 4096)) \
+		2>/dev/null || return 1
+	echo "$len $(readelf -n "$tmp/vdso.so" 2>/dev/null | sed -n 's/.*Build ID: *//p')"
+}
+own=$(own_vdso) || own=
+echo "note: this shell's vdso: ${own:-not read} (bytes, build-id)"
+
 for mode in dwarf default; do
 	t="$tmp/$mode.wct"
 	if [ $mode = dwarf ]; then
@@ -74,6 +88,12 @@ for mode in dwarf default; do
 	"$WCA" folded --annotate "$t" >"$tmp/$mode.folded" 2>"$tmp/$mode.aerr"
 	expect "$mode: wcanalyze folded exits 0" $? -eq 0
 	check "$mode" "$t" "$tmp/$mode.folded" vc_read_clock
+	line=$("$WCA" info "$t" 2>/dev/null | grep '^vdso:')
+	expect "$mode: info: $line" -n "$line"
+	if [ -n "$own" ]; then
+		expect "$mode: info's vdso is this shell's ($own)" \
+			"$(echo "$line" | sed -n 's/^vdso: *\([0-9]*\) bytes.*build-id \([0-9a-f]*\).*/\1 \2/p')" = "$own"
+	fi
 	grep 'vc_read_clock' "$tmp/$mode.folded" | sort -t' ' -k2 -nr | head -3 | sed 's/^/  /'
 
 	# elsewhere: another directory, no file of this machine

@@ -5,6 +5,7 @@
  * .dynsym and PT_LOAD); and truncated, random or mismatched images.
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,5 +215,30 @@ Test(elfsym_image, damaged_images_are_bad)
 		wc_elfsym_free(e);
 	}
 	e = NULL;
+	free(junk);
+}
+
+/* The image's build-id, as its NT_GNU_BUILD_ID note gives it; none from random bytes. */
+Test(elfsym_image, build_id_of_an_image)
+{
+	uint8_t id[64], small[4];
+	uint8_t *junk = calloc(1, image_len);
+	int n = wc_elfsym_image_build_id(image, image_len, id, sizeof(id));
+
+	cr_assert_not_null(junk);
+	cr_assert(n > 0 || n == -ENODATA, "%d", n);
+	if (n > 0) {
+		/* the same id makes the symbols load; one byte off, a mismatch */
+		e = wc_elfsym_open_image("[vdso]", image, image_len, id, (size_t)n);
+		cr_assert_eq(wc_elfsym_status(e), WC_ELFSYM_OK);
+		wc_elfsym_free(e);
+		id[n - 1] ^= 1;
+		e = wc_elfsym_open_image("[vdso]", image, image_len, id, (size_t)n);
+		cr_assert_eq(wc_elfsym_status(e), WC_ELFSYM_MISMATCH);
+		cr_assert_eq(wc_elfsym_image_build_id(image, image_len, small, sizeof(small)),
+			     -ERANGE);
+	}
+	cr_assert_eq(wc_elfsym_image_build_id(junk, image_len, id, sizeof(id)), -ENOEXEC);
+	cr_assert_eq(wc_elfsym_image_build_id(image, 40, id, sizeof(id)), -ENOEXEC);
 	free(junk);
 }
