@@ -91,8 +91,8 @@ for mode in dwarf default; do
 	line=$("$WCA" info "$t" 2>/dev/null | grep '^vdso:')
 	expect "$mode: info: $line" -n "$line"
 	if [ -n "$own" ]; then
-		expect "$mode: info's vdso is this shell's ($own)" \
-			"$(echo "$line" | sed -n 's/^vdso: *\([0-9]*\) bytes.*build-id \([0-9a-f]*\).*/\1 \2/p')" = "$own"
+		got=$(echo "$line" | sed -n 's/^vdso: *\([0-9]*\) bytes.*build-id \([0-9a-f]*\).*/\1 \2/p')
+		expect "$mode: info's vdso ($got) is this shell's ($own)" "$got" = "$own"
 	fi
 	grep 'vc_read_clock' "$tmp/$mode.folded" | sort -t' ' -k2 -nr | head -3 | sed 's/^/  /'
 
