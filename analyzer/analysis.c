@@ -61,6 +61,7 @@ static int fail(struct wc_analysis *a, int err, const char *fmt, const char *wha
 static int begin(void *ctx, const struct wc_replay_meta *m)
 {
 	struct wc_analysis *a = ctx;
+	const struct wc_replay_image *vdso;
 	bool have_waking = false;
 	const char *v;
 	int err;
@@ -149,6 +150,11 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	v = wc_replay_note(a->replay, "recorder_pid");
 	if (v)
 		a->tasks.recorder_pid = (uint32_t)strtoul(v, NULL, 10);
+	vdso = wc_replay_image(m, "[vdso]");
+	if (vdso) { /* the replay keeps it until it is freed, after the symbolizers */
+		a->tasks.vdso_image = vdso->data;
+		a->tasks.vdso_image_len = vdso->len;
+	}
 	err = wc_sched_init(&a->sched, &a->tasks,
 			    m->ncpus_configured ? m->ncpus_configured : 4096,
 			    &a->consumer->sink, a->consumer->ctx);

@@ -8,6 +8,9 @@
  * read with libelf in ELF_C_READ mode (pread, no mmap: a file cut short gives an error where a
  * mapping would give SIGBUS); everything needed is copied out and the files are closed.
  *
+ * An image held in memory (the vdso an IMAGE record carries) is read with elf_memory() from a
+ * copy, freed once its symbols are copied out, as a file is closed.
+ *
  * The files are untrusted: libelf checks the section and note bounds it hands out, and the
  * checks here reject headers or segments that point past the end of the file.
  */
@@ -60,7 +63,8 @@ struct wc_elfsym {
 
 /* An open ELF file and what open_file() learned about it. */
 struct efile {
-	int fd;
+	int fd;            /* -1 for an image in memory */
+	char *mem;         /* the image's copy, owned; NULL for a file */
 	Elf *elf;
 	uint64_t size; /* bytes */
 	char path[PATH_MAX];
@@ -94,7 +98,9 @@ static void close_file(struct efile *f)
 		elf_end(f->elf);
 	if (f->fd >= 0)
 		close(f->fd);
+	free(f->mem);
 	f->elf = NULL;
+	f->mem = NULL;
 	f->fd = -1;
 }
 
@@ -140,29 +146,14 @@ static bool headers_in_file(Elf *elf, uint64_t size)
 }
 
 /*
- * Open the ELF file at path into f, find its symbol tables, code and build-id.  On failure f
- * is left closed.  Return: WC_ELFSYM_OK, WC_ELFSYM_MISSING, or WC_ELFSYM_BAD.
+ * Find the symbol tables, code and build-id of the ELF file f->elf, f->size bytes.  On failure
+ * f is left closed.  Return: WC_ELFSYM_OK or WC_ELFSYM_BAD.
  */
-static enum wc_elfsym_status open_file(struct efile *f, const char *path)
+static enum wc_elfsym_status inspect_file(struct efile *f)
 {
 	Elf_Scn *scn = NULL;
-	struct stat st;
 	size_t phnum;
 
-	memset(f, 0, sizeof(*f));
-	f->fd = -1;
-	if (strlen(path) >= sizeof(f->path)) {
-		errno = ENAMETOOLONG;
-		return WC_ELFSYM_MISSING;
-	}
-	strcpy(f->path, path);
-	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (f->fd < 0)
-		return WC_ELFSYM_MISSING;
-	if (fstat(f->fd, &st) || !S_ISREG(st.st_mode))
-		goto bad;
-	f->size = (uint64_t)st.st_size;
-	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
 	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF || !headers_in_file(f->elf, f->size))
 		goto bad;
 	while ((scn = elf_nextscn(f->elf, scn))) {
@@ -197,6 +188,54 @@ static enum wc_elfsym_status open_file(struct efile *f, const char *path)
 bad:
 	close_file(f);
 	return WC_ELFSYM_BAD;
+}
+
+/*
+ * Open the ELF file at path into f, find its symbol tables, code and build-id.  On failure f
+ * is left closed.  Return: WC_ELFSYM_OK, WC_ELFSYM_MISSING, or WC_ELFSYM_BAD.
+ */
+static enum wc_elfsym_status open_file(struct efile *f, const char *path)
+{
+	struct stat st;
+
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	if (strlen(path) >= sizeof(f->path)) {
+		errno = ENAMETOOLONG;
+		return WC_ELFSYM_MISSING;
+	}
+	strcpy(f->path, path);
+	f->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (f->fd < 0)
+		return WC_ELFSYM_MISSING;
+	if (fstat(f->fd, &st) || !S_ISREG(st.st_mode)) {
+		close_file(f);
+		return WC_ELFSYM_BAD;
+	}
+	f->size = (uint64_t)st.st_size;
+	f->elf = elf_begin(f->fd, ELF_C_READ, NULL);
+	return inspect_file(f);
+}
+
+/*
+ * Open a copy of the image's len bytes into f, named name.  On failure f is left closed.
+ * Return: WC_ELFSYM_OK, WC_ELFSYM_BAD, or -ENOMEM.
+ */
+static int open_image(struct efile *f, const char *name, const void *image, size_t len)
+{
+	memset(f, 0, sizeof(*f));
+	f->fd = -1;
+	snprintf(f->path, sizeof(f->path), "%s", name);
+	if (!image || !len)
+		return WC_ELFSYM_BAD;
+	/* elf_memory() may write to its buffer: it converts in place a foreign byte order */
+	f->mem = malloc(len);
+	if (!f->mem)
+		return -ENOMEM;
+	memcpy(f->mem, image, len);
+	f->size = len;
+	f->elf = elf_memory(f->mem, len);
+	return inspect_file(f);
 }
 
 /* Same build-id?  Ids may differ in length by trailing zero bytes (padding). */
@@ -614,6 +653,40 @@ out:
 	return e;
 }
 
+struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size_t len,
+				       const uint8_t *build_id, size_t build_id_len)
+{
+	struct wc_elfsym *e = calloc(1, sizeof(*e));
+	struct efile f = { .fd = -1 };
+	int st;
+
+	if (!e)
+		return NULL;
+	if (!build_id)
+		build_id_len = 0;
+	elf_version(EV_CURRENT);
+	st = open_image(&f, name ? name : "", image, len);
+	if (st == WC_ELFSYM_OK && build_id_len && !id_match(f.id, f.id_len, build_id, build_id_len))
+		st = WC_ELFSYM_MISMATCH;
+	if (st == WC_ELFSYM_OK)
+		st = load_segments(e, &f);
+	if (st == WC_ELFSYM_OK)
+		st = load_symbols(e, &f);
+	if (st == WC_ELFSYM_OK) {
+		e->file = strdup(f.path);
+		if (!e->file)
+			st = -ENOMEM;
+	}
+	close_file(&f);
+	if (st < 0) {
+		wc_elfsym_free(e);
+		errno = -st;
+		return NULL;
+	}
+	e->status = (enum wc_elfsym_status)st;
+	return e;
+}
+
 void wc_elfsym_free(struct wc_elfsym *e)
 {
 	if (!e)
@@ -692,6 +765,22 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
 	if (sym_offset_out)
 		*sym_offset_out = vaddr - s->start;
 	return e->names + s->name;
+}
+
+int wc_elfsym_image_build_id(const void *image, size_t image_len, uint8_t *id, size_t len)
+{
+	struct efile f;
+	int ret;
+
+	elf_version(EV_CURRENT);
+	ret = open_image(&f, "", image, image_len);
+	if (ret != WC_ELFSYM_OK)
+		return ret < 0 ? ret : -ENOEXEC;
+	ret = !f.id_len ? -ENODATA : f.id_len > len ? -ERANGE : (int)f.id_len;
+	if (ret > 0)
+		memcpy(id, f.id, f.id_len);
+	close_file(&f);
+	return ret;
 }
 
 int wc_elfsym_build_id(const char *path, uint8_t *id, size_t len)

@@ -70,6 +70,28 @@ enum wc_elfsym_status {
 struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size_t build_id_len,
 				 const struct wc_symbol_paths *paths);
 
+/**
+ * wc_elfsym_open_image() - load the function symbols of an ELF object held in memory, as an
+ * IMAGE record of the trace carries the vdso
+ * @name:         what wc_elfsym_file() then gives ("[vdso]"); copied
+ * @image:        the object's bytes, as mapped (the vdso: from its first byte), @len bytes;
+ *                borrowed for the call only: a copy is read, and freed before it returns
+ * @len:          bytes of @image
+ * @build_id:     the recorded build-id, @build_id_len bytes, or NULL when unknown: an image
+ *                with another build-id gives WC_ELFSYM_MISMATCH
+ * @build_id_len: bytes of @build_id, 0 when unknown
+ *
+ * The lookups and statuses are those of wc_elfsym_open(), offsets being offsets in the image
+ * (ip - mapping start + mapping pgoff, pgoff being 0 for the vdso): a truncated or damaged
+ * image gives WC_ELFSYM_BAD, one without function symbols WC_ELFSYM_NOSYMS.  No debug file is
+ * looked for.
+ *
+ * Return: the symbols, to free with wc_elfsym_free(), whatever the status; NULL with errno
+ * ENOMEM only when out of memory.
+ */
+struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size_t len,
+				       const uint8_t *build_id, size_t build_id_len);
+
 /** wc_elfsym_free() - free the symbols and the names lookups handed out; NULL is a no-op */
 void wc_elfsym_free(struct wc_elfsym *e);
 
@@ -117,5 +139,14 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
  * it is longer than @len, -ENOEXEC when the file is not ELF, or the error of open(2).
  */
 int wc_elfsym_build_id(const char *path, uint8_t *id, size_t len);
+
+/**
+ * wc_elfsym_image_build_id() - the GNU build-id of an ELF object in memory (the vdso of an
+ * IMAGE record), as wc_elfsym_build_id() reads a file's
+ * @image: @image_len bytes, borrowed for the call
+ * Return: the build-id's length in bytes (> 0), -ENODATA, -ERANGE, -ENOEXEC when @image is not
+ * a valid ELF object, or -ENOMEM.
+ */
+int wc_elfsym_image_build_id(const void *image, size_t image_len, uint8_t *id, size_t len);
 
 #endif /* WC_ANALYZER_ELFSYM_H */

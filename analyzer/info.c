@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyzer/elfsym.h"
 #include "analyzer/info.h"
 #include "analyzer/skid.h"
 
@@ -86,6 +87,27 @@ static const char *ending(const struct wc_replay_stats *st)
 	}
 }
 
+/* "vdso:" and the size and build-id of the trace's copy of the vdso, when it has one */
+static void vdso_line(const struct wc_replay_meta *m, FILE *out)
+{
+	const struct wc_replay_image *im = wc_replay_image(m, "[vdso]");
+	uint8_t id[64];
+	int n;
+
+	if (!im)
+		return;
+	fprintf(out, "vdso:         %zu bytes, carried in the trace", im->len);
+	n = wc_elfsym_image_build_id(im->data, im->len, id, sizeof(id));
+	if (n > 0) {
+		fprintf(out, ", build-id ");
+		for (int i = 0; i < n; i++)
+			fprintf(out, "%02x", id[i]);
+	} else if (n == -ENOEXEC) {
+		fprintf(out, " (not a valid ELF object: its frames stay unnamed)");
+	}
+	fprintf(out, "\n");
+}
+
 int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		  struct wc_symbolizer *sym, FILE *out)
 {
@@ -145,6 +167,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 	}
 	if (acc)
 		user_shares(acc, out);
+	vdso_line(m, out);
 	fprintf(out, "events:      ");
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present)

@@ -218,6 +218,28 @@ static char *dup_n(const char *s, size_t max)
 	return strndup(s, strnlen(s, max));
 }
 
+/* An IMAGE record: its object, copied, becomes the newest of its name. */
+static int keep_image(struct wc_replay_meta *m, const struct wc_rec_image *x)
+{
+	struct wc_replay_image *im = calloc(1, sizeof(*im));
+
+	if (!im)
+		return -ENOMEM;
+	im->name = dup_n((const char *)x->data, x->name_len);
+	im->len = x->image_len;
+	im->data = malloc(im->len ? im->len : 1);
+	if (!im->name || !im->data) {
+		free(im->name);
+		free(im->data);
+		free(im);
+		return -ENOMEM;
+	}
+	memcpy(im->data, x->data + x->name_len, im->len);
+	im->older = m->images;
+	m->images = im;
+	return 0;
+}
+
 static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 {
 	struct wc_replay_meta *m = &r->meta;
@@ -323,6 +345,8 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 		m->nnotes++;
 		break;
 	}
+	case WC_REC_IMAGE:
+		return keep_image(m, (const void *)h);
 	}
 	return 0;
 }
@@ -602,6 +626,14 @@ bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_
 	return true;
 }
 
+const struct wc_replay_image *wc_replay_image(const struct wc_replay_meta *m, const char *name)
+{
+	for (const struct wc_replay_image *im = m->images; im; im = im->older)
+		if (!strcmp(im->name, name))
+			return im;
+	return NULL;
+}
+
 const char *wc_replay_note(const struct wc_replay *r, const char *key)
 {
 	for (size_t i = 0; i < r->meta.nnotes; i++)
@@ -627,6 +659,14 @@ void wc_replay_free(struct wc_replay *r)
 		free((char *)r->meta.notes[i].value);
 	}
 	free(r->meta.notes);
+	while (r->meta.images) {
+		struct wc_replay_image *im = r->meta.images;
+
+		r->meta.images = im->older;
+		free(im->name);
+		free(im->data);
+		free(im);
+	}
 	free(r->meta.kallsyms);
 	wc_kallsyms_free(r->meta.ksyms);
 	free(r->stacks);

@@ -2,7 +2,7 @@
 /*
  * replay.h - read a trace file and hand its events out in time order.
  *
- * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE) are kept and offered
+ * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE, IMAGE) are kept and offered
  * through struct wc_replay_meta; STACK and PAYLOAD records are kept by id for the whole
  * replay.  Timed records (TRACEPOINT, SAMPLE, COMM, FORK, EXIT, MMAP, LOST, THROTTLE) are
  * reordered as perf's ordered-events does: the recorder writes a ROUND after each pass over
@@ -39,6 +39,17 @@ struct wc_replay_note {
 	const char *key, *value;
 };
 
+/*
+ * An IMAGE record's object: its name ("[vdso]") and bytes, copied.  Kept until the replay is
+ * freed, even when a later IMAGE of the same name replaces it, so a pointer to it stays valid.
+ */
+struct wc_replay_image {
+	char *name;
+	uint8_t *data;
+	size_t len; /* bytes */
+	struct wc_replay_image *older;
+};
+
 /* What the file says about the recording; filled as the metadata records are read. */
 struct wc_replay_meta {
 	char sysname[65], nodename[65], release[65], version[129], machine[65], recorder[65];
@@ -58,6 +69,7 @@ struct wc_replay_meta {
 	size_t nformats;
 	struct wc_replay_note *notes;
 	size_t nnotes;
+	struct wc_replay_image *images; /* newest first; see wc_replay_image() */
 };
 
 /* Counts of what the replay saw, and how the file ended. */
@@ -161,6 +173,12 @@ const char *wc_replay_error(const struct wc_replay *r);
  * values put it outside 0..2^64-1 ns (a crafted file).
  */
 bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_t *wall_ns);
+
+/**
+ * wc_replay_image() - the object of the latest IMAGE record named @name ("[vdso]")
+ * Return: the image, owned by the replay, valid until wc_replay_free(); or NULL.
+ */
+const struct wc_replay_image *wc_replay_image(const struct wc_replay_meta *m, const char *name);
 
 /* wc_replay_note() - the value of the first NOTE with @key, or NULL. */
 const char *wc_replay_note(const struct wc_replay *r, const char *key);

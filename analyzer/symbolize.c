@@ -111,9 +111,15 @@ static struct wc_elfsym *elf_of(struct wc_symbolizer *s, uint32_t dso)
 	}
 	if (!s->elf[dso]) {
 		const struct wc_dso *d = &s->tasks->dsos[dso];
+		const uint8_t *id = d->build_id_len ? d->build_id : NULL;
 
-		s->elf[dso] = wc_elfsym_open(d->path, d->build_id_len ? d->build_id : NULL,
-					     d->build_id_len, s->paths);
+		/* the vdso has no file: the trace carries the recorder's image of it */
+		if (!strcmp(d->path, "[vdso]") && s->tasks->vdso_image)
+			s->elf[dso] = wc_elfsym_open_image(d->path, s->tasks->vdso_image,
+							   s->tasks->vdso_image_len, id,
+							   d->build_id_len);
+		else
+			s->elf[dso] = wc_elfsym_open(d->path, id, d->build_id_len, s->paths);
 	}
 	s->used[dso] = true;
 	return s->elf[dso];

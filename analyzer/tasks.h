@@ -95,6 +95,10 @@ struct wc_tasks {
 	uint32_t *target_pids;
 	size_t ntarget_pids;
 	uint32_t recorder_pid;     /* 0 when unknown */
+	/* the bytes of the vdso, from the trace's IMAGE record "[vdso]" (set by the analysis
+	 * when the metadata is known), borrowed; NULL when the trace has none */
+	const uint8_t *vdso_image;
+	size_t vdso_image_len;     /* bytes */
 	uint64_t execs, forks, exits, mmaps;
 };
 

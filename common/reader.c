@@ -336,6 +336,7 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		[WC_REC_TP_INLINE] = sizeof(struct wc_rec_tp_inline),
 		[WC_REC_KSYM] = sizeof(struct wc_rec_ksym),
 		[WC_REC_SWITCH_IN] = sizeof(struct wc_rec_switch_in),
+		[WC_REC_IMAGE] = sizeof(struct wc_rec_image),
 	};
 	static const bool timed[WC_REC_TYPE_COUNT] = {
 		[WC_REC_COMM] = true,	   [WC_REC_FORK] = true,   [WC_REC_EXIT] = true,
@@ -429,6 +430,18 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		const struct wc_rec_trailer *x = (const void *)h;
 
 		NEED((uint64_t)x->ncounts * 8u <= body - sizeof(*x), "trailer counts overrun");
+		break;
+	}
+	case WC_REC_IMAGE: {
+		const struct wc_rec_image *x = (const void *)h;
+
+		NEED((uint64_t)x->name_len + x->image_len <= body - sizeof(*x),
+		     "image name of %" PRIu32 " bytes and image of %" PRIu32
+		     " bytes overrun the record",
+		     x->name_len, x->image_len);
+		NEED(x->name_len > 1 && has_nul((const char *)x->data, x->name_len) &&
+			     !memchr(x->data, '\0', x->name_len - 1),
+		     "image name not a NUL-terminated string of %" PRIu32 " bytes", x->name_len);
 		break;
 	}
 	case WC_REC_NOTE: {

@@ -31,13 +31,15 @@
 #define WC_FILE_MAGIC_LEN 8
 #define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 6 /* additions a reader of the same major may ignore
+#define WC_FILE_VERSION_MINOR 7 /* additions a reader of the same major may ignore
 				 * (1.1: TP_INLINE records, the RUNTIME event kind;
 				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
 				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's
 				 * threads gone before the events were enabled;
 				 * 1.4: the parent pid of a COMM from /proc;
-				 * 1.5: SWITCH_IN records) */
+				 * 1.5: SWITCH_IN records;
+				 * 1.6: WC_CONTEXT_TRUNCATED in callchains;
+				 * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES (256u << 20)
@@ -79,6 +81,7 @@ enum wc_rec_type {
 	WC_REC_TP_INLINE = 19,    /* struct wc_rec_tp_inline (since 1.1) */
 	WC_REC_KSYM = 20,         /* struct wc_rec_ksym (since 1.2) */
 	WC_REC_SWITCH_IN = 21,    /* struct wc_rec_switch_in (since 1.5) */
+	WC_REC_IMAGE = 22,        /* struct wc_rec_image (since 1.7) */
 	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
 };
 
@@ -394,6 +397,23 @@ struct wc_rec_switch_in {
 			    * switch-in */
 };
 static_assert(sizeof(struct wc_rec_switch_in) == 40, "switch-in record");
+
+/*
+ * IMAGE (since 1.7): the bytes of a mapped object that has no file, by the name its mappings
+ * carry in MMAP records: "[vdso]", the recorder's own vdso (at getauxval(AT_SYSINFO_EHDR), as
+ * long as its line of /proc/self/maps), which every 64-bit process of the same kernel maps, as
+ * perf copies its own (tools/perf/util/vdso.c).  data holds the name, NUL-terminated, then
+ * image_len bytes, then padding.  A later IMAGE of the same name replaces an earlier one.
+ */
+struct wc_rec_image {
+	struct wc_rec_header h;
+	uint32_t name_len;  /* bytes, NUL included */
+	uint32_t image_len; /* bytes */
+	uint8_t data[];
+};
+static_assert(sizeof(struct wc_rec_image) == 16, "image record");
+
+#define WC_IMAGE_MAX_BYTES (1u << 20) /* the recorder writes no larger image */
 
 #define WC_LOST_RECORDS 0 /* PERF_RECORD_LOST: the ring buffer was full */
 #define WC_LOST_SAMPLES 1 /* PERF_RECORD_LOST_SAMPLES */

@@ -644,6 +644,8 @@ int main(int argc, char **argv)
 		err = wc_meta_write_note(w, "target_pid", note);
 	}
 	if (!err)
+		err = wc_meta_write_vdso(w, NULL);
+	if (!err)
 		err = wc_meta_write_kallsyms(w, full_kallsyms, &snapshot, &kptr_hidden);
 	if (!err && snapshot) {
 		kw = wc_ksym_writer_new(snapshot);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * metadata.c - the records a trace starts with: host, clock, tracepoint formats, kallsyms, and
- * the tasks and executable mappings alive at the start, with build-ids (see metadata.h).
+ * metadata.c - the records a trace starts with: host, clock, tracepoint formats, kallsyms, the
+ * recorder's vdso, and the tasks and executable mappings alive at the start, with build-ids
+ * (see metadata.h).
  *
  * Files of /proc and tracefs report a size of 0, so they are read to EOF into a growing buffer.
  * Text records are assembled in that buffer: the file's content lands after room left for the
@@ -20,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -399,6 +401,70 @@ int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **
 		*restricted = all_zero;
 out_free:
 	free(b.p);
+	return err;
+}
+
+/* ---- the vdso ---- */
+
+/*
+ * The length of the mapping of /proc/self/maps that starts at addr and is named name.
+ * Return: its bytes, or 0 when there is none.
+ */
+static uint64_t mapping_len(uint64_t addr, const char *name)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	uint64_t len = 0;
+	char line[512];
+
+	if (!f)
+		return 0;
+	while (!len && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end;
+		char *nl = strchr(line, '\n');
+		int n = 0;
+
+		if (nl)
+			*nl = '\0';
+		/* "7ffd3c5f1000-7ffd3c5f3000 r-xp 00000000 00:00 0                  [vdso]" */
+		if (sscanf(line, "%llx-%llx %*s %*s %*s %*s %n", &start, &end, &n) != 2 || !n)
+			continue;
+		if (start == addr && end > start && !strcmp(line + n, name))
+			len = end - start;
+	}
+	fclose(f);
+	return len;
+}
+
+int wc_meta_write_vdso(struct wc_writer *w, uint32_t *written)
+{
+	static const char name[] = "[vdso]";
+	uint64_t addr = getauxval(AT_SYSINFO_EHDR), len;
+	struct wc_rec_image *r;
+	uint32_t size;
+	int err;
+
+	if (written)
+		*written = 0;
+	if (!addr)
+		return 0;
+	len = mapping_len(addr, name);
+	if (!len || len > WC_IMAGE_MAX_BYTES)
+		return 0;
+	size = WC_ALIGN8((uint32_t)(sizeof(*r) + sizeof(name) + len));
+	r = calloc(1, size);
+	if (!r)
+		return -ENOMEM;
+	r->h.size = size;
+	r->h.type = WC_REC_IMAGE;
+	r->name_len = sizeof(name);
+	r->image_len = (uint32_t)len;
+	memcpy(r->data, name, sizeof(name));
+	/* mapped readable in every process (r-xp), as the dynamic linker reads its ELF header */
+	memcpy(r->data + sizeof(name), (const void *)(uintptr_t)addr, len);
+	err = wc_writer_add(w, r);
+	free(r);
+	if (!err && written)
+		*written = (uint32_t)len;
 	return err;
 }
 

@@ -127,6 +127,20 @@ int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value);
 int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **snapshot,
 			   bool *restricted);
 
+/**
+ * wc_meta_write_vdso() - write a WC_REC_IMAGE record of the recorder's own vdso, "[vdso]"
+ * @w:       writer
+ * @written: set to the image's bytes, 0 when no record was written; may be NULL
+ *
+ * The image starts at getauxval(AT_SYSINFO_EHDR) and is as long as the line of
+ * /proc/self/maps that starts there and is named [vdso].  Every 64-bit process of the same
+ * kernel maps the same image, so the analyzer names the [vdso] frames of any of them from it,
+ * as perf does with its own copy (tools/perf/util/vdso.c).  No vdso, no such line, or an image
+ * over WC_IMAGE_MAX_BYTES (1 MiB) writes nothing and is no error.
+ * Return: 0, -ENOMEM, or the writer's error.
+ */
+int wc_meta_write_vdso(struct wc_writer *w, uint32_t *written);
+
 /* What wc_meta_write_tasks() wrote. */
 struct wc_meta_task_stats {
 	uint64_t processes; /* processes written (kernel threads included) */

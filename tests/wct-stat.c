@@ -155,6 +155,7 @@ static const char *const type_names[WC_REC_TYPE_COUNT] = {
 	[WC_REC_NOTE] = "note",		[WC_REC_PAYLOAD] = "payload",
 	[WC_REC_TP_INLINE] = "tp_inline",	[WC_REC_KSYM] = "ksym",
 	[WC_REC_SWITCH_IN] = "switch_in",
+	[WC_REC_IMAGE] = "image",
 };
 
 /* wct-stat --ksyms FILE.  Return: the exit status. */

@@ -396,3 +396,91 @@ Test(format, bad_kernel_symbols_are_corrupt)
 	}
 	trace.path[0] = '\0';
 }
+
+static void image_one_byte_past(void *rec)
+{
+	struct wc_rec_image *x = rec;
+
+	x->image_len = x->h.size - (uint32_t)sizeof(*x) - x->name_len + 1;
+}
+
+static void image_name_len_huge(void *rec)
+{
+	struct wc_rec_image *x = rec;
+
+	x->name_len = UINT32_MAX; /* name_len + image_len wraps in 32 bits */
+}
+
+static void image_name_unterminated(void *rec)
+{
+	struct wc_rec_image *x = rec;
+
+	x->data[x->name_len - 1] = ']';
+}
+
+static void image_name_empty(void *rec)
+{
+	struct wc_rec_image *x = rec;
+
+	x->name_len = 1;
+	x->data[0] = '\0';
+}
+
+static void image_name_nul_inside(void *rec)
+{
+	struct wc_rec_image *x = rec;
+
+	x->data[2] = '\0'; /* "[v" NUL "so]" NUL */
+}
+
+/* IMAGE records whose name or image lie outside the record are corrupt, each with its reason. */
+Test(format, bad_images_are_corrupt)
+{
+	static const struct {
+		const char *what, *why;
+		void (*spoil)(void *);
+	} cases[] = {
+		{ "image one byte past the record", "overrun the record", image_one_byte_past },
+		{ "huge name length", "overrun the record", image_name_len_huge },
+		{ "name without its NUL", "not a NUL-terminated string", image_name_unterminated },
+		{ "empty name", "not a NUL-terminated string", image_name_empty },
+		{ "NUL inside the name", "not a NUL-terminated string", image_name_nul_inside },
+	};
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		/* seq 3: "[vdso]" and 103 bytes */
+		struct wc_reader *r = good_then_spoiled(WC_REC_IMAGE, 3, cases[c].spoil);
+		const struct wc_rec_header *h;
+
+		cr_assert_eq(wc_reader_next(r, &h), 0, "%s: the bad record is not delivered",
+			     cases[c].what);
+		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
+		cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 22"), "%s: %s",
+				   cases[c].what, wc_reader_error(r));
+		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s", cases[c].what,
+				   wc_reader_error(r));
+		wc_reader_free(r);
+		unlink(trace.path);
+	}
+	trace.path[0] = '\0';
+}
+
+/* A whole IMAGE record is read back as written: name, then the image's bytes. */
+Test(format, image_round_trip)
+{
+	struct wc_reader *r = good_then_spoiled(WC_REC_IMAGE, 3, image_one_byte_past);
+	const struct wc_rec_header *h = NULL;
+
+	wc_reader_free(r);
+	r = wc_reader_open(trace.path);
+	cr_assert_eq(wc_reader_next(r, &h), 1);
+	const struct wc_rec_image *x = (const void *)h;
+
+	cr_assert_eq(x->name_len, 7);
+	cr_assert_str_eq((const char *)x->data, "[vdso]");
+	cr_assert_eq(x->image_len, 103);
+	cr_assert_eq(x->h.size, WC_ALIGN8(16 + 7 + 103));
+	for (uint32_t i = 0; i < x->image_len; i++)
+		cr_assert_eq(x->data[7 + i], (uint8_t)(3 + i), "byte %u", i);
+	wc_reader_free(r);
+}

@@ -14,6 +14,7 @@ const uint16_t tu_types[] = {
 	WC_REC_COMM,	  WC_REC_FORK,	WC_REC_EXIT,	   WC_REC_MMAP,	     WC_REC_STACK,
 	WC_REC_TRACEPOINT, WC_REC_SAMPLE, WC_REC_LOST,	   WC_REC_ROUND,     WC_REC_THROTTLE,
 	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE, WC_REC_KSYM,	   WC_REC_SWITCH_IN,
+	WC_REC_IMAGE,
 };
 const size_t tu_ntypes = sizeof(tu_types) / sizeof(tu_types[0]);
 
@@ -203,6 +204,17 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 		x->prev_pid = x->prev_tid ? 40 : 0;
 		x->delay_ns = 1000 + seq % 7 * 125;
 		size = sizeof(*x);
+		break;
+	}
+	case WC_REC_IMAGE: {
+		struct wc_rec_image *x = buf;
+
+		x->name_len = sizeof("[vdso]");
+		x->image_len = 100 + seq % 50;
+		memcpy(x->data, "[vdso]", x->name_len);
+		for (uint32_t i = 0; i < x->image_len; i++)
+			x->data[x->name_len + i] = (uint8_t)(seq + i);
+		size = sizeof(*x) + x->name_len + x->image_len;
 		break;
 	}
 	case WC_REC_KSYM: {
