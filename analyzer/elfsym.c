@@ -581,6 +581,23 @@ static int load_segments(struct wc_elfsym *e, struct efile *f)
 
 /* ---- the API ---- */
 
+/*
+ * The end of an open: @e takes status @st, and @file (the symbols' file) as its path when OK;
+ * on a negative @st (-ENOMEM) it is freed.  Return: @e, or NULL with errno set.
+ */
+static struct wc_elfsym *finish(struct wc_elfsym *e, int st, const char *file)
+{
+	if (st == WC_ELFSYM_OK && !(e->file = strdup(file)))
+		st = -ENOMEM;
+	if (st < 0) {
+		wc_elfsym_free(e);
+		errno = -st;
+		return NULL;
+	}
+	e->status = (enum wc_elfsym_status)st;
+	return e;
+}
+
 struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size_t build_id_len,
 				 const struct wc_symbol_paths *paths)
 {
@@ -636,21 +653,10 @@ struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size
 			symf = &dbg;
 	}
 	st = load_symbols(e, symf);
-	if (st == WC_ELFSYM_OK) {
-		e->file = strdup(symf->path);
-		if (!e->file)
-			st = -ENOMEM;
-	}
 out:
 	close_file(&dbg);
 	close_file(&rt);
-	if (st < 0) {
-		wc_elfsym_free(e);
-		errno = -st;
-		return NULL;
-	}
-	e->status = (enum wc_elfsym_status)st;
-	return e;
+	return finish(e, st, symf->path);
 }
 
 struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size_t len,
@@ -672,19 +678,8 @@ struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size
 		st = load_segments(e, &f);
 	if (st == WC_ELFSYM_OK)
 		st = load_symbols(e, &f);
-	if (st == WC_ELFSYM_OK) {
-		e->file = strdup(f.path);
-		if (!e->file)
-			st = -ENOMEM;
-	}
 	close_file(&f);
-	if (st < 0) {
-		wc_elfsym_free(e);
-		errno = -st;
-		return NULL;
-	}
-	e->status = (enum wc_elfsym_status)st;
-	return e;
+	return finish(e, st, f.path);
 }
 
 void wc_elfsym_free(struct wc_elfsym *e)
