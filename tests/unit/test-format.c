@@ -366,35 +366,48 @@ static void ksym_empty_name(void *rec)
 	x->strings_len = 2;
 }
 
-/* KSYM records with a bad range or bad strings are corrupt, each with its reason. */
-Test(format, bad_kernel_symbols_are_corrupt)
-{
-	static const struct {
-		const char *what, *why;
-		void (*spoil)(void *);
-	} cases[] = {
-		{ "end at start", "not after its start", ksym_end_at_start },
-		{ "strings past the record", "overrun", ksym_strings_past_the_record },
-		{ "no module string", "without a module string", ksym_no_module_string },
-		{ "empty name", "without a name", ksym_empty_name },
-	};
+/* A way to spoil a record, what it is, and what the reader's error must say of it. */
+struct spoil {
+	const char *what, *why;
+	void (*spoil)(void *);
+};
 
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		/* seq 2: "vfs_read", "" */
-		struct wc_reader *r = good_then_spoiled(WC_REC_KSYM, 2, cases[c].spoil);
+/* Each of the @n @cases, applied to record @seq (of @type) of a good trace, makes the reader
+ * stop there as corrupt, naming the type and the case's reason. */
+static void expect_corrupt(unsigned type, unsigned seq, const struct spoil *cases, size_t n)
+{
+	char type_text[64];
+
+	snprintf(type_text, sizeof(type_text), "corrupt record of type %u", type);
+	for (size_t c = 0; c < n; c++) {
+		struct wc_reader *r = good_then_spoiled(type, seq, cases[c].spoil);
 		const struct wc_rec_header *h;
 
 		cr_assert_eq(wc_reader_next(r, &h), 0, "%s: the bad record is not delivered",
 			     cases[c].what);
 		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
-		cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 20"), "%s: %s",
-				   cases[c].what, wc_reader_error(r));
+		cr_assert_not_null(strstr(wc_reader_error(r), type_text), "%s: %s", cases[c].what,
+				   wc_reader_error(r));
 		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s", cases[c].what,
 				   wc_reader_error(r));
 		wc_reader_free(r);
 		unlink(trace.path);
 	}
 	trace.path[0] = '\0';
+}
+
+/* KSYM records with a bad range or bad strings are corrupt, each with its reason. */
+Test(format, bad_kernel_symbols_are_corrupt)
+{
+	static const struct spoil cases[] = {
+		{ "end at start", "not after its start", ksym_end_at_start },
+		{ "strings past the record", "overrun", ksym_strings_past_the_record },
+		{ "no module string", "without a module string", ksym_no_module_string },
+		{ "empty name", "without a name", ksym_empty_name },
+	};
+
+	/* seq 2: "vfs_read", "" */
+	expect_corrupt(WC_REC_KSYM, 2, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void image_one_byte_past(void *rec)
@@ -436,10 +449,7 @@ static void image_name_nul_inside(void *rec)
 /* IMAGE records whose name or image lie outside the record are corrupt, each with its reason. */
 Test(format, bad_images_are_corrupt)
 {
-	static const struct {
-		const char *what, *why;
-		void (*spoil)(void *);
-	} cases[] = {
+	static const struct spoil cases[] = {
 		{ "image one byte past the record", "overrun the record", image_one_byte_past },
 		{ "huge name length", "overrun the record", image_name_len_huge },
 		{ "name without its NUL", "not a NUL-terminated string", image_name_unterminated },
@@ -447,22 +457,8 @@ Test(format, bad_images_are_corrupt)
 		{ "NUL inside the name", "not a NUL-terminated string", image_name_nul_inside },
 	};
 
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-		/* seq 3: "[vdso]" and 103 bytes */
-		struct wc_reader *r = good_then_spoiled(WC_REC_IMAGE, 3, cases[c].spoil);
-		const struct wc_rec_header *h;
-
-		cr_assert_eq(wc_reader_next(r, &h), 0, "%s: the bad record is not delivered",
-			     cases[c].what);
-		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
-		cr_assert_not_null(strstr(wc_reader_error(r), "corrupt record of type 22"), "%s: %s",
-				   cases[c].what, wc_reader_error(r));
-		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s", cases[c].what,
-				   wc_reader_error(r));
-		wc_reader_free(r);
-		unlink(trace.path);
-	}
-	trace.path[0] = '\0';
+	/* seq 3: "[vdso]" and 103 bytes */
+	expect_corrupt(WC_REC_IMAGE, 3, cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* A whole IMAGE record is read back as written: name, then the image's bytes. */
