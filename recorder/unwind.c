@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
@@ -32,6 +33,17 @@ struct load {
 	uint64_t val;
 };
 
+/* What an unwind found: kept with the sample, and in the cache for the next that reads the same. */
+struct result {
+	uint32_t nframes;
+	bool outside;	/* a read fell outside the copy, or WC_UNWIND_MAX_FRAMES were reached */
+	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
+	bool have_bp;	/* last_bp is known: */
+	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
+	uint64_t fp_mask[2]; /* bit j: frame j's CFA is %rbp + 16 there (cfa_by_rbp()) */
+	uint64_t frames[WC_UNWIND_MAX_FRAMES];
+};
+
 /* What one unwind of one sample needs from its callbacks. */
 struct sample {
 	uint32_t tid;
@@ -41,15 +53,9 @@ struct sample {
 	uint64_t size;
 	uint32_t nreads;
 	bool overflow;	/* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
-	bool outside;	/* a read fell outside the copy, or WC_UNWIND_MAX_FRAMES were reached */
-	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
-	bool have_bp;	/* last_bp is known: */
-	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
-	uint64_t fp_mask[2]; /* bit j: frame j's CFA is %rbp + 16 there (cfa_by_rbp()) */
 	bool skipped; /* not in the cache, and not unwound: wc_unwind_set_busy() */
 	struct load reads[MAX_LOADS];
-	uint64_t frames[WC_UNWIND_MAX_FRAMES];
-	uint32_t nframes;
+	struct result r;
 };
 
 /*
@@ -73,12 +79,9 @@ struct entry {
 	uint32_t pid, gen;
 	uint64_t ip, sp, bp; /* 0 ip: empty */
 	uint64_t size; /* of the copy: where a load fell outside it, a larger one may do more */
-	uint32_t nreads, nframes;
-	bool outside, outermost, have_bp;
-	uint64_t last_bp;
-	uint64_t fp_mask[2];
+	uint32_t nreads;
 	struct load reads[MAX_KEYS];
-	uint64_t frames[WC_UNWIND_MAX_FRAMES];
+	struct result r;
 };
 
 struct wc_unwind {
@@ -324,7 +327,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 
 	(void)dwfl;
 	if (addr < s->sp || s->size < 8 || off > s->size - 8) {
-		s->outside = true;
+		s->r.outside = true;
 		return false;
 	}
 	memcpy(result, s->stack + off, 8);
@@ -365,27 +368,27 @@ static int on_frame(Dwfl_Frame *frame, void *arg)
 	Dwarf_Addr pc;
 	Dwarf_Word bp;
 	bool activation;
-	uint32_t j = s->nframes;
+	uint32_t j = s->r.nframes;
 
 	if (!dwfl_frame_pc(frame, &pc, &activation))
 		return DWARF_CB_ABORT;
-	s->frames[j] = pc;
+	s->r.frames[j] = pc;
 	/* a return address less 1 is in the call, where the caller's CFI applies */
 	if (cfa_by_rbp(dwfl_thread_dwfl(dwfl_frame_thread(frame)), activation ? pc : pc - 1))
-		s->fp_mask[j / 64] |= 1ull << (j % 64);
-	s->have_bp = dwfl_frame_reg(frame, 6, &bp) == 0; /* DWARF 6: %rbp */
-	s->last_bp = bp;
-	s->nframes++;
-	if (s->nframes < WC_UNWIND_MAX_FRAMES)
+		s->r.fp_mask[j / 64] |= 1ull << (j % 64);
+	s->r.have_bp = dwfl_frame_reg(frame, 6, &bp) == 0; /* DWARF 6: %rbp */
+	s->r.last_bp = bp;
+	s->r.nframes++;
+	if (s->r.nframes < WC_UNWIND_MAX_FRAMES)
 		return DWARF_CB_OK;
-	s->outside = true; /* cut short by the limit, as by the copy's end */
+	s->r.outside = true; /* cut short by the limit, as by the copy's end */
 	return DWARF_CB_ABORT;
 }
 
 /* Does frame @j's function keep a frame pointer at its pc (cfa_by_rbp())? */
 static bool keeps_fp(const struct sample *s, uint32_t j)
 {
-	return s->fp_mask[j / 64] >> (j % 64) & 1;
+	return s->r.fp_mask[j / 64] >> (j % 64) & 1;
 }
 
 struct wc_unwind *wc_unwind_new(void)
@@ -522,7 +525,7 @@ static struct entry *slot(struct wc_unwind *u, uint32_t pid, const struct sample
 static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const struct sample *s)
 {
 	if (!e->ip || e->pid != pid || e->gen != gen || e->ip != s->ip || e->sp != s->sp ||
-	    e->bp != s->bp || (e->outside && e->size != s->size))
+	    e->bp != s->bp || (e->r.outside && e->size != s->size))
 		return false;
 	for (uint32_t i = 0; i < e->nreads; i++) {
 		uint64_t v;
@@ -545,8 +548,8 @@ static bool cache_hit(const struct entry *e, uint32_t pid, uint32_t gen, const s
  */
 static bool decides(const struct sample *s, uint64_t val)
 {
-	for (uint32_t j = 0; j < s->nframes; j++)
-		if (s->frames[j] == val)
+	for (uint32_t j = 0; j < s->r.nframes; j++)
+		if (s->r.frames[j] == val)
 			return true;
 	return val - (s->sp - STACK_NEAR) < 2 * STACK_NEAR;
 }
@@ -577,6 +580,12 @@ static bool cfa_by_rbp(Dwfl *dwfl, Dwarf_Addr pc)
 	return yes;
 }
 
+/* @src's result into @dst: its frames only as far as it has them. */
+static void copy_result(struct result *dst, const struct result *src)
+{
+	memcpy(dst, src, offsetof(struct result, frames) + src->nframes * sizeof(src->frames[0]));
+}
+
 /* Unwind the sample in u->s by CFI, or take it from the cache. */
 static void unwind(struct wc_unwind *u, uint32_t pid)
 {
@@ -589,14 +598,7 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	e = slot(u, pid, s);
 	if (p && cache_hit(e, pid, p->gen, s)) {
 		u->st.hits++;
-		memcpy(s->frames, e->frames, e->nframes * sizeof(s->frames[0]));
-		s->nframes = e->nframes;
-		s->outside = e->outside;
-		s->outermost = e->outermost;
-		s->have_bp = e->have_bp;
-		s->last_bp = e->last_bp;
-		s->fp_mask[0] = e->fp_mask[0];
-		s->fp_mask[1] = e->fp_mask[1];
+		copy_result(&s->r, &e->r);
 		return;
 	}
 	if (u->busy)
@@ -608,25 +610,21 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	cur_pid = pid;
 	cur_changed = &u->st.changed;
 	/* 0: every frame down to one whose return address is undefined, by its CFI or because a
-	 * load it needed failed (libdwfl does not tell the two apart: hence s->outside) */
-	s->outermost =
-	    dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 && !s->outside;
+	 * load it needed failed (libdwfl does not tell the two apart: hence s->r.outside) */
+	s->r.outermost =
+	    dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 && !s->r.outside;
 	p->cur = NULL;
 	u->st.miss_ns += thread_ns() - t0;
 	if (s->overflow)
 		return;
-	*e = (struct entry){.pid = pid,
-			    .gen = p->gen,
-			    .ip = s->ip,
-			    .sp = s->sp,
-			    .bp = s->bp,
-			    .nframes = s->nframes,
-			    .outside = s->outside,
-			    .outermost = s->outermost,
-			    .size = s->size,
-			    .have_bp = s->have_bp,
-			    .fp_mask = { s->fp_mask[0], s->fp_mask[1] },
-			    .last_bp = s->last_bp};
+	e->pid = pid;
+	e->gen = p->gen;
+	e->ip = s->ip;
+	e->sp = s->sp;
+	e->bp = s->bp;
+	e->size = s->size;
+	e->nreads = 0;
+	copy_result(&e->r, &s->r);
 	for (uint32_t i = 0; i < s->nreads; i++) {
 		if (!decides(s, s->reads[i].val))
 			continue;
@@ -636,7 +634,6 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 		}
 		e->reads[e->nreads++] = s->reads[i];
 	}
-	memcpy(e->frames, s->frames, s->nframes * sizeof(s->frames[0]));
 }
 
 /*
@@ -679,35 +676,35 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 {
 	uint32_t from = 0;
 
-	if (s->nframes <= 1)
+	if (s->r.nframes <= 1)
 		return WC_UNWIND_FAILED;
-	if (!s->outermost && s->have_bp && keeps_fp(s, s->nframes - 1))
-		from = walk_from(s, s->last_bp, nuser);
-	if (!s->outermost && !from) {
-		for (uint32_t j = s->nframes; j-- > 1;) {
+	if (!s->r.outermost && s->r.have_bp && keeps_fp(s, s->r.nframes - 1))
+		from = walk_from(s, s->r.last_bp, nuser);
+	if (!s->r.outermost && !from) {
+		for (uint32_t j = s->r.nframes; j-- > 1;) {
 			uint32_t k = 0, i;
 
 			if (!keeps_fp(s, j)) /* the walk after it would skip frame j's caller */
 				continue;
 
 			for (uint32_t m = 1; m <= j; m++)
-				k += s->frames[m] == s->frames[j];
-			for (i = 1; i < nuser && (user[i] != s->frames[j] || --k); i++)
+				k += s->r.frames[m] == s->r.frames[j];
+			for (i = 1; i < nuser && (user[i] != s->r.frames[j] || --k); i++)
 				;
 			if (i == nuser)
 				continue;
-			memcpy(out + *n, s->frames, j * sizeof(*out));
+			memcpy(out + *n, s->r.frames, j * sizeof(*out));
 			*n += j;
 			memcpy(out + *n, user + i, (nuser - i) * sizeof(*out));
 			*n += nuser - i;
 			return WC_UNWIND_SPLICED;
 		}
 	}
-	if (!s->outermost && !from && !s->outside)
+	if (!s->r.outermost && !from && !s->r.outside)
 		return WC_UNWIND_FAILED; /* no CFI further up, and no meeting point: the walk kept */
-	memcpy(out + *n, s->frames, s->nframes * sizeof(*out));
-	*n += s->nframes;
-	if (s->outermost)
+	memcpy(out + *n, s->r.frames, s->r.nframes * sizeof(*out));
+	*n += s->r.nframes;
+	if (s->r.outermost)
 		return WC_UNWIND_COMPLETE;
 	if (from) {
 		memcpy(out + *n, user + from, (nuser - from) * sizeof(*out));
@@ -731,9 +728,8 @@ static void unwind_sample(struct wc_unwind *u, const struct wc_unwind_sample *sm
 	s->stack = smp->stack;
 	s->size = smp->size;
 	s->nreads = 0;
-	s->nframes = 0;
-	s->overflow = s->outside = s->outermost = s->have_bp = s->skipped = false;
-	s->fp_mask[0] = s->fp_mask[1] = 0;
+	s->overflow = s->skipped = false;
+	memset(&s->r, 0, offsetof(struct result, frames));
 	u->st.stacks++;
 	unwind(u, smp->pid);
 }
@@ -746,15 +742,15 @@ static void unwind_sample(struct wc_unwind *u, const struct wc_unwind_sample *sm
 static enum wc_unwind_result whole_chain(const struct sample *s, uint64_t *out, uint32_t *n)
 {
 	out[(*n)++] = PERF_CONTEXT_USER;
-	if (!s->nframes) {
+	if (!s->r.nframes) {
 		out[(*n)++] = s->ip;
 	} else {
-		memcpy(out + *n, s->frames, s->nframes * sizeof(*out));
-		*n += s->nframes;
+		memcpy(out + *n, s->r.frames, s->r.nframes * sizeof(*out));
+		*n += s->r.nframes;
 	}
-	if (s->outermost)
+	if (s->r.outermost)
 		return WC_UNWIND_COMPLETE;
-	if (s->skipped || !s->outside) {
+	if (s->skipped || !s->r.outside) {
 		out[(*n)++] = WC_CONTEXT_UNWIND_FAILED;
 		return s->skipped ? WC_UNWIND_SKIPPED : WC_UNWIND_FAILED;
 	}
