@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analyzer/hist.h"
+#include "analyzer/json.h"
 
 /* One thread's histogram; the output merges them by process or thread id, or all. */
 struct entry {
@@ -447,21 +448,10 @@ int wc_hist_write_text(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 	return err || fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-/* @s as a JSON string. */
+/* @s as a JSON string (json.h: bytes outside UTF-8, as a comm cut mid-character, as U+FFFD) */
 static void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
+	wc_json_write_string(out, s, strlen(s));
 }
 
 int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/json.h"
 #include "analyzer/threads-priv.h"
 
 /* @ns in @u: integer us or ns, ms with three decimals (rounded to the us). */
@@ -214,37 +215,11 @@ int wc_threads_write_text(struct wc_threads *T, struct wc_analysis *a, struct wc
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
-/* @s as a JSON string: UTF-8 kept, control characters escaped, bytes that are not UTF-8
- * replaced by U+FFFD (a comm cut at 15 bytes may end inside a character). */
+/* @s as a JSON string (json.h: bytes outside UTF-8, as a comm cut at 15 bytes inside a
+ * character, as U+FFFD) */
 static void json_str(FILE *out, const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-
-	fputc('"', out);
-	while (*p) {
-		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
-			: (*p & 0xf8) == 0xf0 ? 3 : -1;
-		int ok = n >= 0;
-
-		for (int i = 1; ok && i <= n; i++)
-			ok = (p[i] & 0xc0) == 0x80;
-		if (!ok) {
-			fputs("\\ufffd", out);
-			p++;
-		} else if (n) {
-			fwrite(p, 1, (size_t)n + 1, out);
-			p += n + 1;
-		} else {
-			if (*p == '"' || *p == '\\')
-				fprintf(out, "\\%c", *p);
-			else if (*p < 0x20)
-				fprintf(out, "\\u%04x", *p);
-			else
-				fputc(*p, out);
-			p++;
-		}
-	}
-	fputc('"', out);
+	wc_json_write_string(out, s, strlen(s));
 }
 
 /* ,"@key":@v */

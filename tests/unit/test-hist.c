@@ -647,3 +647,30 @@ Test(cmd, bad_options_exit_2)
 		"wcanalyze: --unit is us, ms or ns: s (see wcanalyze --help)\n"
 		"wcanalyze: no FILE given: hist (see wcanalyze --help)\n");
 }
+
+/* A comm cut mid-character (the kernel keeps 15 bytes of it), or with a quote, a tab and a
+ * byte that is no UTF-8, still gives valid JSON: each stray byte as U+FFFD (json.h), the
+ * character before the cut kept, the quote and tab escaped. */
+Test(hist, json_comm_not_utf8)
+{
+	struct wc_hist_opts o = { .kind = WC_HIST_OFF, .per = WC_HIST_THREAD };
+	static const char cut[] = "q\"t\tx\xc3\xa9\xe2\x82"; /* ..., then "€" cut after 2 of 3 */
+	static const char bad[] = "y\xff\x80z";
+	char *got;
+
+	st_switch(&tr, 1000 * US, 0, 0, "swapper/0", 0, 70, cut, 0);
+	st_switch(&tr, 1100 * US, 0, 70, cut, ST_S, 71, bad, 0);
+	st_wake(&tr, 1200 * US, 1, W, 70, cut, 0, 0);
+	st_switch(&tr, 1300 * US, 0, 71, bad, ST_S, 70, cut, 0);
+	st_wake(&tr, 1350 * US, 1, W, 71, bad, 0, 0);
+	st_switch(&tr, 1400 * US, 0, 70, cut, ST_S, 71, bad, 0);
+	st_round(&tr);
+	cr_assert_eq(st_end(&tr, true, 2000 * US), 0);
+	got = report(tr.path, &o, true, NULL);
+	cr_expect_not_null(strstr(got, "\"comm\": \"q\\\"t\\tx\xc3\xa9\\ufffd\\ufffd\""), "%s",
+			   got);
+	cr_expect_not_null(strstr(got, "\"comm\": \"y\\ufffd\\ufffdz\""), "%s", got);
+	for (const unsigned char *p = (const unsigned char *)got; *p; p++)
+		cr_expect(*p != 0xff && *p != 0x80 && *p != '\t', "a raw byte 0x%02x", *p);
+	free(got);
+}
