@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "analyzer/cli.h"
+#include "analyzer/outfile.h"
 #include "analyzer/export.h"
 #include "analyzer/profile.h"
 
@@ -83,82 +84,6 @@ static int chrome_options(const struct wc_profile_opts *o)
 						  : NULL;
 
 	return bad ? wc_cli_bad("this option is for --format speedscope only", bad) : 0;
-}
-
-/*
- * Where the output goes: stdout, or a regular FILE written under a temporary name in its
- * directory and renamed over it at the end, so that a failed export leaves no half-written
- * FILE and the old one, if any, stays; other files (a pipe, /dev/null, a symbolic link) are
- * written directly.
- */
-struct output {
-	FILE *f;
-	const char *path;
-	char *tmp;
-};
-
-static int open_output(struct output *o, const char *path)
-{
-	struct stat st;
-	mode_t mask;
-	int fd;
-
-	o->path = path;
-	o->tmp = NULL;
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		o->path = NULL;
-		return 0;
-	}
-	if (lstat(path, &st) == 0 && S_ISCHR(st.st_mode)) { /* as it is (wc_cli_output_ok()) */
-		o->f = fopen(path, "w");
-		return o->f ? 0 : -errno;
-	}
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
-		o->tmp = NULL;
-		return -ENOMEM;
-	}
-	fd = mkstemp(o->tmp);
-	if (fd < 0) {
-		int err = -errno;
-
-		free(o->tmp);
-		o->tmp = NULL;
-		return err;
-	}
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || !(o->f = fdopen(fd, "w"))) {
-		int err = -errno;
-
-		close(fd);
-		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-		return err;
-	}
-	return 0;
-}
-
-/* Close the output; @keep: the export is to be kept.  Return: 0 or -errno. */
-static int close_output(struct output *o, bool keep)
-{
-	int err = 0;
-
-	if (o->f == stdout)
-		return fflush(stdout) || ferror(stdout) ? -EIO : 0;
-	if (o->f && fclose(o->f))
-		err = -errno;
-	o->f = NULL;
-	if (o->tmp) {
-		if (keep && !err && rename(o->tmp, o->path))
-			err = -errno;
-		if (!keep || err)
-			unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-	}
-	return err;
 }
 
 static const char *base_name(const char *path)
@@ -292,7 +217,7 @@ int wc_cmd_export(int argc, char **argv)
 	struct args x = { 0 };
 	const struct wc_cli_extra extra = { longopts, "o:", handle, &x };
 	struct wc_cli_session s = { 0 };
-	struct output out;
+	struct wc_outfile out;
 	bool empty = false;
 	struct wc_cli c;
 	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
@@ -310,7 +235,7 @@ int wc_cmd_export(int argc, char **argv)
 	ret = wc_cli_output_ok(x.output);
 	if (ret)
 		return ret;
-	err = open_output(&out, x.output);
+	err = wc_outfile_open(&out, x.output);
 	if (err) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
 		return WC_EXIT_BAD_FILE;
@@ -321,7 +246,7 @@ int wc_cmd_export(int argc, char **argv)
 		fprintf(stderr, "wcanalyze: warning: %s: nothing to export: no run, interval or "
 			"sample passed the filters\n", c.file);
 	ret = wc_cli_end(&s, ret);
-	err = close_output(&out, ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED);
+	err = wc_outfile_close(&out, ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED);
 	if (err && (ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED)) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output ? x.output : "stdout",
 			strerror(-err));

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyzer/outfile.h"
 #include "analyzer/cli.h"
 #include "analyzer/flamegraph.h"
 #include "analyzer/profile.h"
@@ -113,29 +114,27 @@ static const char *default_title(enum wc_profile_mode mode, bool waker, bool inv
 	}
 }
 
-/* Write @fg to @path, or stdout when NULL; a failed file is removed.  0 or an exit status. */
+/* Write @fg to @path (outfile.h), or stdout when NULL.  Return: 0 or an exit status. */
 static int write_out(struct wc_flamegraph *fg, const char *path)
 {
-	int err = wc_cli_output_ok(path);
-	FILE *out;
+	struct wc_outfile out;
+	int err = wc_cli_output_ok(path), cerr;
 
 	if (err)
 		return err;
-	out = path ? fopen(path, "w") : stdout;
-
-	if (!out) {
-		fprintf(stderr, "wcanalyze: %s: %s\n", path, strerror(errno));
+	err = wc_outfile_open(&out, path);
+	if (err) {
+		fprintf(stderr, "wcanalyze: %s: %s\n", path, strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
-	err = wc_flamegraph_write(fg, out);
-	if (path && fclose(out) && !err)
-		err = -EIO;
+	err = wc_flamegraph_write(fg, out.f);
+	cerr = wc_outfile_close(&out, !err);
+	if (cerr && !err)
+		err = cerr;
 	if (!err)
 		return 0;
 	fprintf(stderr, "wcanalyze: writing %s: %s\n", path ? path : "the output",
 		strerror(-err));
-	if (path)
-		unlink(path);
 	return WC_EXIT_BAD_FILE;
 }
 
