@@ -48,6 +48,19 @@ static const struct shared_opt shared[] = {
 #define NSHARED (sizeof(shared) / sizeof(shared[0]))
 #define MAX_EXTRA 48
 
+int wc_cli_unit(const char *arg, enum wc_unit *unit)
+{
+	if (!strcmp(arg, "us"))
+		*unit = WC_UNIT_US;
+	else if (!strcmp(arg, "ms"))
+		*unit = WC_UNIT_MS;
+	else if (!strcmp(arg, "ns"))
+		*unit = WC_UNIT_NS;
+	else
+		return wc_cli_bad("--unit is us, ms or ns", arg);
+	return 0;
+}
+
 int wc_cli_bad(const char *what, const char *arg)
 {
 	fprintf(stderr, "wcanalyze: %s: %s (see wcanalyze --help)\n", what, arg);
@@ -208,15 +221,7 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		o->annotate = true;
 		return 0;
 	case O_UNIT:
-		if (!strcmp(arg, "us"))
-			o->unit = WC_UNIT_US;
-		else if (!strcmp(arg, "ms"))
-			o->unit = WC_UNIT_MS;
-		else if (!strcmp(arg, "ns"))
-			o->unit = WC_UNIT_NS;
-		else
-			return wc_cli_bad("--unit is us, ms or ns", arg);
-		return 0;
+		return wc_cli_unit(arg, &o->unit);
 	case O_NO_CALIBRATE:
 		o->no_calibrate = true;
 		return 0;

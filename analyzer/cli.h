@@ -100,6 +100,12 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 int wc_cli_bad(const char *what, const char *arg);
 
 /**
+ * wc_cli_unit() - the --unit argument @arg ("us", "ms" or "ns") into *@unit
+ * Return: 0, or 2 (WC_EXIT_USAGE) with the line of wc_cli_bad() said.
+ */
+int wc_cli_unit(const char *arg, enum wc_unit *unit);
+
+/**
  * wc_cli_output_ok() - may an output file be written at @path: nothing there, a regular
  * file (replaced), or a character device (/dev/null, written to as it is), as wcrec -o.
  * Anything else (a symbolic link, directory, FIFO, socket, block device) is refused, so that

@@ -66,15 +66,7 @@ static int handle(void *ctx, int opt, const char *arg)
 		x->per_thread = true;
 		return 0;
 	case O_UNIT:
-		if (!strcmp(arg, "us"))
-			x->o.unit = WC_UNIT_US;
-		else if (!strcmp(arg, "ms"))
-			x->o.unit = WC_UNIT_MS;
-		else if (!strcmp(arg, "ns"))
-			x->o.unit = WC_UNIT_NS;
-		else
-			return wc_cli_bad("--unit is us, ms or ns", arg);
-		return 0;
+		return wc_cli_unit(arg, &x->o.unit);
 	case O_JSON:
 		x->json = true;
 		return 0;

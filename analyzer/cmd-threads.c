@@ -37,15 +37,7 @@ static int option(void *ctx, int opt, const char *arg)
 		return wc_threads_sort_parse(arg, &o->sort)
 			       ? wc_cli_bad("--sort is wall, on, off, sleep, runq or tid", arg)
 			       : 0;
-	if (!strcmp(arg, "ms"))
-		o->unit = WC_UNIT_MS;
-	else if (!strcmp(arg, "us"))
-		o->unit = WC_UNIT_US;
-	else if (!strcmp(arg, "ns"))
-		o->unit = WC_UNIT_NS;
-	else
-		return wc_cli_bad("--unit is ms, us or ns", arg);
-	return 0;
+	return wc_cli_unit(arg, &o->unit);
 }
 
 int wc_cmd_threads(int argc, char **argv)
