@@ -16,6 +16,7 @@
 # Not run by make check (it needs two builds).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/golden-lib.sh
 . "$here/golden-lib.sh"
 if [ $# -lt 2 ]; then
 	sed -n '2,17s/^# \{0,1\}//p' "$0" >&2
@@ -37,9 +38,11 @@ first="" ndiff=0 ncmp=0
 for trace in "$@"; do
 	[ -r "$trace" ] || { echo "compare-outputs: cannot read $trace" >&2; exit 2; }
 	name=$(basename "$trace" .wct)
-	golden_run "$a/wcanalyze" "$commands" "$trace" "$tmp/a" &&
-		golden_run "$b/wcanalyze" "$commands" "$trace" "$tmp/b" ||
-		{ echo "compare-outputs: $name: cannot run the commands" >&2; exit 2; }
+	if ! golden_run "$a/wcanalyze" "$commands" "$trace" "$tmp/a" ||
+		! golden_run "$b/wcanalyze" "$commands" "$trace" "$tmp/b"; then
+		echo "compare-outputs: $name: cannot run the commands" >&2
+		exit 2
+	fi
 	n=0
 	while IFS= read -r line || [ -n "$line" ]; do
 		n=$((n + 1))
