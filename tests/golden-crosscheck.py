@@ -113,6 +113,15 @@ def check_timehist(build, trace, tmp, kv, switch_out):
     own = sum(n for pid, n in switch_out.values() if pid == rec)
     check(rows == switches - own, "%s: timehist --all-tasks rows %d = sched_switch records %d "
           "- %d of the recorder (pid %d)" % (trace, rows, switches, own, rec))
+    out = subprocess.run([os.path.join(build, "wcanalyze"), "timehist", "--symfs", "symfs",
+                          "--all-tasks", "-G", "-w", "-M", trace + ".wct"], cwd=tmp,
+                         capture_output=True, text=True).stdout
+    ev = lambda name: int(kv.get("events.sched:" + name, 0))
+    got = (out.count(" awakened: "), out.count(" migrated: "))
+    want = (ev("sched_waking") + ev("sched_wakeup") + ev("sched_wakeup_new"),
+            ev("sched_migrate_task"))
+    check(got == want, "%s: timehist --all-tasks -w -M awakened and migrated rows %s = "
+          "wakeup and sched_migrate_task records %s" % (trace, got, want))
 
 
 def check_folded_threads(trace):
