@@ -9,7 +9,9 @@
  * ("switch_in.tid TID N"), the clock id and the NOTEs, and per comm the user part of the
  * callchains of its sched_switch events: "switch_stack COMM N MEAN_USER_FRAMES TRUNCATED" (N
  * events with a callchain; the frames not counting markers; TRUNCATED: how many end in a
- * marker: WC_CONTEXT_TRUNCATED or WC_CONTEXT_UNWIND_FAILED, cut short either way).
+ * marker: WC_CONTEXT_TRUNCATED or WC_CONTEXT_UNWIND_FAILED, cut short either way), and the
+ * sched_switch records of each thread switched out ("switch_out TID PID N", the record's tid: the
+ * prev task; tid 0 the idle task).
  * A test aid, not a product: wcanalyze info is that.
  * With MAPNAME, also the user frames that fall inside a mapping whose file name ends with
  * MAPNAME, as "frame COMM KIND 0xFILEOFFSET" (KIND switch, wake or sample; each distinct line
@@ -199,6 +201,7 @@ int main(int argc, char **argv)
 	static char comm_of[MAX_TIDS][16];
 	static uint64_t tp_of_tid[MAX_TIDS], samples_of_tid[MAX_TIDS], events_of_cpu[MAX_CPUS];
 	static uint64_t first_switch[MAX_CPUS], last_switch[MAX_CPUS];
+	static uint64_t switches_of_tid[MAX_TIDS];
 	static uint64_t switch_ins_of_tid[MAX_TIDS];
 	static uint32_t pid_of_tid[MAX_TIDS];
 	char names[16][64] = { { 0 } };
@@ -255,6 +258,8 @@ int main(int argc, char **argv)
 					first_switch[t->cpu] = t->time_ns;
 				if (t->time_ns > last_switch[t->cpu])
 					last_switch[t->cpu] = t->time_ns;
+				if (t->tid < MAX_TIDS)
+					switches_of_tid[t->tid]++;
 				if (t->tid < MAX_TIDS && t->stack_id)
 					count_depth(t->stack_id, comm_of[t->tid][0] ? comm_of[t->tid]
 										     : "?");
@@ -347,6 +352,10 @@ int main(int argc, char **argv)
 			printf("thread %d %s tracepoints %llu samples %llu pid %u\n", t, comm_of[t],
 			       (unsigned long long)tp_of_tid[t],
 			       (unsigned long long)samples_of_tid[t], pid_of_tid[t]);
+	for (int t = 0; t < MAX_TIDS; t++)
+		if (switches_of_tid[t])
+			printf("switch_out %d %u %llu\n", t, pid_of_tid[t],
+			       (unsigned long long)switches_of_tid[t]);
 	for (int d = 0; d < MAX_COMMS && depth[d].comm[0]; d++)
 		printf("switch_stack %s %llu %.2f %llu\n", depth[d].comm,
 		       (unsigned long long)depth[d].n, (double)depth[d].frames / (double)depth[d].n,
