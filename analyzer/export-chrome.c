@@ -70,7 +70,7 @@ struct wc_chrome {
 	struct wc_json j;
 	bool started;            /* the document's head is written */
 	bool window_set;
-	uint64_t t0, t1;         /* the --time window, absolute ns */
+	struct wc_window win;    /* the --time window */
 	struct tinfo *threads;
 	size_t threads_cap;
 	uint64_t nslices, nthreads;
@@ -113,16 +113,8 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 
 static void set_window(struct wc_chrome *c)
 {
-	const struct wc_filter *f = &c->o.filter;
-
 	c->window_set = true;
-	c->t0 = 0;
-	c->t1 = UINT64_MAX;
-	if (f->have_time) {
-		c->t0 = c->a->start_ns + (uint64_t)(f->start_s * 1e9);
-		if (f->end_s > 0)
-			c->t1 = c->a->start_ns + (uint64_t)(f->end_s * 1e9);
-	}
+	c->win = wc_filter_window(&c->o.filter, c->a->start_ns);
 }
 
 /* The thread's entry, created on its first slice; NULL on ENOMEM. */
@@ -274,10 +266,10 @@ static void slice(struct wc_chrome *c, const struct tinfo *ti, const struct wc_t
 /* [@a, @b) cut to the window; false when nothing of it is left. */
 static bool clip(const struct wc_chrome *c, uint64_t *a, uint64_t *b)
 {
-	if (*a < c->t0)
-		*a = c->t0;
-	if (*b > c->t1)
-		*b = c->t1;
+	if (*a < c->win.t0)
+		*a = c->win.t0;
+	if (*b > c->win.t1)
+		*b = c->win.t1;
 	return *b > *a;
 }
 

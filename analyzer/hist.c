@@ -31,7 +31,7 @@ struct wc_hist {
 	size_t nentries, cap;
 	struct wc_hist_counts counts;
 	uint64_t unit_ns;
-	uint64_t t0, t1;       /* the window, absolute ns: [t0, t1) */
+	struct wc_window win;  /* the --time window */
 	bool window_set;
 	/* the last interval closed by an inferred switch-in: the run sink's next call for the
 	 * same thread, starting at its end, is the run that follows it (sched.c switch_out) */
@@ -97,17 +97,8 @@ int wc_hist_print_log2(FILE *out, const uint64_t *vals, int nvals, const char *v
 
 static void set_window(struct wc_hist *h)
 {
-	const struct wc_filter *f = &h->o.filter;
-	uint64_t s = h->a->start_ns;
-
 	h->window_set = true;
-	h->t0 = 0;
-	h->t1 = UINT64_MAX;
-	if (f->have_time) {
-		h->t0 = s + (uint64_t)(f->start_s * 1e9);
-		if (f->end_s > 0)
-			h->t1 = s + (uint64_t)(f->end_s * 1e9);
-	}
+	h->win = wc_filter_window(&h->o.filter, h->a->start_ns);
 }
 
 /* Whether @t's value ending at @end_ns counts: the thread filters and the time window. */
@@ -115,7 +106,7 @@ static bool keep(struct wc_hist *h, const struct wc_thread *t, uint64_t end_ns)
 {
 	if (!h->window_set)
 		set_window(h);
-	return end_ns >= h->t0 && end_ns < h->t1 && wc_filter_thread(&h->o.filter, h->a, t);
+	return end_ns >= h->win.t0 && end_ns < h->win.t1 && wc_filter_thread(&h->o.filter, h->a, t);
 }
 
 static bool state_kept(const struct wc_hist *h, char state)

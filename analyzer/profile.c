@@ -44,7 +44,7 @@ struct wc_profile {
 	uint64_t nsamples;         /* samples of the threads shown */
 	uint64_t skid;             /* ... that are skid: wc_profile_lines() counts them */
 	bool attributed;           /* some went to LEAF_ON_NEAR */
-	uint64_t t0, t1;           /* the window, absolute ns */
+	struct wc_window win;      /* the --time window */
 	bool window_set;
 	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
 	struct wk_entry *wk;       /* the waker profile */
@@ -73,6 +73,18 @@ static bool in_list(const uint32_t *list, size_t n, uint32_t v)
 	return false;
 }
 
+struct wc_window wc_filter_window(const struct wc_filter *f, uint64_t start_ns)
+{
+	struct wc_window w = { 0, UINT64_MAX };
+
+	if (f->have_time) {
+		w.t0 = start_ns + (uint64_t)(f->start_s * 1e9);
+		if (f->end_s > 0)
+			w.t1 = start_ns + (uint64_t)(f->end_s * 1e9);
+	}
+	return w;
+}
+
 bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 		      const struct wc_thread *t)
 {
@@ -91,26 +103,8 @@ bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 
 static void set_window(struct wc_profile *p)
 {
-	uint64_t s = p->a->start_ns;
-
 	p->window_set = true;
-	p->t0 = 0;
-	p->t1 = UINT64_MAX;
-	if (p->o.filter.have_time) {
-		p->t0 = s + (uint64_t)(p->o.filter.start_s * 1e9);
-		if (p->o.filter.end_s > 0)
-			p->t1 = s + (uint64_t)(p->o.filter.end_s * 1e9);
-	}
-}
-
-/* The length of [a, b) inside the window. */
-static uint64_t clip(const struct wc_profile *p, uint64_t a, uint64_t b)
-{
-	if (a < p->t0)
-		a = p->t0;
-	if (b > p->t1)
-		b = p->t1;
-	return b > a ? b - a : 0;
+	p->win = wc_filter_window(&p->o.filter, p->a->start_ns);
 }
 
 /* The current segment of @t: a new one when its comm or address space changed. */
@@ -169,7 +163,7 @@ static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, u
 	seg = seg_of(p, t);
 	if (!seg)
 		return -ENOMEM;
-	p->segs[seg].run_ns += clip(p, start, end);
+	p->segs[seg].run_ns += wc_window_clip(p->win, start, end);
 	return 0;
 }
 
@@ -186,7 +180,7 @@ static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_
 	/* offwaketime's value: the time blocked, from switch-out to the wakeup */
 	if (iv->preempted || iv->no_wakeup || iv->wake_ns <= iv->start_ns)
 		return 0;
-	blocked = clip(p, iv->start_ns, iv->wake_ns);
+	blocked = wc_window_clip(p->win, iv->start_ns, iv->wake_ns);
 	if (!blocked || blocked < f->min_block_ns || (f->max_block_ns && blocked > f->max_block_ns))
 		return 0;
 	k.tseg = seg_of(p, t);
@@ -243,7 +237,7 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 		return 0;
 	if (p->o.waker)
 		return add_waker(p, t, iv);
-	total = clip(p, iv->start_ns, iv->end_ns);
+	total = wc_window_clip(p->win, iv->start_ns, iv->end_ns);
 	if (!total || total < f->min_block_ns || (f->max_block_ns && total > f->max_block_ns))
 		return 0;
 	seg = seg_of(p, t);
@@ -255,9 +249,9 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 		return add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state,
 			   iv->stack_id, total);
 	err = add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state, iv->stack_id,
-		  clip(p, iv->start_ns, iv->wake_ns));
+		  wc_window_clip(p->win, iv->start_ns, iv->wake_ns));
 	if (!err)
-		err = add(p, seg, LEAF_RUNQ, iv->stack_id, clip(p, iv->wake_ns, iv->end_ns));
+		err = add(p, seg, LEAF_RUNQ, iv->stack_id, wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
 	return err;
 }
 
@@ -271,7 +265,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 
 	if (!p->window_set)
 		set_window(p);
-	if (p->o.mode == WC_MODE_OFF || s->time_ns < p->t0 || s->time_ns >= p->t1 ||
+	if (p->o.mode == WC_MODE_OFF || s->time_ns < p->win.t0 || s->time_ns >= p->win.t1 ||
 	    !wc_filter_thread(&p->o.filter, p->a, t))
 		return 0;
 	seg = seg_of(p, t);

@@ -114,6 +114,27 @@ void wc_profile_user_kinds(const struct wc_profile *p, uint64_t ns[WC_USER_KINDS
  */
 bool wc_profile_waker_stacks(const struct wc_profile *p);
 
+/* A --time window on the trace's clock: [t0, t1), ns; [0, UINT64_MAX) without one. */
+struct wc_window {
+	uint64_t t0, t1;
+};
+
+/**
+ * wc_filter_window() - @f's --time window for a recording whose first event is at @start_ns:
+ * from start_s seconds after it to end_s seconds after it (end_s <= 0: to the end)
+ */
+struct wc_window wc_filter_window(const struct wc_filter *f, uint64_t start_ns);
+
+/* wc_window_clip() - the length of [@a, @b) inside @w, ns; 0 when none of it is. */
+static inline uint64_t wc_window_clip(struct wc_window w, uint64_t a, uint64_t b)
+{
+	if (a < w.t0)
+		a = w.t0;
+	if (b > w.t1)
+		b = w.t1;
+	return b > a ? b - a : 0;
+}
+
 /* wc_filter_thread() - whether @t passes @f (and the target rule) in analysis @a. */
 bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 		      const struct wc_thread *t);

@@ -122,8 +122,8 @@ static void print_header(FILE *out, struct wc_threads *T, const struct wc_analys
 	fprintf(out, "# %s: %zu threads shown of %" PRIu64 " seen, %.6f s recorded", a->path,
 		T->nrows, T->seen_threads, dur);
 	if (T->o.filter.have_time)
-		fprintf(out, ", window %.6f-%.6f s", (double)(T->t0 - a->start_ns) / 1e9,
-			T->t1 == UINT64_MAX ? dur : (double)(T->t1 - a->start_ns) / 1e9);
+		fprintf(out, ", window %.6f-%.6f s", (double)(T->win.t0 - a->start_ns) / 1e9,
+			T->win.t1 == UINT64_MAX ? dur : (double)(T->win.t1 - a->start_ns) / 1e9);
 	fprintf(out, "; times in %s\n", wc_unit_name(T->o.unit));
 	if (st->state == WC_READER_TRUNCATED)
 		fprintf(out, "# TRUNCATED at byte %" PRIu64 ": analysed up to the cut\n",
@@ -307,8 +307,8 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	jnum(out, "duration_ns", end - a->start_ns);
 	jnum(out, "clock_start_ns", a->start_ns);
 	if (T->o.filter.have_time)
-		fprintf(out, ",\"window_ns\":[%" PRIu64 ",%" PRIu64 "]", T->t0 - a->start_ns,
-			(T->t1 == UINT64_MAX ? end : T->t1) - a->start_ns);
+		fprintf(out, ",\"window_ns\":[%" PRIu64 ",%" PRIu64 "]", T->win.t0 - a->start_ns,
+			(T->win.t1 == UINT64_MAX ? end : T->win.t1) - a->start_ns);
 	jnum(out, "threads_seen", T->seen_threads);
 	fprintf(out, ",\"lost\":{\"events\":%" PRIu64, st->lost_records);
 	jnum(out, "samples", st->lost_samples);

@@ -47,7 +47,7 @@ struct wc_threads {
 	struct seg *segs;        /* index 0 unused */
 	size_t nsegs, segs_cap;
 	struct wc_map64 stacks;  /* seg << 40 | leaf << 32 | stack id -> ns (off) or samples (on) */
-	uint64_t t0, t1;         /* the window, absolute ns */
+	struct wc_window win;    /* the --time window */
 	bool window_set, finished;
 	struct wc_threads_row *rows;
 	size_t nrows;

@@ -12,34 +12,18 @@
 
 static void set_window(struct wc_threads *T)
 {
-	uint64_t s = T->a->start_ns;
-
 	T->window_set = true;
-	T->t0 = 0;
-	T->t1 = UINT64_MAX;
-	if (T->o.filter.have_time) {
-		T->t0 = s + (uint64_t)(T->o.filter.start_s * 1e9);
-		if (T->o.filter.end_s > 0)
-			T->t1 = s + (uint64_t)(T->o.filter.end_s * 1e9);
-	}
+	T->win = wc_filter_window(&T->o.filter, T->a->start_ns);
 }
 
 static uint64_t clamp(const struct wc_threads *T, uint64_t x)
 {
-	return x < T->t0 ? T->t0 : x > T->t1 ? T->t1 : x;
-}
-
-/* The length of [s, e) inside the window. */
-static uint64_t clip(const struct wc_threads *T, uint64_t s, uint64_t e)
-{
-	s = clamp(T, s);
-	e = clamp(T, e);
-	return e > s ? e - s : 0;
+	return x < T->win.t0 ? T->win.t0 : x > T->win.t1 ? T->win.t1 : x;
 }
 
 static bool in_window(const struct wc_threads *T, uint64_t s, uint64_t e)
 {
-	return s < T->t1 && e >= T->t0 && (e > T->t0 || s == e);
+	return s < T->win.t1 && e >= T->win.t0 && (e > T->win.t0 || s == e);
 }
 
 /* The accumulator of @t, created zeroed; NULL on ENOMEM. */
@@ -155,7 +139,7 @@ static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, u
 	if (!c)
 		return -ENOMEM;
 	piece(T, c, t, start, end);
-	c->r.on_ns += clip(T, start, end);
+	c->r.on_ns += wc_window_clip(T->win, start, end);
 	if (in_window(T, start, end))
 		c->r.runs++;
 	return 0;
@@ -177,14 +161,14 @@ static int count_off(struct wc_threads *T, struct acc *c, const struct wc_thread
 	if (iv->inferred)
 		c->r.inferred_bound_ns += iv->inferred_bound_ns;
 	c->r.intervals++;
-	total = clip(T, iv->start_ns, iv->end_ns);
+	total = wc_window_clip(T->win, iv->start_ns, iv->end_ns);
 	c->r.off_ns += total;
 	state = (uint8_t)iv->state < 'A' ? '?' : iv->state;
 	if (iv->preempted) {
 		c->r.preempted_ns += total;
 		blocked = total; /* its stack line counts all of it, as PREEMPT-R */
 	} else {
-		blocked = clip(T, iv->start_ns, iv->wake_ns);
+		blocked = wc_window_clip(T->win, iv->start_ns, iv->wake_ns);
 		if (state == 'S')
 			c->r.sleep_ns += blocked;
 		else if (state == 'D')
@@ -246,7 +230,7 @@ static int tail(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 		return 0;
 	if (t->run_state == WC_TS_ON_CPU) {
 		piece(T, c, t, t->since_ns, end);
-		c->r.on_ns += clip(T, t->since_ns, end);
+		c->r.on_ns += wc_window_clip(T->win, t->since_ns, end);
 		if (in_window(T, t->since_ns, end))
 			c->r.runs++;
 		return 0;
@@ -272,7 +256,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample 
 	if (!c)
 		return -ENOMEM;
 	note(T, c, t, s->time_ns, 's');
-	if (s->time_ns < T->t0 || s->time_ns >= T->t1)
+	if (s->time_ns < T->win.t0 || s->time_ns >= T->win.t1)
 		return 0;
 	c->r.samples++;
 	c->r.sampled_ns += weight_ns;
@@ -376,7 +360,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 		}
 		c->shadow = SHADOW_OFF;
 		c->in_by_record = false;
-		if (ev->time_ns >= T->t0 && ev->time_ns < T->t1) {
+		if (ev->time_ns >= T->win.t0 && ev->time_ns < T->win.t1) {
 			if (ev->sw->preempted)
 				c->r.involuntary++;
 			else

@@ -76,7 +76,7 @@ struct wc_timehist {
 	int sec_len;
 	bool idle_open; /* no thread filter: idle rows are shown */
 	bool window_set;
-	uint64_t t0, t1;	    /* the --time window, [t0, t1) */
+	struct wc_window win;	    /* the --time window */
 	uint64_t first_ns, last_ns; /* first and last switch in the window */
 	uint32_t ncpus, nvis;	    /* CPUs tracked; columns of -V */
 	struct tcpu *cpus;

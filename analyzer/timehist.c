@@ -343,27 +343,10 @@ static void stat_add(struct tstat *s, uint64_t v)
 
 void th_set_window(struct wc_timehist *th)
 {
-	const struct wc_filter *f = &th->o.filter;
-
 	th->window_set = true;
-	th->t0 = 0;
-	th->t1 = UINT64_MAX;
-	if (f->have_time) {
-		th->t0 = th->a->start_ns + (uint64_t)(f->start_s * 1e9);
-		if (f->end_s > 0)
-			th->t1 = th->a->start_ns + (uint64_t)(f->end_s * 1e9);
-	}
+	th->win = wc_filter_window(&th->o.filter, th->a->start_ns);
 }
 
-/* The length of [a, b] inside the window. */
-static uint64_t clip(const struct wc_timehist *th, uint64_t a, uint64_t b)
-{
-	if (a < th->t0)
-		a = th->t0;
-	if (b > th->t1)
-		b = th->t1;
-	return b > a ? b - a : 0;
-}
 
 static struct trt *trt_of(struct wc_timehist *th, size_t idx)
 {
@@ -541,7 +524,7 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 		return -ENOMEM;
 	start = known_run ? th->pending.start : t;
 	known_off = known_run && r->have_off && r->off_end == start;
-	if (t < th->t0 || start >= th->t1)
+	if (t < th->win.t0 || start >= th->win.t1)
 		return 0;
 	if (!shows(th, thr))
 		return 0;
@@ -551,11 +534,11 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	 * run of unknown start is a sched-in all the same, as perf counts every switch-out
 	 * (builtin-sched.c, timehist_update_runtime_stats), but has no time to add. */
 	if (known_run)
-		stat_add(&r->run, clip(th, start, t));
+		stat_add(&r->run, wc_window_clip(th->win, start, t));
 	else
 		r->unknown_runs++;
 	if (known_off) {
-		uint64_t w = clip(th, r->off_start, r->off_end);
+		uint64_t w = wc_window_clip(th->win, r->off_start, r->off_end);
 
 		if (r->off_kind == K_PREEMPT)
 			r->preempt_ns += w;
@@ -563,7 +546,7 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 			r->iowait_ns += w;
 		else if (r->off_kind == K_SLEEP)
 			r->sleep_ns += w;
-		r->delay_ns += clip(th, r->off_wake, r->off_end);
+		r->delay_ns += wc_window_clip(th->win, r->off_wake, r->off_end);
 		wait = r->off_end - r->off_start;
 		delay = r->off_end - r->off_wake;
 		if (r->off_kind == K_NEW) /* waiting for its first run: all of it sch delay */
@@ -597,13 +580,13 @@ static int idle_row(struct wc_timehist *th, const struct wc_sched_event *ev, str
 	uint64_t start = known_run ? c->idle_since : t, run = 0, wait = 0;
 	bool show = th->idle_open;
 
-	if (t < th->t0 || start >= th->t1)
+	if (t < th->win.t0 || start >= th->win.t1)
 		return 0;
 	run = t - start;
 	if (known_wait)
 		wait = start - c->idle_out;
 	if (known_run)
-		stat_add(&c->idle, clip(th, start, t));
+		stat_add(&c->idle, wc_window_clip(th->win, start, t));
 	else
 		c->idle_unknown++; /* a context switch all the same, as for a task */
 	if (th->o.idle_hist && c->last_thread) {
@@ -611,7 +594,7 @@ static int idle_row(struct wc_timehist *th, const struct wc_sched_event *ev, str
 
 		show = true; /* the last thread passed the filters when it was kept */
 		if (known_run) {
-			uint64_t in = clip(th, start, t);
+			uint64_t in = wc_window_clip(th->win, start, t);
 
 			stat_add(&r->run, in);
 			if (c->last_chain) {
@@ -648,19 +631,19 @@ static int on_switch(struct wc_timehist *th, const struct wc_sched_event *ev)
 
 	if (!c) /* beyond the host's CPUs: sched.c counted it and left it out */
 		return 0;
-	if (t >= th->t0 && t <= th->t1) {
+	if (t >= th->win.t0 && t <= th->win.t1) {
 		if (!th->first_ns)
 			th->first_ns = t;
 		th->last_ns = t;
 		c->seen = true;
-	} else if (t > th->t1 && th->last_ns < th->t1 && th->first_ns) {
-		th->last_ns = th->t1; /* perf clips the last switch to the window's end */
+	} else if (t > th->win.t1 && th->last_ns < th->win.t1 && th->first_ns) {
+		th->last_ns = th->win.t1; /* perf clips the last switch to the window's end */
 	}
 	/* the idle task of this CPU: a switch out of something else while idle was on means
 	 * its switch-out was not traced (CPU 1 of this project's VMs) */
 	if (sw->prev_tid != 0 && c->idle_since) {
 		c->cut_all++;
-		if (t >= th->t0 && t < th->t1)
+		if (t >= th->win.t0 && t < th->win.t1)
 			c->idle_cut++;
 		c->idle_since = 0;
 		c->idle_out = 0;
@@ -693,7 +676,7 @@ static int other_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 
 	if (ev->mig) {
 		obj = tid > 0 ? wc_tasks_find(tk, (uint32_t)tid) : NULL;
-		if (obj && ev->time_ns >= th->t0 && ev->time_ns < th->t1) {
+		if (obj && ev->time_ns >= th->win.t0 && ev->time_ns < th->win.t1) {
 			struct trt *r = trt_of(th, index_of(th, obj));
 
 			if (!r)
@@ -707,7 +690,7 @@ static int other_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	}
 	if (th->o.idle_hist) /* perf: only switches to and from idle (timehist_skip_sample) */
 		return 0;
-	if (!th->o.events || ev->time_ns < th->t0 || ev->time_ns >= th->t1)
+	if (!th->o.events || ev->time_ns < th->win.t0 || ev->time_ns >= th->win.t1)
 		return 0;
 	obj = tid > 0 ? wc_tasks_find(tk, (uint32_t)tid) : NULL;
 	if (!(ev->ctx_tid ? shows(th, ctx) : th->idle_open) && !shows(th, obj))
