@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "analyzer/grow.h"
+#include "analyzer/reorder.h"
 #include "analyzer/replay.h"
 #include "common/error.h"
 
@@ -17,11 +18,6 @@ struct ref {
 	uint32_t nr;  /* ips, or payload bytes */
 	uint16_t defined;
 	uint16_t event_id; /* a payload's EVENT_ATTR: the events that may carry it */
-};
-
-struct qent {
-	uint64_t time, seq;
-	size_t off;   /* bytes into the queue arena */
 };
 
 struct wc_replay {
@@ -38,12 +34,7 @@ struct wc_replay {
 	size_t nips, ips_cap;
 	uint8_t *bytes;
 	size_t nbytes, bytes_cap;
-	/* the reorder queue */
-	struct qent *q, *qtmp;
-	size_t nq, q_cap, qtmp_cap;
-	uint8_t *arena, *arena2;
-	size_t arena_used, arena_cap, arena2_cap;
-	uint64_t seq, max_time, round_limit, last_out;
+	struct wc_reorder *queue;
 	bool delivered_any;
 	/* --max-memory: the resident set checked every MEMORY_CHECK_BYTES of records */
 	uint64_t max_memory, unchecked_bytes;
@@ -70,7 +61,10 @@ struct wc_replay *wc_replay_open(const char *path)
 	r->max_memory = WC_REPLAY_DEFAULT_MAX_MEMORY;
 	r->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	r->meta.ksyms = wc_kallsyms_new(NULL, 0);
-	if (!r->meta.ksyms) {
+	r->queue = wc_reorder_new();
+	if (!r->meta.ksyms || !r->queue) {
+		wc_kallsyms_free(r->meta.ksyms);
+		wc_reorder_free(r->queue);
 		wc_reader_free(r->reader);
 		if (r->statm_fd >= 0)
 			close(r->statm_fd);
@@ -351,45 +345,6 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 	return 0;
 }
 
-static inline bool qless(const struct qent *x, const struct qent *y)
-{
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
-}
-
-/*
- * Sort q[0..n) by (time, seq) with a natural merge sort: the queue is a few runs already in
- * order (each CPU's ring is in time order, and a pass appends one run per CPU), so merging
- * runs costs about n per level and there are few levels.  @tmp holds n entries.
- */
-static void sort_queue(struct qent *q, struct qent *tmp, size_t n)
-{
-	while (n > 1) {
-		size_t i = 0, out = 0, runs = 0;
-
-		while (i < n) {
-			size_t a = i, b, e;
-
-			for (b = a + 1; b < n && !qless(&q[b], &q[b - 1]); b++)
-				;
-			for (e = b; e < n && (e == b || !qless(&q[e], &q[e - 1])); e++)
-				;
-			size_t x = a, y = b;
-
-			while (x < b && y < e)
-				tmp[out++] = qless(&q[y], &q[x]) ? q[y++] : q[x++];
-			while (x < b)
-				tmp[out++] = q[x++];
-			while (y < e)
-				tmp[out++] = q[y++];
-			i = e;
-			runs++;
-		}
-		memcpy(q, tmp, n * sizeof(*q));
-		if (runs == 1)
-			break;
-	}
-}
-
 static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx,
 		   const struct wc_rec_header *h, uint64_t time)
 {
@@ -405,76 +360,37 @@ static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *c
 		r->delivered_any = true;
 	}
 	r->stats.last_ns = time;
-	r->last_out = time;
 	return ops->event ? ops->event(ctx, h) : 0;
 }
 
-/* Hand out every queued event with time <= limit, in order; keep the rest. */
-static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx, uint64_t limit)
+struct deliver_ctx {
+	struct wc_replay *r;
+	const struct wc_replay_ops *ops;
+	void *ctx;
+};
+
+static int deliver_fn(void *ctx, const struct wc_rec_header *h, uint64_t time)
 {
-	size_t i, keep = 0, used = 0;
-	int err = 0;
+	struct deliver_ctx *d = ctx;
 
-	if (!r->nq)
-		return 0;
-	if (wc_grow((void **)&r->qtmp, &r->qtmp_cap, r->nq, sizeof(*r->qtmp)))
-		return -ENOMEM;
-	sort_queue(r->q, r->qtmp, r->nq);
-	for (i = 0; i < r->nq && r->q[i].time <= limit; i++) {
-		err = deliver(r, ops, ctx, (const void *)(r->arena + r->q[i].off), r->q[i].time);
-		if (err)
-			return err;
-	}
-	if (i == r->nq) {
-		r->nq = 0;
-		r->arena_used = 0;
-		return 0;
-	}
-	/* move what stays to the second arena, then swap */
-	if (wc_grow((void **)&r->arena2, &r->arena2_cap, r->arena_used, 1))
-		return -ENOMEM;
-	for (; i < r->nq; i++) {
-		const struct wc_rec_header *h = (const void *)(r->arena + r->q[i].off);
-
-		memcpy(r->arena2 + used, h, h->size);
-		r->q[keep] = r->q[i];
-		r->q[keep++].off = used;
-		used += h->size;
-	}
-	uint8_t *t = r->arena;
-	size_t tc = r->arena_cap;
-
-	r->arena = r->arena2;
-	r->arena_cap = r->arena2_cap;
-	r->arena2 = t;
-	r->arena2_cap = tc;
-	r->arena_used = used;
-	r->nq = keep;
-	return 0;
+	return deliver(d->r, d->ops, d->ctx, h, time);
 }
 
 static int enqueue(struct wc_replay *r, const struct wc_rec_header *h)
 {
 	uint64_t time;
+	int err;
 
 	memcpy(&time, h + 1, sizeof(time));
-	if (r->delivered_any && time < r->last_out) {
+	err = wc_reorder_push(r->queue, h, time);
+	if (err == 1) /* late: dropped */
 		r->stats.late++;
-		return 0;
-	}
-	if (wc_grow((void **)&r->q, &r->q_cap, r->nq + 1, sizeof(*r->q)) ||
-	    wc_grow((void **)&r->arena, &r->arena_cap, r->arena_used + h->size, 1))
-		return -ENOMEM;
-	memcpy(r->arena + r->arena_used, h, h->size);
-	r->q[r->nq++] = (struct qent){ time, r->seq++, r->arena_used };
-	r->arena_used += h->size;
-	if (time > r->max_time)
-		r->max_time = time;
-	return 0;
+	return err < 0 ? err : 0;
 }
 
 int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx)
 {
+	struct deliver_ctx d = { r, ops, ctx };
 	const struct wc_rec_header *h;
 	int err = 0;
 
@@ -491,8 +407,7 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 			err = keep_payload(r, (const void *)h);
 			break;
 		case WC_REC_ROUND:
-			err = flush(r, ops, ctx, r->round_limit);
-			r->round_limit = r->max_time;
+			err = wc_reorder_round(r->queue, deliver_fn, &d);
 			if (ops->progress)
 				ops->progress(ctx, wc_reader_offset(r->reader),
 					      wc_reader_file_size(r->reader));
@@ -553,7 +468,7 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 		}
 	}
 	if (!err)
-		err = flush(r, ops, ctx, UINT64_MAX);
+		err = wc_reorder_flush(r->queue, UINT64_MAX, deliver_fn, &d);
 	if (!err && !r->begun) {
 		r->begun = true;
 		if (ops->begin)
@@ -673,9 +588,6 @@ void wc_replay_free(struct wc_replay *r)
 	free(r->payloads);
 	free(r->ips);
 	free(r->bytes);
-	free(r->q);
-	free(r->qtmp);
-	free(r->arena);
-	free(r->arena2);
+	wc_reorder_free(r->queue);
 	free(r);
 }

@@ -5,11 +5,8 @@
  * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE, IMAGE) are kept and offered
  * through struct wc_replay_meta; STACK and PAYLOAD records are kept by id for the whole
  * replay.  Timed records (TRACEPOINT, SAMPLE, COMM, FORK, EXIT, MMAP, LOST, THROTTLE) are
- * reordered as perf's ordered-events does: the recorder writes a ROUND after each pass over
- * all CPUs, and at a ROUND every queued event not later than the newest time seen at the
- * ROUND before is handed out, sorted by time (ties in file order).  The queue thus holds
- * about two passes of events.  An event older than one already handed out is late: it is
- * counted and dropped.
+ * reordered by time within rounds (reorder.h, as perf's ordered-events): ties in file
+ * order; an event older than one already handed out is late, counted and dropped.
  */
 #ifndef WC_ANALYZER_REPLAY_H
 #define WC_ANALYZER_REPLAY_H
