@@ -12,6 +12,7 @@
 #include "analyzer/reorder.h"
 #include "analyzer/replay.h"
 #include "common/error.h"
+#include "common/rectypes.h"
 
 struct ref {
 	uint64_t off; /* into the arena: u64 units for stacks, bytes for payloads */
@@ -388,6 +389,76 @@ static int enqueue(struct wc_replay *r, const struct wc_rec_header *h)
 	return err < 0 ? err : 0;
 }
 
+/* An id of a stack or a payload no record defined. */
+static bool undefined(const struct ref *refs, size_t n, uint32_t id)
+{
+	return id && (id >= n || !refs[id].defined);
+}
+
+/*
+ * A QUEUED record (rectypes.c): counted, its stack and payload ids checked, then queued.
+ * Return: 0 (queued, late or refused for a bad reference), or -ENOMEM.
+ */
+static int queue_event(struct wc_replay *r, const struct wc_rec_header *h)
+{
+	switch (h->type) {
+	case WC_REC_LOST: {
+		const struct wc_rec_lost *l = (const void *)h;
+
+		if (l->kind == WC_LOST_SAMPLES)
+			r->stats.lost_samples += l->count;
+		else
+			r->stats.lost_records += l->count;
+		break;
+	}
+	case WC_REC_TRACEPOINT: {
+		const struct wc_rec_tracepoint *t = (const void *)h;
+
+		if (undefined(r->stacks, r->nstacks, t->stack_id) ||
+		    undefined(r->payloads, r->npayloads, t->payload_id) ||
+		    (t->payload_id && r->payloads[t->payload_id].event_id != t->event_id)) {
+			r->stats.bad_refs++;
+			return 0;
+		}
+		break;
+	}
+	case WC_REC_SAMPLE:
+		if (undefined(r->stacks, r->nstacks, ((const struct wc_rec_sample *)h)->stack_id)) {
+			r->stats.bad_refs++;
+			return 0;
+		}
+		break;
+	}
+	return enqueue(r, h);
+}
+
+/* The records neither QUEUED nor METADATA: definitions by id, ROUND and TRAILER. */
+static int control(struct wc_replay *r, const struct wc_rec_header *h, struct deliver_ctx *d)
+{
+	int err;
+
+	switch (h->type) {
+	case WC_REC_STACK:
+		return keep_stack(r, (const void *)h);
+	case WC_REC_PAYLOAD:
+		return keep_payload(r, (const void *)h);
+	case WC_REC_ROUND:
+		err = wc_reorder_round(r->queue, deliver_fn, d);
+		if (d->ops->progress)
+			d->ops->progress(d->ctx, wc_reader_offset(r->reader),
+					 wc_reader_file_size(r->reader));
+		return err;
+	case WC_REC_TRAILER: {
+		const struct wc_rec_trailer *t = (const void *)h;
+
+		r->stats.end_ns = t->time_ns;
+		r->stats.trailer_flags = t->flags;
+		return 0;
+	}
+	}
+	return 0; /* a type this version does not know */
+}
+
 int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx)
 {
 	struct deliver_ctx d = { r, ops, ctx };
@@ -395,77 +466,18 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 	int err = 0;
 
 	while (!err && wc_reader_next(r->reader, &h)) {
+		uint32_t flags = wc_rec_type_flags(h->type);
+
 		r->stats.records[h->type < WC_REC_TYPE_COUNT ? h->type : 0]++;
 		r->unchecked_bytes += h->size;
 		if (r->unchecked_bytes >= MEMORY_CHECK_BYTES && (err = check_memory(r)))
 			break;
-		switch (h->type) {
-		case WC_REC_STACK:
-			err = keep_stack(r, (const void *)h);
-			break;
-		case WC_REC_PAYLOAD:
-			err = keep_payload(r, (const void *)h);
-			break;
-		case WC_REC_ROUND:
-			err = wc_reorder_round(r->queue, deliver_fn, &d);
-			if (ops->progress)
-				ops->progress(ctx, wc_reader_offset(r->reader),
-					      wc_reader_file_size(r->reader));
-			break;
-		case WC_REC_TRAILER: {
-			const struct wc_rec_trailer *t = (const void *)h;
-
-			r->stats.end_ns = t->time_ns;
-			r->stats.trailer_flags = t->flags;
-			break;
-		}
-		case WC_REC_LOST: {
-			const struct wc_rec_lost *l = (const void *)h;
-
-			if (l->kind == WC_LOST_SAMPLES)
-				r->stats.lost_samples += l->count;
-			else
-				r->stats.lost_records += l->count;
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_TRACEPOINT: {
-			const struct wc_rec_tracepoint *t = (const void *)h;
-
-			if ((t->stack_id && (t->stack_id >= r->nstacks ||
-					     !r->stacks[t->stack_id].defined)) ||
-			    (t->payload_id && (t->payload_id >= r->npayloads ||
-					       !r->payloads[t->payload_id].defined ||
-					       r->payloads[t->payload_id].event_id != t->event_id))) {
-				r->stats.bad_refs++;
-				break;
-			}
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_SAMPLE: {
-			const struct wc_rec_sample *s = (const void *)h;
-
-			if (s->stack_id && (s->stack_id >= r->nstacks || !r->stacks[s->stack_id].defined)) {
-				r->stats.bad_refs++;
-				break;
-			}
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_COMM:
-		case WC_REC_FORK:
-		case WC_REC_EXIT:
-		case WC_REC_MMAP:
-		case WC_REC_THROTTLE:
-		case WC_REC_TP_INLINE:
-		case WC_REC_SWITCH_IN:
-			err = enqueue(r, h);
-			break;
-		default:
+		if (flags & WC_RECT_QUEUED)
+			err = queue_event(r, h);
+		else if (flags & WC_RECT_METADATA)
 			err = keep_meta(r, h);
-			break;
-		}
+		else
+			err = control(r, h, &d);
 	}
 	if (!err)
 		err = wc_reorder_flush(r->queue, UINT64_MAX, deliver_fn, &d);
