@@ -11,6 +11,7 @@
 #include "analyzer/grow.h"
 #include "analyzer/reorder.h"
 #include "analyzer/replay.h"
+#include "analyzer/source.h"
 #include "common/error.h"
 #include "common/rectypes.h"
 
@@ -22,7 +23,7 @@ struct ref {
 };
 
 struct wc_replay {
-	struct wc_reader *reader;
+	struct wc_source *source;
 	struct wc_replay_meta meta;
 	struct wc_replay_stats stats;
 	bool begun;
@@ -50,8 +51,8 @@ struct wc_replay *wc_replay_open(const char *path)
 
 	if (!r)
 		return NULL;
-	r->reader = wc_reader_open(path);
-	if (!r->reader) {
+	r->source = wc_source_open(path);
+	if (!r->source) {
 		int e = errno;
 
 		free(r);
@@ -66,7 +67,7 @@ struct wc_replay *wc_replay_open(const char *path)
 	if (!r->meta.ksyms || !r->queue) {
 		wc_kallsyms_free(r->meta.ksyms);
 		wc_reorder_free(r->queue);
-		wc_reader_free(r->reader);
+		wc_source_free(r->source);
 		if (r->statm_fd >= 0)
 			close(r->statm_fd);
 		free(r);
@@ -93,12 +94,12 @@ static int check_id(struct wc_replay *r, const char *what, uint32_t id, uint64_t
 		snprintf(r->error, sizeof(r->error),
 			 "corrupt %s record in the frame ending at or before byte %llu: id %u "
 			 "defined again (an id is never reused within a file)",
-			 what, (unsigned long long)wc_reader_offset(r->reader), id);
+			 what, (unsigned long long)wc_source_offset(r->source), id);
 	else
 		snprintf(r->error, sizeof(r->error),
 			 "corrupt %s record in the frame ending at or before byte %llu: id %u out "
 			 "of sequence (ids are dense from 1, and %llu are defined before it)",
-			 what, (unsigned long long)wc_reader_offset(r->reader), id,
+			 what, (unsigned long long)wc_source_offset(r->source), id,
 			 (unsigned long long)*seen);
 	return -WC_ECORRUPT;
 }
@@ -138,7 +139,7 @@ static int check_memory(struct wc_replay *r)
 		 "over --max-memory (%llu MiB): %llu MiB resident by byte %llu of the file; give "
 		 "it more if the trace is real",
 		 (unsigned long long)(r->max_memory >> 20), (unsigned long long)(rss >> 20),
-		 (unsigned long long)wc_reader_offset(r->reader));
+		 (unsigned long long)wc_source_offset(r->source));
 	return -WC_ECORRUPT;
 }
 
@@ -445,8 +446,8 @@ static int control(struct wc_replay *r, const struct wc_rec_header *h, struct de
 	case WC_REC_ROUND:
 		err = wc_reorder_round(r->queue, deliver_fn, d);
 		if (d->ops->progress)
-			d->ops->progress(d->ctx, wc_reader_offset(r->reader),
-					 wc_reader_file_size(r->reader));
+			d->ops->progress(d->ctx, wc_source_offset(r->source),
+					 wc_source_size(r->source));
 		return err;
 	case WC_REC_TRAILER: {
 		const struct wc_rec_trailer *t = (const void *)h;
@@ -465,7 +466,7 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 	const struct wc_rec_header *h;
 	int err = 0;
 
-	while (!err && wc_reader_next(r->reader, &h)) {
+	while (!err && wc_source_next(r->source, &h)) {
 		uint32_t flags = wc_rec_type_flags(h->type);
 
 		r->stats.records[h->type < WC_REC_TYPE_COUNT ? h->type : 0]++;
@@ -486,9 +487,9 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 		if (ops->begin)
 			err = ops->begin(ctx, &r->meta);
 	}
-	r->stats.state = wc_reader_state(r->reader);
-	r->stats.error_offset = wc_reader_error_offset(r->reader);
-	r->stats.file_size = wc_reader_file_size(r->reader);
+	r->stats.state = wc_source_state(r->source);
+	r->stats.error_offset = wc_source_error_offset(r->source);
+	r->stats.file_size = wc_source_size(r->source);
 	return err;
 }
 
@@ -534,7 +535,7 @@ const char *wc_replay_error(const struct wc_replay *r)
 {
 	if (r->error[0])
 		return r->error;
-	return wc_reader_error(r->reader);
+	return wc_source_error(r->source);
 }
 
 bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_t *wall_ns)
@@ -573,7 +574,7 @@ void wc_replay_free(struct wc_replay *r)
 {
 	if (!r)
 		return;
-	wc_reader_free(r->reader);
+	wc_source_free(r->source);
 	if (r->statm_fd >= 0)
 		close(r->statm_fd);
 	for (size_t i = 0; i < r->meta.nformats; i++) {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * replay.h - read a trace file and hand its events out in time order.
+ * replay.h - read a trace file through its source (source.h) and hand its events out in time
+ * order.
  *
- * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE, IMAGE) are kept and offered
- * through struct wc_replay_meta; STACK and PAYLOAD records are kept by id for the whole
- * replay.  Timed records (TRACEPOINT, SAMPLE, COMM, FORK, EXIT, MMAP, LOST, THROTTLE) are
- * reordered by time within rounds (reorder.h, as perf's ordered-events): ties in file
- * order; an event older than one already handed out is late, counted and dropped.
+ * Records of the METADATA class (common/rectypes.c: HOST, CLOCK, EVENT_ATTR, TP_FORMAT,
+ * KALLSYMS, NOTE, KSYM, IMAGE) are kept and offered through struct wc_replay_meta; STACK and
+ * PAYLOAD records are kept by id for the whole replay.  QUEUED records (TRACEPOINT, SAMPLE,
+ * COMM, FORK, EXIT, MMAP, LOST, THROTTLE, TP_INLINE, SWITCH_IN) are reordered by time
+ * within rounds (reorder.h, as perf's ordered-events): ties in file order; an event older
+ * than one already handed out is late, counted and dropped.
  */
 #ifndef WC_ANALYZER_REPLAY_H
 #define WC_ANALYZER_REPLAY_H

@@ -170,20 +170,24 @@ static void read_header(struct wc_reader *r)
 
 struct wc_reader *wc_reader_open(const char *path)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? NULL : wc_reader_open_fd(fd);
+}
+
+struct wc_reader *wc_reader_open_fd(int fd)
+{
 	struct wc_reader *r;
 	struct stat st;
 	int err;
 
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		err = errno;
-		free(r);
-		errno = err;
+	if (!r) {
+		close(fd);
+		errno = ENOMEM;
 		return NULL;
 	}
+	r->fd = fd;
 	if (fstat(r->fd, &st)) {
 		err = errno;
 		goto out_free;
