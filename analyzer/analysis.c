@@ -334,6 +334,7 @@ static int event(void *ctx, const struct wc_rec_header *h)
 {
 	struct wc_analysis *a = ctx;
 
+	/* the replay hands out QUEUED records only, each TIMED (rectypes.c): a time follows h */
 	if (!a->start_ns) {
 		memcpy(&a->start_ns, h + 1, sizeof(a->start_ns));
 		if (!a->start_ns)

@@ -89,8 +89,9 @@ struct wc_replay_stats {
 
 /*
  * The consumer: begin() once, after the metadata that precedes the first event (and before
- * it); event() for each timed record in time order.  A non-zero return (-errno or a
- * WC_E* code) stops the replay and is returned by wc_replay_run().
+ * it); event() for each QUEUED record (common/rectypes.c) in time order, borrowed for the
+ * call.  A non-zero return (-errno or a WC_E* code) stops the replay and is returned by
+ * wc_replay_run().
  */
 struct wc_replay_ops {
 	int (*begin)(void *ctx, const struct wc_replay_meta *meta);
