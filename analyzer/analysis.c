@@ -292,10 +292,49 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 	return a->consumer->sched_event(a->consumer->ctx, &ev);
 }
 
+/* A SAMPLE record: the state machine's tick, then the consumer's decoded sample. */
+static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
+{
+	struct wc_cpu_sample s = { .time_ns = r->time_ns, .period = r->period, .cpu = r->cpu,
+				   .tid = r->tid, .pid = r->pid, .stack_id = r->stack_id,
+				   .event_id = r->event_id };
+	struct wc_thread *t;
+	uint64_t w, tick;
+
+	a->samples++;
+	w = s.event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s.event_id] : 0;
+	/* a per-CPU timer (cpu-clock, task-clock: their period is ns) ticks on a grid */
+	tick = s.event_id < WC_REPLAY_MAX_EVENTS && !w ? s.period : 0;
+	if (!s.tid || s.tid == UINT32_MAX) { /* idle, no task */
+		wc_sched_sample(&a->sched, NULL, s.time_ns, s.cpu, tick);
+		return 0;
+	}
+	t = wc_tasks_thread(&a->tasks, s.tid, s.pid, s.time_ns);
+	if (!t)
+		return -ENOMEM;
+	a->thread_samples++;
+	a->sample_on_timer = tick != 0;
+	a->sample_after_switch_in = s.cpu < a->sched.ncpus && a->sched.cpu_curr[s.cpu] == s.tid &&
+				    s.time_ns >= a->sched.cpu_since_ns[s.cpu] &&
+				    s.time_ns - a->sched.cpu_since_ns[s.cpu] <= WC_SKID_WINDOW_NS;
+	if (a->sample_after_switch_in) {
+		uint64_t *n = wc_map64_put(&a->near_stacks, s.stack_id, 0, NULL);
+
+		if (!n)
+			return -ENOMEM;
+		(*n)++;
+	}
+	wc_sched_sample(&a->sched, t, s.time_ns, s.cpu, tick);
+	if (!a->consumer->sample)
+		return 0;
+	return a->consumer->sample(a->consumer->ctx, t, &s, w ? w : s.period);
+}
+
 static int event(void *ctx, const struct wc_rec_header *h)
 {
 	struct wc_analysis *a = ctx;
 
+	/* the replay hands out QUEUED records only, each TIMED (rectypes.c): a time follows h */
 	if (!a->start_ns) {
 		memcpy(&a->start_ns, h + 1, sizeof(a->start_ns));
 		if (!a->start_ns)
@@ -304,41 +343,8 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	switch (h->type) {
 	case WC_REC_TRACEPOINT:
 		return on_tracepoint(a, (const void *)h);
-	case WC_REC_SAMPLE: {
-		const struct wc_rec_sample *s = (const void *)h;
-		struct wc_thread *t;
-		uint64_t w, tick;
-
-		a->samples++;
-		w = s->event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s->event_id] : 0;
-		/* a per-CPU timer (cpu-clock, task-clock: their period is ns) ticks on a grid */
-		tick = s->event_id < WC_REPLAY_MAX_EVENTS && !w ? s->period : 0;
-		if (!s->tid || s->tid == UINT32_MAX) { /* idle, no task */
-			wc_sched_sample(&a->sched, NULL, s->time_ns, s->cpu, tick);
-			return 0;
-		}
-		t = wc_tasks_thread(&a->tasks, s->tid, s->pid, s->time_ns);
-		if (!t)
-			return -ENOMEM;
-		a->thread_samples++;
-		a->sample_on_timer = tick != 0;
-		a->sample_after_switch_in = s->cpu < a->sched.ncpus &&
-					    a->sched.cpu_curr[s->cpu] == s->tid &&
-					    s->time_ns >= a->sched.cpu_since_ns[s->cpu] &&
-					    s->time_ns - a->sched.cpu_since_ns[s->cpu] <=
-						    WC_SKID_WINDOW_NS;
-		if (a->sample_after_switch_in) {
-			uint64_t *n = wc_map64_put(&a->near_stacks, s->stack_id, 0, NULL);
-
-			if (!n)
-				return -ENOMEM;
-			(*n)++;
-		}
-		wc_sched_sample(&a->sched, t, s->time_ns, s->cpu, tick);
-		if (!a->consumer->sample)
-			return 0;
-		return a->consumer->sample(a->consumer->ctx, t, s, w ? w : s->period);
-	}
+	case WC_REC_SAMPLE:
+		return on_sample(a, (const void *)h);
 	case WC_REC_TP_INLINE: {
 		const struct wc_rec_tp_inline *t = (const void *)h;
 

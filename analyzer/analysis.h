@@ -35,6 +35,16 @@ struct wc_sched_event {
 	uint32_t ctx_tid, ctx_pid; /* the task in whose context it fired */
 };
 
+/* A CPU sample, decoded: what a report sees of a SAMPLE record. */
+struct wc_cpu_sample {
+	uint64_t time_ns;
+	uint64_t period;   /* event count since the previous sample: ns for cpu-clock, task-clock */
+	uint32_t cpu;
+	uint32_t tid, pid; /* the task on the CPU; never 0 (idle) here */
+	uint32_t stack_id; /* its callchain (wc_replay_stack()); 0 none */
+	uint16_t event_id; /* the sampling event: wc_replay_meta.events[event_id] */
+};
+
 /* What a subcommand plugs in; every member may be NULL. */
 struct wc_analysis_consumer {
 	void *ctx;
@@ -42,9 +52,9 @@ struct wc_analysis_consumer {
 	int (*begin)(void *ctx, struct wc_analysis *a);
 	/* runs and off-CPU intervals from the state machine */
 	struct wc_sched_sink sink;
-	/* a CPU sample of @t; @weight_ns is its period as time (ns for cpu-clock and
-	 * task-clock, 1e9 / frequency for cycles) */
-	int (*sample)(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
+	/* a CPU sample of @t, valid during the call; @weight_ns is its period as time (ns for
+	 * cpu-clock and task-clock, 1e9 / frequency for cycles) */
+	int (*sample)(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
 		      uint64_t weight_ns);
 	/* each decoded scheduler tracepoint, after the state machine took it (so the sink
 	 * calls for a switch come before its event); pointers valid during the call */

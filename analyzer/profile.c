@@ -255,7 +255,7 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	return err;
 }
 
-static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
+static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
 		     uint64_t weight_ns)
 {
 	struct wc_profile *p = ctx;

@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include "analyzer/grow.h"
+#include "analyzer/reorder.h"
 #include "analyzer/replay.h"
+#include "analyzer/source.h"
 #include "common/error.h"
+#include "common/rectypes.h"
 
 struct ref {
 	uint64_t off; /* into the arena: u64 units for stacks, bytes for payloads */
@@ -19,13 +22,8 @@ struct ref {
 	uint16_t event_id; /* a payload's EVENT_ATTR: the events that may carry it */
 };
 
-struct qent {
-	uint64_t time, seq;
-	size_t off;   /* bytes into the queue arena */
-};
-
 struct wc_replay {
-	struct wc_reader *reader;
+	struct wc_source *source;
 	struct wc_replay_meta meta;
 	struct wc_replay_stats stats;
 	bool begun;
@@ -38,12 +36,7 @@ struct wc_replay {
 	size_t nips, ips_cap;
 	uint8_t *bytes;
 	size_t nbytes, bytes_cap;
-	/* the reorder queue */
-	struct qent *q, *qtmp;
-	size_t nq, q_cap, qtmp_cap;
-	uint8_t *arena, *arena2;
-	size_t arena_used, arena_cap, arena2_cap;
-	uint64_t seq, max_time, round_limit, last_out;
+	struct wc_reorder *queue;
 	bool delivered_any;
 	/* --max-memory: the resident set checked every MEMORY_CHECK_BYTES of records */
 	uint64_t max_memory, unchecked_bytes;
@@ -58,8 +51,8 @@ struct wc_replay *wc_replay_open(const char *path)
 
 	if (!r)
 		return NULL;
-	r->reader = wc_reader_open(path);
-	if (!r->reader) {
+	r->source = wc_source_open(path);
+	if (!r->source) {
 		int e = errno;
 
 		free(r);
@@ -70,8 +63,11 @@ struct wc_replay *wc_replay_open(const char *path)
 	r->max_memory = WC_REPLAY_DEFAULT_MAX_MEMORY;
 	r->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	r->meta.ksyms = wc_kallsyms_new(NULL, 0);
-	if (!r->meta.ksyms) {
-		wc_reader_free(r->reader);
+	r->queue = wc_reorder_new();
+	if (!r->meta.ksyms || !r->queue) {
+		wc_kallsyms_free(r->meta.ksyms);
+		wc_reorder_free(r->queue);
+		wc_source_free(r->source);
 		if (r->statm_fd >= 0)
 			close(r->statm_fd);
 		free(r);
@@ -98,12 +94,12 @@ static int check_id(struct wc_replay *r, const char *what, uint32_t id, uint64_t
 		snprintf(r->error, sizeof(r->error),
 			 "corrupt %s record in the frame ending at or before byte %llu: id %u "
 			 "defined again (an id is never reused within a file)",
-			 what, (unsigned long long)wc_reader_offset(r->reader), id);
+			 what, (unsigned long long)wc_source_offset(r->source), id);
 	else
 		snprintf(r->error, sizeof(r->error),
 			 "corrupt %s record in the frame ending at or before byte %llu: id %u out "
 			 "of sequence (ids are dense from 1, and %llu are defined before it)",
-			 what, (unsigned long long)wc_reader_offset(r->reader), id,
+			 what, (unsigned long long)wc_source_offset(r->source), id,
 			 (unsigned long long)*seen);
 	return -WC_ECORRUPT;
 }
@@ -143,7 +139,7 @@ static int check_memory(struct wc_replay *r)
 		 "over --max-memory (%llu MiB): %llu MiB resident by byte %llu of the file; give "
 		 "it more if the trace is real",
 		 (unsigned long long)(r->max_memory >> 20), (unsigned long long)(rss >> 20),
-		 (unsigned long long)wc_reader_offset(r->reader));
+		 (unsigned long long)wc_source_offset(r->source));
 	return -WC_ECORRUPT;
 }
 
@@ -351,45 +347,6 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 	return 0;
 }
 
-static inline bool qless(const struct qent *x, const struct qent *y)
-{
-	return x->time < y->time || (x->time == y->time && x->seq < y->seq);
-}
-
-/*
- * Sort q[0..n) by (time, seq) with a natural merge sort: the queue is a few runs already in
- * order (each CPU's ring is in time order, and a pass appends one run per CPU), so merging
- * runs costs about n per level and there are few levels.  @tmp holds n entries.
- */
-static void sort_queue(struct qent *q, struct qent *tmp, size_t n)
-{
-	while (n > 1) {
-		size_t i = 0, out = 0, runs = 0;
-
-		while (i < n) {
-			size_t a = i, b, e;
-
-			for (b = a + 1; b < n && !qless(&q[b], &q[b - 1]); b++)
-				;
-			for (e = b; e < n && (e == b || !qless(&q[e], &q[e - 1])); e++)
-				;
-			size_t x = a, y = b;
-
-			while (x < b && y < e)
-				tmp[out++] = qless(&q[y], &q[x]) ? q[y++] : q[x++];
-			while (x < b)
-				tmp[out++] = q[x++];
-			while (y < e)
-				tmp[out++] = q[y++];
-			i = e;
-			runs++;
-		}
-		memcpy(q, tmp, n * sizeof(*q));
-		if (runs == 1)
-			break;
-	}
-}
-
 static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx,
 		   const struct wc_rec_header *h, uint64_t time)
 {
@@ -405,163 +362,134 @@ static int deliver(struct wc_replay *r, const struct wc_replay_ops *ops, void *c
 		r->delivered_any = true;
 	}
 	r->stats.last_ns = time;
-	r->last_out = time;
 	return ops->event ? ops->event(ctx, h) : 0;
 }
 
-/* Hand out every queued event with time <= limit, in order; keep the rest. */
-static int flush(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx, uint64_t limit)
+struct deliver_ctx {
+	struct wc_replay *r;
+	const struct wc_replay_ops *ops;
+	void *ctx;
+};
+
+static int deliver_fn(void *ctx, const struct wc_rec_header *h, uint64_t time)
 {
-	size_t i, keep = 0, used = 0;
-	int err = 0;
+	struct deliver_ctx *d = ctx;
 
-	if (!r->nq)
-		return 0;
-	if (wc_grow((void **)&r->qtmp, &r->qtmp_cap, r->nq, sizeof(*r->qtmp)))
-		return -ENOMEM;
-	sort_queue(r->q, r->qtmp, r->nq);
-	for (i = 0; i < r->nq && r->q[i].time <= limit; i++) {
-		err = deliver(r, ops, ctx, (const void *)(r->arena + r->q[i].off), r->q[i].time);
-		if (err)
-			return err;
-	}
-	if (i == r->nq) {
-		r->nq = 0;
-		r->arena_used = 0;
-		return 0;
-	}
-	/* move what stays to the second arena, then swap */
-	if (wc_grow((void **)&r->arena2, &r->arena2_cap, r->arena_used, 1))
-		return -ENOMEM;
-	for (; i < r->nq; i++) {
-		const struct wc_rec_header *h = (const void *)(r->arena + r->q[i].off);
-
-		memcpy(r->arena2 + used, h, h->size);
-		r->q[keep] = r->q[i];
-		r->q[keep++].off = used;
-		used += h->size;
-	}
-	uint8_t *t = r->arena;
-	size_t tc = r->arena_cap;
-
-	r->arena = r->arena2;
-	r->arena_cap = r->arena2_cap;
-	r->arena2 = t;
-	r->arena2_cap = tc;
-	r->arena_used = used;
-	r->nq = keep;
-	return 0;
+	return deliver(d->r, d->ops, d->ctx, h, time);
 }
 
 static int enqueue(struct wc_replay *r, const struct wc_rec_header *h)
 {
 	uint64_t time;
+	int err;
 
 	memcpy(&time, h + 1, sizeof(time));
-	if (r->delivered_any && time < r->last_out) {
+	err = wc_reorder_push(r->queue, h, time);
+	if (err == 1) /* late: dropped */
 		r->stats.late++;
+	return err < 0 ? err : 0;
+}
+
+/* An id of a stack or a payload no record defined. */
+static bool undefined(const struct ref *refs, size_t n, uint32_t id)
+{
+	return id && (id >= n || !refs[id].defined);
+}
+
+/*
+ * A QUEUED record (rectypes.c): counted, its stack and payload ids checked, then queued.
+ * Return: 0 (queued, late or refused for a bad reference), or -ENOMEM.
+ */
+static int queue_event(struct wc_replay *r, const struct wc_rec_header *h)
+{
+	switch (h->type) {
+	case WC_REC_LOST: {
+		const struct wc_rec_lost *l = (const void *)h;
+
+		if (l->kind == WC_LOST_SAMPLES)
+			r->stats.lost_samples += l->count;
+		else
+			r->stats.lost_records += l->count;
+		break;
+	}
+	case WC_REC_TRACEPOINT: {
+		const struct wc_rec_tracepoint *t = (const void *)h;
+
+		if (undefined(r->stacks, r->nstacks, t->stack_id) ||
+		    undefined(r->payloads, r->npayloads, t->payload_id) ||
+		    (t->payload_id && r->payloads[t->payload_id].event_id != t->event_id)) {
+			r->stats.bad_refs++;
+			return 0;
+		}
+		break;
+	}
+	case WC_REC_SAMPLE:
+		if (undefined(r->stacks, r->nstacks, ((const struct wc_rec_sample *)h)->stack_id)) {
+			r->stats.bad_refs++;
+			return 0;
+		}
+		break;
+	}
+	return enqueue(r, h);
+}
+
+/* The records neither QUEUED nor METADATA: definitions by id, ROUND and TRAILER. */
+static int control(struct wc_replay *r, const struct wc_rec_header *h, struct deliver_ctx *d)
+{
+	int err;
+
+	switch (h->type) {
+	case WC_REC_STACK:
+		return keep_stack(r, (const void *)h);
+	case WC_REC_PAYLOAD:
+		return keep_payload(r, (const void *)h);
+	case WC_REC_ROUND:
+		err = wc_reorder_round(r->queue, deliver_fn, d);
+		if (d->ops->progress)
+			d->ops->progress(d->ctx, wc_source_offset(r->source),
+					 wc_source_size(r->source));
+		return err;
+	case WC_REC_TRAILER: {
+		const struct wc_rec_trailer *t = (const void *)h;
+
+		r->stats.end_ns = t->time_ns;
+		r->stats.trailer_flags = t->flags;
 		return 0;
 	}
-	if (wc_grow((void **)&r->q, &r->q_cap, r->nq + 1, sizeof(*r->q)) ||
-	    wc_grow((void **)&r->arena, &r->arena_cap, r->arena_used + h->size, 1))
-		return -ENOMEM;
-	memcpy(r->arena + r->arena_used, h, h->size);
-	r->q[r->nq++] = (struct qent){ time, r->seq++, r->arena_used };
-	r->arena_used += h->size;
-	if (time > r->max_time)
-		r->max_time = time;
-	return 0;
+	}
+	return 0; /* a type this version does not know */
 }
 
 int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ctx)
 {
+	struct deliver_ctx d = { r, ops, ctx };
 	const struct wc_rec_header *h;
 	int err = 0;
 
-	while (!err && wc_reader_next(r->reader, &h)) {
+	while (!err && wc_source_next(r->source, &h)) {
+		uint32_t flags = wc_rec_type_flags(h->type);
+
 		r->stats.records[h->type < WC_REC_TYPE_COUNT ? h->type : 0]++;
 		r->unchecked_bytes += h->size;
 		if (r->unchecked_bytes >= MEMORY_CHECK_BYTES && (err = check_memory(r)))
 			break;
-		switch (h->type) {
-		case WC_REC_STACK:
-			err = keep_stack(r, (const void *)h);
-			break;
-		case WC_REC_PAYLOAD:
-			err = keep_payload(r, (const void *)h);
-			break;
-		case WC_REC_ROUND:
-			err = flush(r, ops, ctx, r->round_limit);
-			r->round_limit = r->max_time;
-			if (ops->progress)
-				ops->progress(ctx, wc_reader_offset(r->reader),
-					      wc_reader_file_size(r->reader));
-			break;
-		case WC_REC_TRAILER: {
-			const struct wc_rec_trailer *t = (const void *)h;
-
-			r->stats.end_ns = t->time_ns;
-			r->stats.trailer_flags = t->flags;
-			break;
-		}
-		case WC_REC_LOST: {
-			const struct wc_rec_lost *l = (const void *)h;
-
-			if (l->kind == WC_LOST_SAMPLES)
-				r->stats.lost_samples += l->count;
-			else
-				r->stats.lost_records += l->count;
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_TRACEPOINT: {
-			const struct wc_rec_tracepoint *t = (const void *)h;
-
-			if ((t->stack_id && (t->stack_id >= r->nstacks ||
-					     !r->stacks[t->stack_id].defined)) ||
-			    (t->payload_id && (t->payload_id >= r->npayloads ||
-					       !r->payloads[t->payload_id].defined ||
-					       r->payloads[t->payload_id].event_id != t->event_id))) {
-				r->stats.bad_refs++;
-				break;
-			}
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_SAMPLE: {
-			const struct wc_rec_sample *s = (const void *)h;
-
-			if (s->stack_id && (s->stack_id >= r->nstacks || !r->stacks[s->stack_id].defined)) {
-				r->stats.bad_refs++;
-				break;
-			}
-			err = enqueue(r, h);
-			break;
-		}
-		case WC_REC_COMM:
-		case WC_REC_FORK:
-		case WC_REC_EXIT:
-		case WC_REC_MMAP:
-		case WC_REC_THROTTLE:
-		case WC_REC_TP_INLINE:
-		case WC_REC_SWITCH_IN:
-			err = enqueue(r, h);
-			break;
-		default:
+		if (flags & WC_RECT_QUEUED)
+			err = queue_event(r, h);
+		else if (flags & WC_RECT_METADATA)
 			err = keep_meta(r, h);
-			break;
-		}
+		else
+			err = control(r, h, &d);
 	}
 	if (!err)
-		err = flush(r, ops, ctx, UINT64_MAX);
+		err = wc_reorder_flush(r->queue, UINT64_MAX, deliver_fn, &d);
 	if (!err && !r->begun) {
 		r->begun = true;
 		if (ops->begin)
 			err = ops->begin(ctx, &r->meta);
 	}
-	r->stats.state = wc_reader_state(r->reader);
-	r->stats.error_offset = wc_reader_error_offset(r->reader);
-	r->stats.file_size = wc_reader_file_size(r->reader);
+	r->stats.state = wc_source_state(r->source);
+	r->stats.error_offset = wc_source_error_offset(r->source);
+	r->stats.file_size = wc_source_size(r->source);
 	return err;
 }
 
@@ -607,7 +535,7 @@ const char *wc_replay_error(const struct wc_replay *r)
 {
 	if (r->error[0])
 		return r->error;
-	return wc_reader_error(r->reader);
+	return wc_source_error(r->source);
 }
 
 bool wc_replay_wall_ns(const struct wc_replay_meta *m, uint64_t time_ns, uint64_t *wall_ns)
@@ -646,7 +574,7 @@ void wc_replay_free(struct wc_replay *r)
 {
 	if (!r)
 		return;
-	wc_reader_free(r->reader);
+	wc_source_free(r->source);
 	if (r->statm_fd >= 0)
 		close(r->statm_fd);
 	for (size_t i = 0; i < r->meta.nformats; i++) {
@@ -673,9 +601,6 @@ void wc_replay_free(struct wc_replay *r)
 	free(r->payloads);
 	free(r->ips);
 	free(r->bytes);
-	free(r->q);
-	free(r->qtmp);
-	free(r->arena);
-	free(r->arena2);
+	wc_reorder_free(r->queue);
 	free(r);
 }

@@ -1,15 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * replay.h - read a trace file and hand its events out in time order.
+ * replay.h - read a trace file through its source (source.h) and hand its events out in time
+ * order.
  *
- * Metadata records (HOST, CLOCK, EVENT_ATTR, TP_FORMAT, KALLSYMS, NOTE, IMAGE) are kept and offered
- * through struct wc_replay_meta; STACK and PAYLOAD records are kept by id for the whole
- * replay.  Timed records (TRACEPOINT, SAMPLE, COMM, FORK, EXIT, MMAP, LOST, THROTTLE) are
- * reordered as perf's ordered-events does: the recorder writes a ROUND after each pass over
- * all CPUs, and at a ROUND every queued event not later than the newest time seen at the
- * ROUND before is handed out, sorted by time (ties in file order).  The queue thus holds
- * about two passes of events.  An event older than one already handed out is late: it is
- * counted and dropped.
+ * Records of the METADATA class (common/rectypes.c: HOST, CLOCK, EVENT_ATTR, TP_FORMAT,
+ * KALLSYMS, NOTE, KSYM, IMAGE) are kept and offered through struct wc_replay_meta; STACK and
+ * PAYLOAD records are kept by id for the whole replay.  QUEUED records (TRACEPOINT, SAMPLE,
+ * COMM, FORK, EXIT, MMAP, LOST, THROTTLE, TP_INLINE, SWITCH_IN) are reordered by time
+ * within rounds (reorder.h, as perf's ordered-events): ties in file order; an event older
+ * than one already handed out is late, counted and dropped.
  */
 #ifndef WC_ANALYZER_REPLAY_H
 #define WC_ANALYZER_REPLAY_H
@@ -90,8 +89,9 @@ struct wc_replay_stats {
 
 /*
  * The consumer: begin() once, after the metadata that precedes the first event (and before
- * it); event() for each timed record in time order.  A non-zero return (-errno or a
- * WC_E* code) stops the replay and is returned by wc_replay_run().
+ * it); event() for each QUEUED record (common/rectypes.c) in time order, borrowed for the
+ * call.  A non-zero return (-errno or a WC_E* code) stops the replay and is returned by
+ * wc_replay_run().
  */
 struct wc_replay_ops {
 	int (*begin)(void *ctx, const struct wc_replay_meta *meta);

@@ -247,7 +247,7 @@ static int tail(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 	return count_off(T, c, t, &iv, t->stack_id);
 }
 
-static int on_sample(void *ctx, struct wc_thread *t, const struct wc_rec_sample *s,
+static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
 		     uint64_t weight_ns)
 {
 	struct wc_threads *T = ctx;

@@ -15,6 +15,8 @@
 
 #include <zstd.h>
 
+#include "rectypes.h"
+
 #define IN_BYTES (1u << 20)
 #define FRAME_INITIAL_BYTES (4u << 20)
 
@@ -168,20 +170,24 @@ static void read_header(struct wc_reader *r)
 
 struct wc_reader *wc_reader_open(const char *path)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	return fd < 0 ? NULL : wc_reader_open_fd(fd);
+}
+
+struct wc_reader *wc_reader_open_fd(int fd)
+{
 	struct wc_reader *r;
 	struct stat st;
 	int err;
 
 	r = calloc(1, sizeof(*r));
-	if (!r)
-		return NULL;
-	r->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (r->fd < 0) {
-		err = errno;
-		free(r);
-		errno = err;
+	if (!r) {
+		close(fd);
+		errno = ENOMEM;
 		return NULL;
 	}
+	r->fd = fd;
 	if (fstat(r->fd, &st)) {
 		err = errno;
 		goto out_free;
@@ -311,44 +317,18 @@ static bool has_nul(const char *s, size_t len)
 	return len && s[len - 1] == '\0';
 }
 
-/* Check a known record's internal lengths.  Return: true, or false with *why filled. */
+/*
+ * Check a known record (@h->type < WC_REC_TYPE_COUNT): its least size and time flag by
+ * rectypes.c, and its internal lengths.  Return: true, or false with *why filled.
+ */
 static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen)
 {
-	static const uint32_t min_size[WC_REC_TYPE_COUNT] = {
-		[WC_REC_HOST] = sizeof(struct wc_rec_host),
-		[WC_REC_CLOCK] = sizeof(struct wc_rec_clock),
-		[WC_REC_EVENT_ATTR] = sizeof(struct wc_rec_event_attr),
-		[WC_REC_TP_FORMAT] = sizeof(struct wc_rec_tp_format),
-		[WC_REC_KALLSYMS] = sizeof(struct wc_rec_kallsyms),
-		[WC_REC_COMM] = sizeof(struct wc_rec_comm),
-		[WC_REC_FORK] = sizeof(struct wc_rec_task),
-		[WC_REC_EXIT] = sizeof(struct wc_rec_task),
-		[WC_REC_MMAP] = sizeof(struct wc_rec_mmap) + 8,
-		[WC_REC_STACK] = sizeof(struct wc_rec_stack),
-		[WC_REC_TRACEPOINT] = sizeof(struct wc_rec_tracepoint),
-		[WC_REC_SAMPLE] = sizeof(struct wc_rec_sample),
-		[WC_REC_LOST] = sizeof(struct wc_rec_lost),
-		[WC_REC_ROUND] = sizeof(struct wc_rec_header),
-		[WC_REC_THROTTLE] = sizeof(struct wc_rec_throttle),
-		[WC_REC_TRAILER] = sizeof(struct wc_rec_trailer),
-		[WC_REC_NOTE] = sizeof(struct wc_rec_note),
-		[WC_REC_PAYLOAD] = sizeof(struct wc_rec_payload),
-		[WC_REC_TP_INLINE] = sizeof(struct wc_rec_tp_inline),
-		[WC_REC_KSYM] = sizeof(struct wc_rec_ksym),
-		[WC_REC_SWITCH_IN] = sizeof(struct wc_rec_switch_in),
-		[WC_REC_IMAGE] = sizeof(struct wc_rec_image),
-	};
-	static const bool timed[WC_REC_TYPE_COUNT] = {
-		[WC_REC_COMM] = true,	   [WC_REC_FORK] = true,   [WC_REC_EXIT] = true,
-		[WC_REC_MMAP] = true,	   [WC_REC_TRACEPOINT] = true, [WC_REC_SAMPLE] = true,
-		[WC_REC_LOST] = true,	   [WC_REC_THROTTLE] = true, [WC_REC_TRAILER] = true,
-		[WC_REC_TP_INLINE] = true, [WC_REC_SWITCH_IN] = true,
-	};
+	const struct wc_rec_type_info *t = &wc_rec_types[h->type];
 	uint64_t body = h->size;
 
-	NEED(h->size >= min_size[h->type], "%" PRIu32 " bytes, less than the %" PRIu32 " of its type",
-	     h->size, min_size[h->type]);
-	NEED(!timed[h->type] || (h->flags & WC_REC_F_TIME), "time flag missing");
+	NEED(h->size >= t->min_size, "%" PRIu32 " bytes, less than the %" PRIu32 " of its type",
+	     h->size, t->min_size);
+	NEED(!(t->flags & WC_RECT_TIMED) || (h->flags & WC_REC_F_TIME), "time flag missing");
 	switch (h->type) {
 	case WC_REC_HOST: {
 		const struct wc_rec_host *x = (const void *)h;

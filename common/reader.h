@@ -39,6 +39,14 @@ enum wc_reader_state {
 struct wc_reader *wc_reader_open(const char *path);
 
 /**
+ * wc_reader_open_fd() - as wc_reader_open(), on the file open at @fd, its offset at 0 (the
+ * offsets in errors count from there); the reader owns @fd from the call on (closed by
+ * wc_reader_free(), or here when NULL is returned).
+ * Return: the reader, or NULL with errno set (from fstat(2), EISDIR, or ENOMEM).
+ */
+struct wc_reader *wc_reader_open_fd(int fd);
+
+/**
  * wc_reader_next() - the next record
  * @rec: set to the record, borrowed: valid until the next call of wc_reader_next() or
  *       wc_reader_free().  A timed record (WC_REC_F_TIME) holds its absolute time in ns.

@@ -59,6 +59,7 @@ struct wc_file_header {
 };
 static_assert(sizeof(struct wc_file_header) == 64, "file header is 64 bytes");
 
+/* Each type's name, least size and class (timed, queued, metadata): common/rectypes.c. */
 enum wc_rec_type {
 	WC_REC_HOST = 1,          /* struct wc_rec_host */
 	WC_REC_CLOCK = 2,         /* struct wc_rec_clock */

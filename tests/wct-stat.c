@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "common/reader.h"
+#include "common/rectypes.h"
 
 #define MAX_TIDS 65536
 #define MAX_MAPS 64
@@ -144,21 +145,6 @@ static void print_frames(uint32_t stack_id, uint32_t pid, const char *comm, cons
 		}
 	}
 }
-
-static const char *const type_names[WC_REC_TYPE_COUNT] = {
-	[WC_REC_HOST] = "host",		[WC_REC_CLOCK] = "clock",
-	[WC_REC_EVENT_ATTR] = "event_attr", [WC_REC_TP_FORMAT] = "tp_format",
-	[WC_REC_KALLSYMS] = "kallsyms",	[WC_REC_COMM] = "comm",
-	[WC_REC_FORK] = "fork",		[WC_REC_EXIT] = "exit",
-	[WC_REC_MMAP] = "mmap",		[WC_REC_STACK] = "stack",
-	[WC_REC_TRACEPOINT] = "tracepoint", [WC_REC_SAMPLE] = "sample",
-	[WC_REC_LOST] = "lost",		[WC_REC_ROUND] = "round",
-	[WC_REC_THROTTLE] = "throttle",	[WC_REC_TRAILER] = "trailer",
-	[WC_REC_NOTE] = "note",		[WC_REC_PAYLOAD] = "payload",
-	[WC_REC_TP_INLINE] = "tp_inline",	[WC_REC_KSYM] = "ksym",
-	[WC_REC_SWITCH_IN] = "switch_in",
-	[WC_REC_IMAGE] = "image",
-};
 
 /* wct-stat --ksyms FILE.  Return: the exit status. */
 static int print_ksyms(const char *path)
@@ -331,7 +317,7 @@ int main(int argc, char **argv)
 	if (*wc_reader_error(r))
 		printf("error %s\n", wc_reader_error(r));
 	for (int t = 1; t < WC_REC_TYPE_COUNT; t++)
-		printf("records.%s %llu\n", type_names[t] ? type_names[t] : "?",
+		printf("records.%s %llu\n", wc_rec_type_name(t) ? wc_rec_type_name(t) : "?",
 		       (unsigned long long)counts[t]);
 	for (int e = 0; e < 16; e++)
 		if (names[e][0])

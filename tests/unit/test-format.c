@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/reader.h"
+#include "common/rectypes.h"
 #include "common/writer.h"
 #include "trace-util.h"
 
@@ -479,4 +480,26 @@ Test(format, image_round_trip)
 	for (uint32_t i = 0; i < x->image_len; i++)
 		cr_assert_eq(x->data[7 + i], (uint8_t)(3 + i), "byte %u", i);
 	wc_reader_free(r);
+}
+
+/* The table of record types: a row for every type, the classes consistent. */
+Test(format, every_record_type_has_a_row)
+{
+	cr_assert_null(wc_rec_type_name(0));
+	cr_assert_null(wc_rec_type_name(WC_REC_TYPE_COUNT));
+	cr_assert_eq(wc_rec_type_flags(WC_REC_TYPE_COUNT), 0);
+	for (uint32_t t = 1; t < WC_REC_TYPE_COUNT; t++) {
+		const struct wc_rec_type_info *x = &wc_rec_types[t];
+
+		cr_assert_not_null(x->name, "type %u", t);
+		cr_expect_geq(x->min_size, sizeof(struct wc_rec_header), "%s", x->name);
+		if (x->flags & WC_RECT_TIMED)
+			cr_expect_geq(x->min_size, 16u, "%s: header and time", x->name);
+		if (x->flags & WC_RECT_QUEUED)
+			cr_expect(x->flags & WC_RECT_TIMED, "%s: queued by its time", x->name);
+		cr_expect(!(x->flags & WC_RECT_QUEUED) || !(x->flags & WC_RECT_METADATA), "%s",
+			  x->name);
+	}
+	cr_expect_str_eq(wc_rec_type_name(WC_REC_SWITCH_IN), "switch_in");
+	cr_expect_eq(wc_rec_type_flags(WC_REC_TRAILER), WC_RECT_TIMED);
 }
