@@ -32,6 +32,8 @@ int wc_analysis_open(struct wc_analysis *a, const char *path)
 
 void wc_analysis_close(struct wc_analysis *a)
 {
+	wc_symbolizer_free(a->sym); /* before the replay: it borrows the KSYM records */
+	a->sym = NULL;
 	wc_replay_free(a->replay);
 	wc_tpdecode_free(a->dec);
 	wc_tasks_fini(&a->tasks);
@@ -401,6 +403,17 @@ int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 	if (err == -ENOMEM && !a->error[0])
 		fail(a, err, "%s", "out of memory");
 	return err;
+}
+
+struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a)
+{
+	if (!a->sym && a->replay) {
+		const struct wc_replay_meta *m = wc_replay_meta(a->replay);
+
+		a->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
+					   a->paths);
+	}
+	return a->sym;
 }
 
 bool wc_analysis_dwarf_stacks(const struct wc_analysis *a)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyzer/symbolize.h"
 #include "analyzer/map64.h"
 #include "analyzer/replay.h"
 #include "analyzer/sched.h"
@@ -104,6 +105,10 @@ struct wc_analysis {
 	 * each round of the recording */
 	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
 	void *progress_ctx;
+	/* optional, set after wc_analysis_open() and before the first wc_analysis_symbolizer():
+	 * where the symbolizer looks for the recorded files; borrowed */
+	const struct wc_symbol_paths *paths;
+	struct wc_symbolizer *sym; /* wc_analysis_symbolizer(): made on first use, owned */
 	/* optional, set before wc_analysis_run(): the replay's memory limit in bytes
 	 * (wc_replay_set_max_memory()); 0 WC_REPLAY_DEFAULT_MAX_MEMORY, UINT64_MAX none */
 	uint64_t max_memory;
@@ -124,6 +129,14 @@ int wc_analysis_open(struct wc_analysis *a, const char *path);
  * Return: 0, -EINVAL (a->error says why), -ENOMEM, or a consumer's error.
  */
 int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c);
+
+/**
+ * wc_analysis_symbolizer() - the one symbolizer of the analysis: over its tasks' address
+ * spaces (symbolize.h), the trace's kernel symbols and @a->paths; made on the first call (in a
+ * consumer's begin or later: the metadata must be known), freed by wc_analysis_close()
+ * Return: the symbolizer, borrowed; NULL when out of memory.
+ */
+struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a);
 
 /* wc_analysis_dwarf_stacks() - were the user stacks unwound by CFI alone (wcrec -g dwarf, as
  * the trace's user_stacks note says)? */

@@ -408,6 +408,7 @@ int wc_cli_replay(struct wc_cli_session *s, const char *file,
 	}
 	s->opened = true;
 	s->a.max_memory = s->max_memory;
+	s->a.paths = s->paths;
 	wc_cli_progress(s, true);
 	err = wc_analysis_run(&s->a, consumer);
 	wc_cli_progress(s, false);
@@ -421,19 +422,18 @@ int wc_cli_replay(struct wc_cli_session *s, const char *file,
 int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	       const struct wc_analysis_consumer *consumer)
 {
-	const struct wc_replay_meta *m;
 	enum wc_reader_state st;
 	int err;
 
 	s->max_memory = c->max_memory;
+	s->paths = &c->paths;
 	err = wc_cli_replay(s, c->file, consumer);
 	if (err >= 0)
 		return err;
 	st = wc_replay_stats(s->a.replay)->state;
 	if (st != WC_READER_CLEAN && st != WC_READER_TRUNCATED)
 		return file_status(&s->a);
-	m = wc_replay_meta(s->a.replay);
-	s->sym = wc_symbolizer_new(&s->a.tasks, m->kallsyms, m->kallsyms_len, m->ksyms, &c->paths);
+	s->sym = wc_analysis_symbolizer(&s->a);
 	if (!s->sym) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
 		return WC_EXIT_BAD_FILE;
@@ -554,8 +554,7 @@ int wc_cli_end(struct wc_cli_session *s, int status)
 			wc_info_warn_counts(&s->a, stderr);
 		status = file_status(&s->a);
 	}
-	wc_symbolizer_free(s->sym);
-	s->sym = NULL;
+	s->sym = NULL; /* the analysis's: freed with it */
 	if (s->opened)
 		wc_analysis_close(&s->a);
 	s->opened = false;

@@ -122,7 +122,9 @@ int wc_cli_parse_ids(const char *s, uint32_t *ids, int max);
 /* One analysis from open to exit status. */
 struct wc_cli_session {
 	struct wc_analysis a;
-	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output; NULL before */
+	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output: the analysis's
+				    * (wc_analysis_symbolizer()), borrowed; NULL before */
+	const struct wc_symbol_paths *paths; /* set before wc_cli_replay(): the analysis's */
 	bool opened;
 	bool counts_shown;         /* the output holds the edge-case counts: no warning line */
 	bool targets_shown;        /* the output shows every target thread, asleep or not: no

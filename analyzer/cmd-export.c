@@ -174,7 +174,6 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
 		.user_only = c->prof.user_only,
 		.kernel_only = c->prof.kernel_only,
 		.annotate = c->prof.annotate,
-		.paths = &c->paths,
 	};
 	struct wc_chrome *ch = wc_chrome_new(&o, out);
 	int ret;
@@ -191,8 +190,6 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
 			ret = WC_EXIT_BAD_FILE;
 		}
-		if (wc_chrome_symbolizer(ch))
-			wc_symbolizer_warn(wc_chrome_symbolizer(ch), stderr, "wcanalyze: warning");
 		if (!err) {
 			struct stat sb;
 			off_t size;

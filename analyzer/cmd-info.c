@@ -19,15 +19,11 @@ int wc_cmd_info(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	s.max_memory = c.max_memory;
+	s.paths = &c.paths;
 	wc_info_consumer(&acc, &consumer);
 	ret = wc_cli_replay(&s, c.file, &consumer);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);
-	{ /* kernel names for the skid line; without them (out of memory) it is left out */
-		const struct wc_replay_meta *m = wc_replay_meta(s.a.replay);
-
-		s.sym = wc_symbolizer_new(&s.a.tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
-					  &c.paths);
-	}
+	s.sym = wc_analysis_symbolizer(&s.a); /* for the skid line; NULL (out of memory): none */
 	return wc_cli_end(&s, wc_info_write(&s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
 }

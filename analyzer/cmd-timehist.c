@@ -114,7 +114,6 @@ int wc_cmd_timehist(int argc, char **argv)
 	struct wc_cli_session s = { 0 };
 	enum wc_reader_state st;
 	struct wc_timehist *th;
-	struct wc_symbolizer *sym;
 	struct wc_cli c;
 	int ret, err;
 
@@ -124,7 +123,6 @@ int wc_cmd_timehist(int argc, char **argv)
 	if (x.summary_only && (x.o.wakeups || x.o.next)) /* as perf: rows only they print */
 		return wc_cli_bad("-s shows no rows: it excludes", x.o.wakeups ? "-w" : "-n");
 	x.o.filter = c.prof.filter;
-	x.o.paths = &c.paths;
 	x.o.events = !x.summary_only;
 	x.o.summary = x.summary_only || x.with_summary;
 	th = wc_timehist_new(&x.o, stdout);
@@ -139,6 +137,7 @@ int wc_cmd_timehist(int argc, char **argv)
 	}
 	s.opened = true;
 	s.a.max_memory = c.max_memory;
+	s.a.paths = &c.paths;
 	s.counts_shown = true; /* the footer line holds them */
 	wc_cli_progress(&s, true);
 	err = wc_analysis_run(&s.a, wc_timehist_consumer(th));
@@ -170,9 +169,7 @@ int wc_cmd_timehist(int argc, char **argv)
 			fprintf(stderr, "wcanalyze: warning: %s: no sched_migrate_task events: -M "
 					"shows nothing (record with wcrec --migrations)\n",
 				c.file);
-		sym = wc_timehist_symbolizer(th);
-		if (sym)
-			wc_symbolizer_warn(sym, stderr, "wcanalyze: warning");
+		s.sym = s.a.sym; /* wc_cli_end() warns of the symbol files it could not use */
 	}
 	ret = wc_cli_end(&s, ret);
 	wc_timehist_free(th);

@@ -98,15 +98,11 @@ static void start_doc(struct wc_chrome *c)
 static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_chrome *c = ctx;
-	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
 
 	c->a = a;
-	if (!c->sym) {
-		c->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
-						 c->o.paths);
-		if (!c->sym)
-			return -ENOMEM;
-	}
+	c->sym = wc_analysis_symbolizer(a);
+	if (!c->sym)
+		return -ENOMEM;
 	start_doc(c);
 	return 0;
 }
@@ -516,7 +512,6 @@ void wc_chrome_free(struct wc_chrome *c)
 	free(c->by_time);
 	wc_map64_fini(&c->stacks);
 	wc_strbuf_fini(&c->name);
-	wc_symbolizer_free(c->sym);
 	free(c);
 }
 
@@ -553,11 +548,6 @@ double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double en
 uint64_t wc_chrome_threads(const struct wc_chrome *c)
 {
 	return c->nthreads;
-}
-
-struct wc_symbolizer *wc_chrome_symbolizer(struct wc_chrome *c)
-{
-	return c->sym;
 }
 
 static void metadata(struct wc_chrome *c, const char *what, uint32_t pid, uint32_t tid,

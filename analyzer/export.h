@@ -47,7 +47,6 @@ struct wc_chrome_opts {
 	struct wc_filter filter;   /* threads, --time window, states and interval lengths */
 	bool user_only, kernel_only; /* the frames of the stacks in args */
 	bool annotate;             /* kernel frames get "_[k]" */
-	const struct wc_symbol_paths *paths; /* borrowed for the object's life */
 };
 
 struct wc_chrome;
@@ -93,11 +92,5 @@ double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double en
 
 /* wc_chrome_threads() - the number of threads with at least one slice. */
 uint64_t wc_chrome_threads(const struct wc_chrome *c);
-
-/**
- * wc_chrome_symbolizer() - the symbolizer the stacks were named with (for its warnings),
- * or NULL before the replay began; owned by @c
- */
-struct wc_symbolizer *wc_chrome_symbolizer(struct wc_chrome *c);
 
 #endif /* WC_ANALYZER_EXPORT_H */

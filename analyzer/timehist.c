@@ -469,10 +469,10 @@ static int put_row(struct wc_timehist *th, const struct wc_sched_event *ev, cons
 /* "comm[tid/pid]" of @thr for its rows, kept in @r while its comm and pid stay */
 static void row_name(struct wc_timehist *th, struct trt *r, const struct wc_thread *thr)
 {
-	if (!r->name_len || r->name_pid != thr->pid || memcmp(r->name_comm, thr->comm, 16)) {
+	if (!r->name_len || r->name_pid != thr->pid || strncmp(r->name_comm, thr->comm, 16)) {
 		r->name_len = (uint8_t)strlen(th_thread_str(th, r->name, thr));
 		r->name_pid = thr->pid;
-		memcpy(r->name_comm, thr->comm, 16);
+		memcpy(r->name_comm, thr->comm, 16); /* compared up to its NUL: the rest is unset */
 	}
 }
 
@@ -772,8 +772,7 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	if (th->o.callchain && !switch_callchains(a, m))
 		th->o.callchain = false; /* nothing to show: no column for it, as perf */
 	if (th->o.callchain) {
-		th->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
-						 th->o.paths);
+		th->sym = wc_analysis_symbolizer(a);
 		if (!th->sym)
 			return -ENOMEM;
 	}
@@ -820,7 +819,6 @@ void wc_timehist_free(struct wc_timehist *th)
 {
 	if (!th)
 		return;
-	wc_symbolizer_free(th->sym);
 	wc_map64_fini(&th->chains);
 	wc_map64_fini(&th->hit_index);
 	wc_strbuf_fini(&th->tmp);
@@ -835,9 +833,4 @@ void wc_timehist_free(struct wc_timehist *th)
 const struct wc_analysis_consumer *wc_timehist_consumer(struct wc_timehist *th)
 {
 	return &th->consumer;
-}
-
-struct wc_symbolizer *wc_timehist_symbolizer(const struct wc_timehist *th)
-{
-	return th->sym;
 }

@@ -40,7 +40,6 @@
 
 struct wc_timehist_opts {
 	struct wc_filter filter;       /* threads and --time window; states and bounds unused */
-	const struct wc_symbol_paths *paths; /* where symbol files are; borrowed */
 	bool events;      /* the event rows (perf: all but -s) */
 	bool summary;     /* the summary after them (-s, -S) */
 	bool wakeups;     /* -w: a row per wakeup */
@@ -90,12 +89,5 @@ int wc_timehist_finish(struct wc_timehist *th, struct wc_analysis *a);
  * Return: 0, or -EIO when the output failed.
  */
 int wc_timehist_flush(struct wc_timehist *th);
-
-/**
- * wc_timehist_symbolizer() - the symbolizer the callchains were named with (built at
- * begin(), over the trace's kallsyms and address spaces), for wc_symbolizer_warn()
- * Return: it, owned by @th; NULL without callchains or before begin().
- */
-struct wc_symbolizer *wc_timehist_symbolizer(const struct wc_timehist *th);
 
 #endif /* WC_ANALYZER_TIMEHIST_H */
