@@ -3,6 +3,7 @@
 # chromium, xmllint, w3c-sgml-lib (the SVG 1.1 DTD) and python3-jsonschema are for the tests
 # of the pictures and exports;
 # nodejs and npm too, below.
+# clang-format is for make format-check (the style of .clang-format);
 # clang and libclang-rt-14-dev (libFuzzer, the sanitizers' runtimes) are for make fuzz, time
 # (/usr/bin/time) for the RSS check of tests/fuzz-regressions.sh.
 # postgresql, redis-server (redis-tools: redis-benchmark, redis-cli), nginx and wrk are the
@@ -21,7 +22,7 @@ PKGS="build-essential autoconf automake pkg-config
       libbz2-dev liblzma-dev zlib1g-dev
       linux-perf bpftrace
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema
-      clang libclang-rt-14-dev time
+      clang clang-format libclang-rt-14-dev time
       postgresql redis-server redis-tools nginx wrk procps
       qemu-system-x86 busybox-static
       debhelper lintian"
