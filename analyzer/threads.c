@@ -218,33 +218,23 @@ static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 	return count_off(T, c, t, &iv, PROC_STACK);
 }
 
-/* A thread alive at the end: the run or the off-CPU interval it was in then, up to @end. */
+/* A thread alive at the end: the run or the off-CPU interval it was in then, up to @end, as
+ * the state machine has it (sched.c wc_sched_state()). */
 static int tail(struct wc_threads *T, struct acc *c, const struct wc_thread *t, uint64_t end)
 {
-	struct wc_off_interval iv = {
-		.start_ns = t->since_ns, .wake_ns = t->since_ns, .end_ns = end, .state = t->state,
-		.preempted = t->preempted,
-	};
+	struct wc_off_interval iv;
+	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, end, &iv);
 
-	if (end < t->since_ns)
+	if (rs == WC_TS_UNKNOWN || end < iv.start_ns)
 		return 0;
-	if (t->run_state == WC_TS_ON_CPU) {
-		piece(T, c, t, t->since_ns, end);
-		c->r.on_ns += wc_window_clip(T->win, t->since_ns, end);
-		if (in_window(T, t->since_ns, end))
+	if (rs == WC_TS_ON_CPU) {
+		piece(T, c, t, iv.start_ns, end);
+		c->r.on_ns += wc_window_clip(T->win, iv.start_ns, end);
+		if (in_window(T, iv.start_ns, end))
 			c->r.runs++;
 		return 0;
 	}
-	if (t->run_state != WC_TS_OFF_CPU)
-		return 0;
-	/* the blocked part, as sched.c's close_off(): to the wakeup, or all of it without one */
-	if (t->woken && !t->preempted && !t->wake_provisional)
-		iv.wake_ns = t->wake_ns < t->since_ns ? t->since_ns
-			     : t->wake_ns > end	      ? end
-						      : t->wake_ns;
-	else if (!t->woken && !t->preempted)
-		iv.wake_ns = end;
-	return count_off(T, c, t, &iv, t->stack_id);
+	return count_off(T, c, t, &iv, iv.stack_id);
 }
 
 static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
@@ -283,15 +273,12 @@ static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 	}
 	if (!c->seen)
 		c->r.is_new = true;
-	if (c->shadow == SHADOW_UNKNOWN)
-		c->shadow = SHADOW_OFF;
 	note(T, c, t, ev->time_ns, 'n');
 	return 0;
 }
 
-/* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record (@record: no
- * sched_switch showed it; a traced switch-in that follows it on-CPU is the same one, sched.c) */
-static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time, bool record)
+/* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record */
+static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
 {
 	struct wc_thread *t = wc_tasks_find(&T->a->tasks, tid);
 	struct acc *c;
@@ -306,19 +293,26 @@ static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time, bool r
 	note(T, c, t, time, 'i');
 	if (!c->first_switch) {
 		c->first_switch = 'i';
-		if (fresh && t->at_start) {
-			int err = lead(T, c, t, time);
+		if (fresh && t->at_start)
+			return lead(T, c, t, time);
+	}
+	return 0;
+}
 
-			if (err)
-				return err;
-		}
-	}
-	if (c->shadow == SHADOW_ON && !c->in_by_record) {
+/* A switch of @t was not traced (sched.c): the time up to its next run or interval is
+ * uncounted by lost switches. */
+static int on_lost(void *ctx, struct wc_thread *t, enum wc_sched_lost kind)
+{
+	struct wc_threads *T = ctx;
+	struct acc *c = acc_of(T, t);
+
+	if (!c)
+		return -ENOMEM;
+	if (kind == WC_SCHED_LOST_SWITCH_IN)
+		c->r.double_out++;
+	else
 		c->r.double_in++;
-		c->loss_pending = true;
-	}
-	c->in_by_record = record && c->shadow != SHADOW_ON;
-	c->shadow = SHADOW_ON;
+	c->loss_pending = true;
 	return 0;
 }
 
@@ -332,7 +326,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
 		return on_wakeup(T, ev);
 	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < T->a->sched.ncpus)
-		return switched_in(T, ev->ctx_tid, ev->time_ns, true);
+		return switched_in(T, ev->ctx_tid, ev->time_ns);
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
@@ -354,12 +348,6 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 					return err;
 			}
 		}
-		if (c->shadow == SHADOW_OFF) {
-			c->r.double_out++;
-			c->loss_pending = true;
-		}
-		c->shadow = SHADOW_OFF;
-		c->in_by_record = false;
 		if (ev->time_ns >= T->win.t0 && ev->time_ns < T->win.t1) {
 			if (ev->sw->preempted)
 				c->r.involuntary++;
@@ -368,7 +356,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 		}
 	}
 	if (ev->sw->next_tid > 0)
-		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns, false);
+		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns);
 	return 0;
 }
 
@@ -390,7 +378,7 @@ struct wc_threads *wc_threads_new(const struct wc_threads_opts *o)
 	T->consumer = (struct wc_analysis_consumer){
 		.ctx = T,
 		.begin = on_begin,
-		.sink = { .run = on_run, .off = on_off },
+		.sink = { .run = on_run, .off = on_off, .lost = on_lost },
 		.sample = on_sample,
 		.sched_event = on_sched_event,
 	};
@@ -472,8 +460,9 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	struct wc_threads_row *r = &c->r;
 	uint64_t end = c->last_ns;
 	bool proc_only = !c->seen;
-	bool dead = t->exited || (t->run_state == WC_TS_OFF_CPU && (t->state == 'X' ||
-								     t->state == 'Z'));
+	struct wc_off_interval now;
+	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, 0, &now);
+	bool dead = t->exited || (rs == WC_TS_OFF_CPU && (now.state == 'X' || now.state == 'Z'));
 	int err = 0;
 
 	if (t->exited && t->last_ns > end)
@@ -485,7 +474,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 		c->first_ns = T->a->start_ns;
 		r->first_seen = 'p';
 	}
-	if (T->a->have_switch && t->run_state != WC_TS_UNKNOWN)
+	if (T->a->have_switch && rs != WC_TS_UNKNOWN)
 		err = dead ? 0 : tail(T, c, t, end);
 	else if (T->a->have_switch && t->at_start && proc_only)
 		err = lead(T, c, t, end);
@@ -494,7 +483,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	r->exited = t->exited;
 	r->at_start = t->at_start && T->a->have_switch;
-	r->on_cpu_at_end = c->shadow == SHADOW_ON;
+	r->on_cpu_at_end = rs == WC_TS_ON_CPU;
 	r->start_ns = clamp(T, life_start(T, c, t));
 	r->end_ns = clamp(T, end);
 	r->lifetime_ns = r->end_ns - r->start_ns;

@@ -205,8 +205,11 @@ Test(sched, simple_sleep)
 	cr_assert_not_null(t);
 	cr_expect_str_eq(t->comm, "a");
 	cr_expect_eq(t->pid, A);
-	cr_expect_eq(t->switches_voluntary, 2);
-	cr_expect_eq(t->switches_involuntary, 0);
+	uint64_t vol, invol;
+
+	wc_sched_switches(&a.sched, t, &vol, &invol);
+	cr_expect_eq(vol, 2);
+	cr_expect_eq(invol, 0);
 }
 
 /*
@@ -235,7 +238,10 @@ Test(sched, preempted)
 	/* A's and B's first events are switch-ins */
 	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
 						.open_off_at_end = 1, .open_run_at_end = 1 });
-	cr_expect_eq(wc_tasks_find(&a.tasks, A)->switches_involuntary, 1);
+	uint64_t vol, invol;
+
+	wc_sched_switches(&a.sched, wc_tasks_find(&a.tasks, A), &vol, &invol);
+	cr_expect_eq(invol, 1);
 }
 
 /*
