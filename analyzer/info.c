@@ -108,6 +108,61 @@ static void vdso_line(const struct wc_replay_meta *m, FILE *out)
 	fprintf(out, "\n");
 }
 
+/* "clock:" and when the recording started, in UTC, when the trace maps its clock to wall time */
+static void clock_line(const struct wc_analysis *a, const struct wc_replay_meta *m, FILE *out)
+{
+	uint64_t rt;
+
+	if (!m->have_clock)
+		return;
+	fprintf(out, "clock:        %s", clock_name(m->clockid));
+	if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
+		time_t secs = (time_t)(rt / 1000000000);
+		struct tm tm;
+		char when[64];
+
+		if (gmtime_r(&secs, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+			fprintf(out, ", started %s.%03d UTC", when,
+				(int)(rt % 1000000000 / 1000000));
+	}
+	fprintf(out, "\n");
+}
+
+/* The edge cases of the replay and of the state machine (sched.h), one line each. */
+static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats *st, FILE *out)
+{
+	const struct wc_sched_counts *c = &a->sched.counts;
+
+	fprintf(out, "edge cases:\n");
+	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
+	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
+	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
+	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
+	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
+	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
+	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
+	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n", c->switch_in_records);
+	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
+	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
+	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n", c->inferred_by_runtime);
+	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n", c->inferred_by_samples);
+	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
+	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
+	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n", c->wakeup_running);
+	fprintf(out, "  wakeups of a preempted (runnable) task      %" PRIu64 "\n", c->wakeup_runnable);
+	fprintf(out, "  repeated wakeups while off-CPU              %" PRIu64 "\n", c->wakeup_repeated);
+	fprintf(out, "  wakeups before any switch-out of the task   %" PRIu64 "\n", c->wakeup_unknown);
+	fprintf(out, "  sleeps with no wakeup seen (all blocked)    %" PRIu64 "\n", c->no_wakeup);
+	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n", c->open_off_at_end);
+	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
+	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
+	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
+		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
+			     "records (Linux 4.3+, which wcrec takes since format 1.5) or "
+			     "sched_stat_runtime (wcrec --runtime) would place them to a few us\n",
+			c->inferred_switch_in);
+}
+
 int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		  struct wc_symbolizer *sym, FILE *out)
 {
@@ -135,21 +190,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 				fprintf(out, " %s", m->notes[i].value);
 		fprintf(out, "\n");
 	}
-	if (m->have_clock) {
-		fprintf(out, "clock:        %s", clock_name(m->clockid));
-		uint64_t rt;
-
-		if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
-			time_t secs = (time_t)(rt / 1000000000);
-			struct tm tm;
-			char when[64];
-
-			if (gmtime_r(&secs, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
-				fprintf(out, ", started %s.%03d UTC", when,
-					(int)(rt % 1000000000 / 1000000));
-		}
-		fprintf(out, "\n");
-	}
+	clock_line(a, m, out);
 	fprintf(out, "duration:     %.6f s\n", a->start_ns && end > a->start_ns
 						   ? (double)(end - a->start_ns) / 1e9 : 0.0);
 	for (size_t i = 0; i < m->nnotes; i++) {
@@ -207,34 +248,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 			wc_kallsyms_count(m->ksyms));
 	else
 		fprintf(out, "kallsyms:     the whole snapshot\n");
-	fprintf(out, "edge cases:\n");
-	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
-	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
-	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
-	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
-	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
-	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
-	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
-	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n", c->switch_in_records);
-	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
-	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
-	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n", c->inferred_by_runtime);
-	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n", c->inferred_by_samples);
-	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
-	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
-	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n", c->wakeup_running);
-	fprintf(out, "  wakeups of a preempted (runnable) task      %" PRIu64 "\n", c->wakeup_runnable);
-	fprintf(out, "  repeated wakeups while off-CPU              %" PRIu64 "\n", c->wakeup_repeated);
-	fprintf(out, "  wakeups before any switch-out of the task   %" PRIu64 "\n", c->wakeup_unknown);
-	fprintf(out, "  sleeps with no wakeup seen (all blocked)    %" PRIu64 "\n", c->no_wakeup);
-	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n", c->open_off_at_end);
-	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
-	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
-	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
-		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
-			     "records (Linux 4.3+, which wcrec takes since format 1.5) or "
-			     "sched_stat_runtime (wcrec --runtime) would place them to a few us\n",
-			c->inferred_switch_in);
+	edge_cases(a, st, out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 
