@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * threads-priv.h - what threads.c (the replay side and the rows) and threads-print.c (the
- * table and the JSON) share; nothing else uses it.
+ * threads-priv.h - what threads.c (the replay side and the rows), threads-stacks.c (the rows'
+ * top stacks) and threads-print.c (the table and the JSON) share; nothing else uses it.
  */
 #ifndef WC_ANALYZER_THREADS_PRIV_H
 #define WC_ANALYZER_THREADS_PRIV_H
@@ -50,5 +50,12 @@ struct wc_threads {
 	uint64_t seen_threads;   /* threads with an event or alive at the start, before the
 				  * filter */
 };
+
+/**
+ * threads_top_stacks() - every shown row's top stacks (T->rows, each row's T->accs[].row set):
+ * the entries of T->stacks gathered by row, named with @sym, merged by text and ranked
+ * Return: 0 or -ENOMEM.
+ */
+int threads_top_stacks(struct wc_threads *T, struct wc_symbolizer *sym);
 
 #endif /* WC_ANALYZER_THREADS_PRIV_H */
