@@ -442,8 +442,10 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 }
 
 /* Whether a thread of process @pid had a scheduler event; *@comm set to its name then. */
-static bool target_seen(const struct wc_tasks *t, uint32_t pid, const char **comm)
+static bool target_seen(const struct wc_analysis *a, uint32_t pid, const char **comm)
 {
+	const struct wc_tasks *t = &a->tasks;
+	struct wc_off_interval open;
 	bool seen = false;
 
 	*comm = "";
@@ -454,8 +456,8 @@ static bool target_seen(const struct wc_tasks *t, uint32_t pid, const char **com
 			continue;
 		if (th->tid == th->pid || !**comm)
 			*comm = th->comm;
-		seen = th->run_state != WC_TS_UNKNOWN || th->switches_voluntary ||
-		       th->switches_involuntary;
+		/* a switch or a sched_wakeup_new: the state machine knows where it is */
+		seen = wc_sched_state(&a->sched, th, 0, &open) != WC_TS_UNKNOWN;
 	}
 	return seen;
 }
@@ -475,10 +477,10 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 		return;
 	/* one silent process among busy ones (a server's idle helper) leaves no report empty */
 	for (size_t i = 0; i < t->ntarget_pids; i++)
-		if (target_seen(t, t->target_pids[i], &comm))
+		if (target_seen(a, t->target_pids[i], &comm))
 			return;
 	for (size_t i = 0; i < t->ntarget_pids && i < 8; i++) {
-		target_seen(t, t->target_pids[i], &comm);
+		target_seen(a, t->target_pids[i], &comm);
 		fprintf(err,
 			"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event in "
 			"the recording: asleep throughout? (wcanalyze threads shows its threads; "

@@ -108,10 +108,29 @@ static void vdso_line(const struct wc_replay_meta *m, FILE *out)
 	fprintf(out, "\n");
 }
 
-/* The "edge cases:" table (../shared/DESIGN.md lists them), and a note on untraced switch-ins. */
-static void edge_cases(const struct wc_analysis *a, FILE *out)
+/* "clock:" and when the recording started, in UTC, when the trace maps its clock to wall time */
+static void clock_line(const struct wc_analysis *a, const struct wc_replay_meta *m, FILE *out)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	uint64_t rt;
+
+	if (!m->have_clock)
+		return;
+	fprintf(out, "clock:        %s", clock_name(m->clockid));
+	if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
+		time_t secs = (time_t)(rt / 1000000000);
+		struct tm tm;
+		char when[64];
+
+		if (gmtime_r(&secs, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
+			fprintf(out, ", started %s.%03d UTC", when,
+				(int)(rt % 1000000000 / 1000000));
+	}
+	fprintf(out, "\n");
+}
+
+/* The edge cases of the replay and of the state machine (sched.h), one line each. */
+static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats *st, FILE *out)
+{
 	const struct wc_sched_counts *c = &a->sched.counts;
 
 	fprintf(out, "edge cases:\n");
@@ -171,21 +190,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 				fprintf(out, " %s", m->notes[i].value);
 		fprintf(out, "\n");
 	}
-	if (m->have_clock) {
-		fprintf(out, "clock:        %s", clock_name(m->clockid));
-		uint64_t rt;
-
-		if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
-			time_t secs = (time_t)(rt / 1000000000);
-			struct tm tm;
-			char when[64];
-
-			if (gmtime_r(&secs, &tm) && strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm))
-				fprintf(out, ", started %s.%03d UTC", when,
-					(int)(rt % 1000000000 / 1000000));
-		}
-		fprintf(out, "\n");
-	}
+	clock_line(a, m, out);
 	fprintf(out, "duration:     %.6f s\n", a->start_ns && end > a->start_ns
 						   ? (double)(end - a->start_ns) / 1e9 : 0.0);
 	for (size_t i = 0; i < m->nnotes; i++) {
@@ -243,7 +248,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 			wc_kallsyms_count(m->ksyms));
 	else
 		fprintf(out, "kallsyms:     the whole snapshot\n");
-	edge_cases(a, out);
+	edge_cases(a, st, out);
 	return fflush(out) || ferror(out) ? -EIO : 0;
 }
 

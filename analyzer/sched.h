@@ -28,6 +28,15 @@
 #include "analyzer/tasks.h"
 #include "analyzer/tpdecode.h"
 
+/* Where a thread is, as the state machine knows it. */
+enum wc_run_state { WC_TS_UNKNOWN = 0, WC_TS_ON_CPU, WC_TS_OFF_CPU };
+
+/* A switch of a thread the kernel did not trace, as the state machine saw it. */
+enum wc_sched_lost {
+	WC_SCHED_LOST_SWITCH_IN = 1, /* switched out while off-CPU (double_switch_out) */
+	WC_SCHED_LOST_SWITCH_OUT,    /* switched in while on a CPU (switch_in_running) */
+};
+
 /* One closed off-CPU interval of a thread (times in ns on the recording clock). */
 struct wc_off_interval {
 	uint64_t start_ns;  /* switch-out */
@@ -75,7 +84,12 @@ struct wc_sched_sink {
 		   uint64_t end_ns);
 	/* a closed off-CPU interval of @t */
 	int (*off)(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv);
+	/* a switch of @t was not traced (@kind), as counted in struct wc_sched_counts; told
+	 * after the event's runs and intervals, of both threads of a sched_switch */
+	int (*lost)(void *ctx, struct wc_thread *t, enum wc_sched_lost kind);
 };
+
+struct wc_sched_thread; /* one thread's state, sched.c's own */
 
 struct wc_sched {
 	struct wc_tasks *tasks;
@@ -86,6 +100,8 @@ struct wc_sched {
 	bool *cpu_on_grid;      /* ... and it came a whole number of periods after the one
 				 * before (within an eighth): the ticks can be told from it */
 	uint32_t ncpus;
+	struct wc_sched_thread *threads; /* by index in wc_tasks.threads; past the end: unknown */
+	size_t nthreads, threads_cap;
 	struct wc_sched_counts counts;
 	const struct wc_sched_sink *sink;
 	void *ctx;
@@ -169,5 +185,23 @@ void wc_sched_runtime(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint64
 
 /* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
 void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);
+
+/**
+ * wc_sched_state() - where @t is now, and the run or off-CPU interval it is in, as if it
+ * ended at @end_ns
+ * @open: set: for WC_TS_ON_CPU, start_ns is the switch-in and cpu the CPU; for WC_TS_OFF_CPU,
+ * the interval as a switch-in at @end_ns would close it (blocked part, state, stack; the
+ * edge cases are not counted); zeroed (cpu -1) for WC_TS_UNKNOWN
+ * Return: enum wc_run_state.
+ */
+enum wc_run_state wc_sched_state(const struct wc_sched *s, const struct wc_thread *t,
+				 uint64_t end_ns, struct wc_off_interval *open);
+
+/**
+ * wc_sched_switches() - the switch-outs of @t so far: *@voluntary (blocked: S, D, ...) and
+ * *@involuntary (preempted: R, R+)
+ */
+void wc_sched_switches(const struct wc_sched *s, const struct wc_thread *t,
+		       uint64_t *voluntary, uint64_t *involuntary);
 
 #endif /* WC_ANALYZER_SCHED_H */

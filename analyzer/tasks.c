@@ -112,7 +112,6 @@ static struct wc_thread *new_thread(struct wc_tasks *t, uint32_t tid, uint32_t p
 	th->tid = tid;
 	th->pid = pid;
 	th->first_ns = time_ns;
-	th->cpu = -1;
 	if (pid) {
 		th->aspace = aspace_of(t, pid);
 		th->target = is_target_pid(t, pid);

@@ -38,9 +38,6 @@ struct wc_aspace {
 	size_t nmaps, cap;
 };
 
-/* The per-thread scheduler state; see sched.h. */
-enum wc_run_state { WC_TS_UNKNOWN = 0, WC_TS_ON_CPU, WC_TS_OFF_CPU };
-
 struct wc_thread {
 	uint32_t tid;
 	uint32_t pid;         /* 0 while unknown */
@@ -58,28 +55,6 @@ struct wc_thread {
 	char start_state;     /* ... and its state letter then, from /proc; 0 unknown */
 	uint64_t first_ns;    /* first time the replay saw it */
 	uint64_t last_ns;     /* its exit (the first EXIT record's time), else 0 */
-	/* scheduler state (sched.c) */
-	uint8_t run_state;    /* enum wc_run_state */
-	char state;           /* switch-out state letter, while off-CPU */
-	bool preempted;       /* switched out runnable (R, R+) */
-	bool woken;           /* a wakeup came after the switch-out */
-	bool wake_provisional; /* ... or came while it was still on its CPU */
-	bool pending_wake;    /* a wakeup came while on-CPU (wake_ns, waker_* hold it) */
-	bool in_by_record;    /* on-CPU since a SWITCH_IN record, not a traced switch-in */
-	int32_t cpu;          /* while on-CPU; the wakeup's target CPU while woken */
-	uint64_t since_ns;    /* switch-in or switch-out time */
-	uint64_t wake_ns;
-	uint32_t stack_id;    /* off-CPU stack */
-	uint32_t waker_tid, waker_stack_id;
-	/* while off-CPU: its first CPU sample since the switch-out (so it ran: its switch-in
-	 * was not traced), the CPU, and the latest moment it was seen not running (sched.c) */
-	uint64_t seen_on_ns, seen_off_ns;
-	int32_t seen_on_cpu;
-	bool seen_on_grid;    /* ... and the sample was on the CPU's tick grid */
-	/* while off-CPU: the switch-in that its first sched_stat_runtime since the switch-out
-	 * gives (event time minus runtime), 0 for none */
-	uint64_t runtime_from_ns;
-	uint64_t switches_voluntary, switches_involuntary;
 };
 
 struct wc_tasks {

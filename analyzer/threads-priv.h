@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * threads-priv.h - what threads.c (the replay side and the rows) and threads-print.c (the
- * table and the JSON) share; nothing else uses it.
+ * threads-priv.h - what threads.c (the replay side and the rows), threads-stacks.c (the rows'
+ * top stacks) and threads-print.c (the table and the JSON) share; nothing else uses it.
  */
 #ifndef WC_ANALYZER_THREADS_PRIV_H
 #define WC_ANALYZER_THREADS_PRIV_H
@@ -12,8 +12,6 @@
 #include "analyzer/map64.h"
 #include "analyzer/threads.h"
 
-enum { SHADOW_UNKNOWN = 0, SHADOW_ON, SHADOW_OFF };
-
 /* What the replay told us of one thread (by its index in wc_tasks.threads). */
 struct acc {
 	struct wc_threads_row r; /* the sums; lifetime, coverage and stacks at the end */
@@ -21,10 +19,8 @@ struct acc {
 	uint64_t cursor_ns;      /* end of the last counted run or interval, clipped */
 	uint32_t seg;            /* current segment (address space), 0 none yet */
 	int32_t row;             /* index in the rows, -1 not shown */
-	uint8_t shadow;          /* on or off CPU, by the switches seen */
 	bool seen, cursor_set, had_piece, comm_matched;
 	bool loss_pending;       /* a switch was not traced since the last piece */
-	bool in_by_record;       /* on-CPU since a SWITCH_IN record (threads.c switched_in()) */
 	char first_switch;       /* 'i' or 'o': its first switch seen, 0 none yet */
 	uint64_t lead_wake_ns;   /* its first wakeup before any switch, 0 none */
 };
@@ -54,5 +50,12 @@ struct wc_threads {
 	uint64_t seen_threads;   /* threads with an event or alive at the start, before the
 				  * filter */
 };
+
+/**
+ * threads_top_stacks() - every shown row's top stacks (T->rows, each row's T->accs[].row set):
+ * the entries of T->stacks gathered by row, named with @sym, merged by text and ranked
+ * Return: 0 or -ENOMEM.
+ */
+int threads_top_stacks(struct wc_threads *T, struct wc_symbolizer *sym);
 
 #endif /* WC_ANALYZER_THREADS_PRIV_H */

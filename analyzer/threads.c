@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/callchain.h"
 #include "analyzer/grow.h"
 #include "analyzer/map64.h"
 #include "analyzer/threads-priv.h"
@@ -218,33 +217,23 @@ static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 	return count_off(T, c, t, &iv, PROC_STACK);
 }
 
-/* A thread alive at the end: the run or the off-CPU interval it was in then, up to @end. */
+/* A thread alive at the end: the run or the off-CPU interval it was in then, up to @end, as
+ * the state machine has it (sched.c wc_sched_state()). */
 static int tail(struct wc_threads *T, struct acc *c, const struct wc_thread *t, uint64_t end)
 {
-	struct wc_off_interval iv = {
-		.start_ns = t->since_ns, .wake_ns = t->since_ns, .end_ns = end, .state = t->state,
-		.preempted = t->preempted,
-	};
+	struct wc_off_interval iv;
+	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, end, &iv);
 
-	if (end < t->since_ns)
+	if (rs == WC_TS_UNKNOWN || end < iv.start_ns)
 		return 0;
-	if (t->run_state == WC_TS_ON_CPU) {
-		piece(T, c, t, t->since_ns, end);
-		c->r.on_ns += wc_window_clip(T->win, t->since_ns, end);
-		if (in_window(T, t->since_ns, end))
+	if (rs == WC_TS_ON_CPU) {
+		piece(T, c, t, iv.start_ns, end);
+		c->r.on_ns += wc_window_clip(T->win, iv.start_ns, end);
+		if (in_window(T, iv.start_ns, end))
 			c->r.runs++;
 		return 0;
 	}
-	if (t->run_state != WC_TS_OFF_CPU)
-		return 0;
-	/* the blocked part, as sched.c's close_off(): to the wakeup, or all of it without one */
-	if (t->woken && !t->preempted && !t->wake_provisional)
-		iv.wake_ns = t->wake_ns < t->since_ns ? t->since_ns
-			     : t->wake_ns > end	      ? end
-						      : t->wake_ns;
-	else if (!t->woken && !t->preempted)
-		iv.wake_ns = end;
-	return count_off(T, c, t, &iv, t->stack_id);
+	return count_off(T, c, t, &iv, iv.stack_id);
 }
 
 static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
@@ -283,15 +272,12 @@ static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 	}
 	if (!c->seen)
 		c->r.is_new = true;
-	if (c->shadow == SHADOW_UNKNOWN)
-		c->shadow = SHADOW_OFF;
 	note(T, c, t, ev->time_ns, 'n');
 	return 0;
 }
 
-/* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record (@record: no
- * sched_switch showed it; a traced switch-in that follows it on-CPU is the same one, sched.c) */
-static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time, bool record)
+/* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record */
+static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
 {
 	struct wc_thread *t = wc_tasks_find(&T->a->tasks, tid);
 	struct acc *c;
@@ -306,19 +292,26 @@ static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time, bool r
 	note(T, c, t, time, 'i');
 	if (!c->first_switch) {
 		c->first_switch = 'i';
-		if (fresh && t->at_start) {
-			int err = lead(T, c, t, time);
+		if (fresh && t->at_start)
+			return lead(T, c, t, time);
+	}
+	return 0;
+}
 
-			if (err)
-				return err;
-		}
-	}
-	if (c->shadow == SHADOW_ON && !c->in_by_record) {
+/* A switch of @t was not traced (sched.c): the time up to its next run or interval is
+ * uncounted by lost switches. */
+static int on_lost(void *ctx, struct wc_thread *t, enum wc_sched_lost kind)
+{
+	struct wc_threads *T = ctx;
+	struct acc *c = acc_of(T, t);
+
+	if (!c)
+		return -ENOMEM;
+	if (kind == WC_SCHED_LOST_SWITCH_IN)
+		c->r.double_out++;
+	else
 		c->r.double_in++;
-		c->loss_pending = true;
-	}
-	c->in_by_record = record && c->shadow != SHADOW_ON;
-	c->shadow = SHADOW_ON;
+	c->loss_pending = true;
 	return 0;
 }
 
@@ -332,7 +325,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
 		return on_wakeup(T, ev);
 	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < T->a->sched.ncpus)
-		return switched_in(T, ev->ctx_tid, ev->time_ns, true);
+		return switched_in(T, ev->ctx_tid, ev->time_ns);
 	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
@@ -354,12 +347,6 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 					return err;
 			}
 		}
-		if (c->shadow == SHADOW_OFF) {
-			c->r.double_out++;
-			c->loss_pending = true;
-		}
-		c->shadow = SHADOW_OFF;
-		c->in_by_record = false;
 		if (ev->time_ns >= T->win.t0 && ev->time_ns < T->win.t1) {
 			if (ev->sw->preempted)
 				c->r.involuntary++;
@@ -368,7 +355,7 @@ static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 		}
 	}
 	if (ev->sw->next_tid > 0)
-		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns, false);
+		return switched_in(T, (uint32_t)ev->sw->next_tid, ev->time_ns);
 	return 0;
 }
 
@@ -390,7 +377,7 @@ struct wc_threads *wc_threads_new(const struct wc_threads_opts *o)
 	T->consumer = (struct wc_analysis_consumer){
 		.ctx = T,
 		.begin = on_begin,
-		.sink = { .run = on_run, .off = on_off },
+		.sink = { .run = on_run, .off = on_off, .lost = on_lost },
 		.sample = on_sample,
 		.sched_event = on_sched_event,
 	};
@@ -472,8 +459,9 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	struct wc_threads_row *r = &c->r;
 	uint64_t end = c->last_ns;
 	bool proc_only = !c->seen;
-	bool dead = t->exited || (t->run_state == WC_TS_OFF_CPU && (t->state == 'X' ||
-								     t->state == 'Z'));
+	struct wc_off_interval now;
+	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, 0, &now);
+	bool dead = t->exited || (rs == WC_TS_OFF_CPU && (now.state == 'X' || now.state == 'Z'));
 	int err = 0;
 
 	if (t->exited && t->last_ns > end)
@@ -485,7 +473,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 		c->first_ns = T->a->start_ns;
 		r->first_seen = 'p';
 	}
-	if (T->a->have_switch && t->run_state != WC_TS_UNKNOWN)
+	if (T->a->have_switch && rs != WC_TS_UNKNOWN)
 		err = dead ? 0 : tail(T, c, t, end);
 	else if (T->a->have_switch && t->at_start && proc_only)
 		err = lead(T, c, t, end);
@@ -494,7 +482,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	r->exited = t->exited;
 	r->at_start = t->at_start && T->a->have_switch;
-	r->on_cpu_at_end = c->shadow == SHADOW_ON;
+	r->on_cpu_at_end = rs == WC_TS_ON_CPU;
 	r->start_ns = clamp(T, life_start(T, c, t));
 	r->end_ns = clamp(T, end);
 	r->lifetime_ns = r->end_ns - r->start_ns;
@@ -513,175 +501,6 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 			      : -1;
 	r->flagged = r->coverage >= 0 && (r->coverage < WC_THREADS_COVERAGE_LOW ||
 					  r->coverage > WC_THREADS_COVERAGE_HIGH);
-	return err;
-}
-
-/* One stack of a row before merging by text. */
-struct sent {
-	uint32_t row, aspace, stack_id;
-	uint8_t leaf;   /* 0 on-CPU, else the off-CPU state letter */
-	uint64_t value;
-	char *text;
-};
-
-/* Frames root first, user then kernel, joined by ';' ("[unknown]" when none). */
-static int stack_text(struct wc_threads *T, struct wc_symbolizer *sym, struct wc_strbuf *b,
-		      uint32_t aspace, uint32_t stack_id)
-{
-	uint32_t nr = 0;
-	const uint64_t *ips = stack_id == PROC_STACK ? NULL
-						     : wc_replay_stack(T->a->replay, stack_id, &nr);
-	struct wc_callchain cc;
-	const char *n;
-
-	wc_strbuf_reset(b);
-	if (stack_id == PROC_STACK) {
-		wc_strbuf_put(b, "[state from /proc at the start]");
-		return b->oom ? -ENOMEM : 0;
-	}
-	wc_callchain_split(ips, nr, &cc);
-	for (uint32_t i = cc.nuser; i-- > 0;) {
-		if (!(n = wc_symbolizer_user(sym, aspace, cc.user[i])))
-			return -ENOMEM;
-		wc_strbuf_put(b, b->len ? ";" : "");
-		wc_strbuf_put(b, n);
-	}
-	for (uint32_t i = cc.nkernel; i-- > 0;) {
-		if (!(n = wc_symbolizer_kernel(sym, cc.kernel[i])))
-			return -ENOMEM;
-		wc_strbuf_put(b, b->len ? ";" : "");
-		wc_strbuf_put(b, n);
-	}
-	if (!b->len)
-		wc_strbuf_put(b, "[unknown]");
-	return b->oom ? -ENOMEM : 0;
-}
-
-/* By kind (off-CPU first) and text, to merge equal lines. */
-static int cmp_text(const void *x, const void *y)
-{
-	const struct sent *a = x, *b = y;
-
-	if ((a->leaf == 0) != (b->leaf == 0))
-		return a->leaf ? -1 : 1;
-	if (a->leaf != b->leaf)
-		return a->leaf < b->leaf ? -1 : 1;
-	return strcmp(a->text, b->text);
-}
-
-/* By kind, then value (largest first), then text. */
-static int cmp_value(const void *x, const void *y)
-{
-	const struct sent *a = x, *b = y;
-
-	if ((a->leaf == 0) != (b->leaf == 0))
-		return a->leaf ? -1 : 1;
-	if (a->value != b->value)
-		return a->value > b->value ? -1 : 1;
-	if (a->leaf != b->leaf)
-		return a->leaf < b->leaf ? -1 : 1;
-	return strcmp(a->text, b->text);
-}
-
-/* The top stacks of row @r from its @n entries @e (texts are taken or freed). */
-static int top_stacks(struct wc_threads *T, struct wc_symbolizer *sym, struct wc_strbuf *b,
-		      struct wc_threads_row *r, struct sent *e, size_t n)
-{
-	size_t m = 0;
-	int err = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		err = stack_text(T, sym, b, e[i].aspace, e[i].stack_id);
-		if (err || !(e[i].text = strdup(b->s))) {
-			err = -ENOMEM;
-			n = i;
-			goto out;
-		}
-	}
-	qsort(e, n, sizeof(*e), cmp_text);
-	for (size_t i = 0; i < n; i++) { /* merge equal (kind, state, text) into e[m] */
-		if (m && e[m - 1].leaf == e[i].leaf && strcmp(e[m - 1].text, e[i].text) == 0) {
-			e[m - 1].value += e[i].value;
-			free(e[i].text);
-			continue;
-		}
-		e[m++] = e[i];
-	}
-	n = m;
-	qsort(e, n, sizeof(*e), cmp_value);
-	for (size_t i = 0; i < n; i++) {
-		struct wc_threads_stack *s = NULL;
-
-		if (e[i].leaf && r->noff_top < WC_THREADS_TOP)
-			s = &r->off_top[r->noff_top++];
-		else if (!e[i].leaf && r->non_top < WC_THREADS_TOP)
-			s = &r->on_top[r->non_top++];
-		if (!s)
-			continue;
-		*s = (struct wc_threads_stack){ e[i].text, (char)e[i].leaf, e[i].value };
-		e[i].text = NULL;
-	}
-out:
-	for (size_t i = 0; i < n; i++)
-		free(e[i].text);
-	return err;
-}
-
-/* Every shown row's stacks: gather the map's entries by row, then name and rank them. */
-static int all_stacks(struct wc_threads *T, struct wc_symbolizer *sym)
-{
-	struct sent *e = calloc(T->stacks.count + 1, sizeof(*e)), *sorted = NULL;
-	size_t *start = calloc(T->nrows + 2, sizeof(*start)), n = 0;
-	struct wc_strbuf b = { 0 };
-	int err = 0;
-
-	if (!e || !start) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i <= T->stacks.mask; i++) {
-		uint64_t key = T->stacks.keys[i];
-		const struct seg *s;
-		int32_t row;
-
-		if (key == WC_MAP64_EMPTY)
-			continue;
-		s = &T->segs[key >> 40];
-		row = T->accs[s->idx].row;
-		if (row < 0)
-			continue;
-		e[n++] = (struct sent){ (uint32_t)row, s->aspace, (uint32_t)key,
-					(uint8_t)(key >> 32), T->stacks.values[i], NULL };
-		start[row + 1]++;
-	}
-	/* counting sort by row */
-	for (size_t r = 0; r < T->nrows; r++)
-		start[r + 1] += start[r];
-	sorted = calloc(n + 1, sizeof(*sorted));
-	if (!sorted) {
-		err = -ENOMEM;
-		goto out;
-	}
-	{
-		size_t *next = calloc(T->nrows + 1, sizeof(*next));
-
-		if (!next) {
-			err = -ENOMEM;
-			goto out;
-		}
-		memcpy(next, start, T->nrows * sizeof(*next));
-		for (size_t i = 0; i < n; i++)
-			sorted[next[e[i].row]++] = e[i];
-		free(next);
-	}
-	for (size_t r = 0; r < T->nrows && !err; r++)
-		err = top_stacks(T, sym, &b, &T->rows[r], sorted + start[r],
-				 start[r + 1] - start[r]);
-out:
-	wc_strbuf_fini(&b);
-	free(sorted);
-	free(start);
-	free(e);
 	return err;
 }
 
@@ -798,6 +617,6 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 	T->nrows = n;
 	free(picks);
 	T->finished = true;
-	return all_stacks(T, sym);
+	return threads_top_stacks(T, sym);
 }
 

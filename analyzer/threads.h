@@ -110,11 +110,13 @@ struct wc_threads_row {
 	uint64_t intervals;      /* off-CPU intervals counted */
 	uint64_t voluntary, involuntary; /* switch-outs not runnable / runnable (preempted) */
 	uint64_t gap_ns[WC_GAP_COUNT]; /* uncounted time by reason */
-	uint64_t double_out;     /* switch-outs with no switch-in traced between */
+	uint64_t double_out;     /* switch-outs with no switch-in traced between (sched.c's
+				  * double_switch_out, of this thread) */
 	uint64_t inferred;       /* ... of which the switch-in was inferred at the wakeup */
 	uint64_t inferred_bound_ns; /* how far those switch-ins may be, in all, from where they
 				     * were put: ON-CPU and OFF-CPU may each be off by this */
-	uint64_t double_in;      /* switch-ins while already on a CPU (switch-out lost) */
+	uint64_t double_in;      /* switch-ins while already on a CPU (switch-out lost; sched.c's
+				  * switch_in_running, of this thread) */
 	char first_seen;         /* what opened the lifetime: 'i' switch-in, 'o' switch-out,
 				  * 's' a sample, 'n' sched_wakeup_new, 'p' /proc at the start */
 	bool at_start;           /* alive when the recording started (/proc) */

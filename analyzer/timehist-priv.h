@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * timehist-priv.h - what timehist.c (the replay side: the rows, and the statistics the
- * summary is made of) and timehist-summary.c (the summary and the footer) share; nothing
- * else uses it.
+ * summary is made of), timehist-write.c (the lines of the rows, the header, the callchains)
+ * and timehist-summary.c (the summary and the footer) share; nothing else uses it.
  */
 #ifndef WC_ANALYZER_TIMEHIST_PRIV_H
 #define WC_ANALYZER_TIMEHIST_PRIV_H
@@ -15,6 +15,7 @@
 #include "analyzer/timehist.h"
 
 #define COMM_STR 64 /* "comm[tid/pid]" and its NUL */
+#define OUT_CAP (256 * 1024) /* bytes of output buffered */
 
 /* Welford's running mean and M2, as perf's util/stat.c update_stats(). */
 struct tstat {
@@ -95,7 +96,16 @@ struct wc_timehist {
 	size_t nhits, hits_cap;
 };
 
-/* --- timehist.c ------------------------------------------------------------------------ */
+/* The values of a switch row; a value not known is shown "-". */
+struct th_row {
+	const char *name, *state;
+	size_t name_len;
+	uint64_t wait, delay, run;
+	bool known_wait, known_delay, known_run;
+	uint32_t chain;
+};
+
+/* --- timehist-write.c ------------------------------------------------------------------ */
 
 /* 117 dashes and more, for perf's separator lines ("%.117s") */
 extern const char th_dashes[];
@@ -115,6 +125,30 @@ const char *th_thread_str(struct wc_timehist *th, char *dst, const struct wc_thr
 
 /* the text of a callchain kept by chain_of() (@chain: its arena offset + 1, not 0) */
 const char *th_chain_text(const struct wc_timehist *th, uint32_t chain);
+
+/* perf's timehist_header(): "%15s %6s ", the -V columns, " %-*s", "  %9s" x3, "  state" */
+void th_header(struct wc_timehist *th);
+
+/*
+ * th_chain_of() - the text of callchain @stack_id of a task in address space @aspace: up to
+ * max_stack frames leaf first, kernel then user, joined by " <- ".  *@chain is set to its
+ * arena offset + 1, or 0 when nothing is shown.  Return: 0 or -ENOMEM.
+ */
+int th_chain_of(struct wc_timehist *th, uint32_t stack_id, uint32_t aspace, uint32_t *chain);
+
+/* th_put_row() - the switch row @r of switch @ev, as perf's timehist_print_sample().
+ * Return: 0 or -ENOMEM. */
+int th_put_row(struct wc_timehist *th, const struct wc_sched_event *ev, const struct th_row *r);
+
+/*
+ * th_put_other_row() - the "awakened:" (-w) or "migrated:" (-M) row of @ev: @ctx the task in
+ * whose context it fired (NULL: unknown, or idle when ev->ctx_tid is 0), @obj the task woken
+ * or migrated, @tid its tid (@obj NULL: not known).  Return: 0, -ENOMEM or th->err.
+ */
+int th_put_other_row(struct wc_timehist *th, const struct wc_sched_event *ev,
+		     const struct wc_thread *ctx, const struct wc_thread *obj, int32_t tid);
+
+/* --- timehist.c ------------------------------------------------------------------------ */
 
 /* the --time window, [t0, t1), in absolute ns: set once, at the first event or at the end */
 void th_set_window(struct wc_timehist *th);

@@ -41,9 +41,17 @@ struct off {
 static struct st_trace tr;
 static struct wc_analysis a;
 static bool opened;
+/* a lost switch as sched.c told it, and how many runs and intervals had been told by then */
+struct lost {
+	uint32_t tid;
+	enum wc_sched_lost kind;
+	size_t nruns, noffs;
+};
+
 static struct run runs[64];
 static struct off offs[64];
-static size_t nruns, noffs;
+static struct lost losts[64];
+static size_t nruns, noffs, nlosts;
 
 static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, uint64_t end)
 {
@@ -61,13 +69,21 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	return 0;
 }
 
+static int on_lost(void *ctx, struct wc_thread *t, enum wc_sched_lost kind)
+{
+	(void)ctx;
+	cr_assert_lt(nlosts, 64);
+	losts[nlosts++] = (struct lost){ t->tid, kind, nruns, noffs };
+	return 0;
+}
+
 static const struct wc_analysis_consumer recorder = {
-	.sink = { .run = on_run, .off = on_off },
+	.sink = { .run = on_run, .off = on_off, .lost = on_lost },
 };
 
 static void init(void)
 {
-	nruns = noffs = 0;
+	nruns = noffs = nlosts = 0;
 	opened = false;
 	if (st_begin(&tr)) {
 		st_remove(&tr); /* .fini does not run after a failed .init */
@@ -205,8 +221,11 @@ Test(sched, simple_sleep)
 	cr_assert_not_null(t);
 	cr_expect_str_eq(t->comm, "a");
 	cr_expect_eq(t->pid, A);
-	cr_expect_eq(t->switches_voluntary, 2);
-	cr_expect_eq(t->switches_involuntary, 0);
+	uint64_t vol, invol;
+
+	wc_sched_switches(&a.sched, t, &vol, &invol);
+	cr_expect_eq(vol, 2);
+	cr_expect_eq(invol, 0);
 }
 
 /*
@@ -235,7 +254,10 @@ Test(sched, preempted)
 	/* A's and B's first events are switch-ins */
 	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
 						.open_off_at_end = 1, .open_run_at_end = 1 });
-	cr_expect_eq(wc_tasks_find(&a.tasks, A)->switches_involuntary, 1);
+	uint64_t vol, invol;
+
+	wc_sched_switches(&a.sched, wc_tasks_find(&a.tasks, A), &vol, &invol);
+	cr_expect_eq(invol, 1);
 }
 
 /*
@@ -660,6 +682,46 @@ Test(sched, switch_in_record)
 						.run_start_unknown = 1, .switch_in_records = 4,
 						.no_wakeup = 1, .open_off_at_end = 1,
 						.open_run_at_end = 1 });
+}
+
+/*
+ * 7g. Lost switches are told to the sink, per thread, after the event's runs and intervals.
+ * A: in on CPU 0 at 100, out S at 1000, woken at 1500 onto CPU 1, out S again on CPU 1 at
+ * 2000: its switch-in was not traced (inferred at the wakeup, exact: CPU 1 idle), so its
+ * interval [1000, 1500, 1500] and run [1500, 2000] come first, then WC_SCHED_LOST_SWITCH_IN.
+ * B: in on CPU 0 at 2100, in again on CPU 1 at 2200 with no switch-out between:
+ * WC_SCHED_LOST_SWITCH_OUT; then a SWITCH_IN record puts it on CPU 0 at 2300 while it is on
+ * CPU 1 (another CPU: not the same switch-in): WC_SCHED_LOST_SWITCH_OUT again.
+ */
+Test(sched, lost_switches_told)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_wake(&tr, 1500, 0, W, A, "a", 1, 0);
+	st_switch(&tr, 2000, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	st_switch(&tr, 2100, 0, 0, "swapper/0", 0, B, "b", 0);
+	st_switch(&tr, 2200, 1, 0, "swapper/1", 0, B, "b", 0);
+	st_switch_in(&tr, 2300, 0, 0, B, B);
+	analyse(3000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 1, 1500, 2000);
+	cr_assert_eq(noffs, 1);
+	cr_expect(expect_off(0, A, 1000, 1500, 1500, 'S', false)->inferred);
+	cr_assert_eq(nlosts, 3);
+	cr_expect_eq(losts[0].tid, A);
+	cr_expect_eq(losts[0].kind, WC_SCHED_LOST_SWITCH_IN);
+	cr_expect_eq(losts[0].nruns, 2, "told after the inferred run");
+	cr_expect_eq(losts[0].noffs, 1, "told after the inferred interval");
+	for (size_t i = 1; i < 3; i++) {
+		cr_expect_eq(losts[i].tid, B);
+		cr_expect_eq(losts[i].kind, WC_SCHED_LOST_SWITCH_OUT);
+	}
+	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
+						.double_switch_out = 1, .inferred_switch_in = 1,
+						.switch_in_running = 2, .switch_in_records = 1,
+						.open_off_at_end = 1, .open_run_at_end = 1 });
 }
 
 /*

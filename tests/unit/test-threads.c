@@ -148,10 +148,12 @@ Test(threads, switch_counts_match_the_state_machine)
 	cr_assert_eq(n, 2);
 	for (size_t i = 0; i < n; i++) {
 		const struct wc_thread *t = wc_tasks_find(&tt_an.tasks, r[i].tid);
+		uint64_t vol, invol;
 
 		cr_assert_not_null(t);
-		cr_expect_eq(r[i].voluntary, t->switches_voluntary, "%u", r[i].tid);
-		cr_expect_eq(r[i].involuntary, t->switches_involuntary, "%u", r[i].tid);
+		wc_sched_switches(&tt_an.sched, t, &vol, &invol);
+		cr_expect_eq(r[i].voluntary, vol, "%u", r[i].tid);
+		cr_expect_eq(r[i].involuntary, invol, "%u", r[i].tid);
 	}
 }
 
