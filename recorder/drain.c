@@ -207,23 +207,22 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
  */
 static void fill_build_id(struct wc_events *ev, struct wc_rec_mmap *m, const char *name)
 {
-	uint64_t key = m->ino * 0x9e3779b97f4a7c15ull ^ m->ino_generation ^ ((uint64_t)m->maj << 32 | m->min);
-	struct bid_slot *b = &ev->bids[(key >> 56) % WC_BID_SLOTS];
+	struct wc_bid_key key = { .dev = (uint64_t)m->maj << 32 | m->min, .ino = m->ino,
+				  .ino_generation = m->ino_generation };
+	struct wc_bid *b;
 	char path[4096 + 32];
 	int n;
 
 	if (name[0] != '/' || (!m->ino && !m->maj && !m->min))
 		return;
-	if (!(b->len && b->ino == m->ino && b->ino_generation == m->ino_generation &&
-	      b->maj == m->maj && b->min == m->min)) {
+	b = wc_bid_cache_get(ev->bids, &key);
+	if (!b) /* out of memory: no build-id, as for a file without one */
+		return;
+	if (!b->len) {
 		snprintf(path, sizeof(path), "/proc/%u/root%s", m->pid, name);
 		n = wc_elf_build_id(path, b->id, sizeof(b->id));
 		if (n == -ENOENT || n == -EACCES)
 			n = wc_elf_build_id(name, b->id, sizeof(b->id));
-		b->ino = m->ino;
-		b->ino_generation = m->ino_generation;
-		b->maj = m->maj;
-		b->min = m->min;
 		b->len = n > 0 ? (int8_t)n : -1;
 	}
 	if (b->len > 0) {

@@ -326,6 +326,7 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->stacks = wc_stack_table_new(0);
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
+	ev->bids = wc_bid_cache_new();
 	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 2) * 8); /* a record is < 64 KiB */
 	if (unwind) {
 		ev->unwind = wc_unwind_new();
@@ -333,7 +334,7 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 		ev->dwarf = o->dwarf;
 	}
 	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
-	    !ev->copy || !ev->mended || (unwind && !ev->unwind))
+	    !ev->copy || !ev->bids || !ev->mended || (unwind && !ev->unwind))
 		return ENOMEM;
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		ev->fds[k] = -1;
@@ -638,6 +639,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->pfds);
 	free(ev->ids);
 	free(ev->copy);
+	wc_bid_cache_free(ev->bids);
 	free(ev->mended);
 	free(ev->targets);
 	wc_unwind_free(ev->unwind);
