@@ -194,7 +194,8 @@ static int parse_pids(struct wc_rec_opts *o, const char *arg)
 		long p = strtol(s, &end, 10);
 
 		if (end == s || p <= 0 || o->npids == WC_REC_MAX_PIDS || (*end && *end != ','))
-			return wc_rec_bad("-p wants process ids separated by commas, not '%s'", arg);
+			return wc_rec_bad("-p wants process ids separated by commas, not '%s'",
+					  arg);
 		o->pids[o->npids++] = (int)p;
 		s = *end ? end + 1 : end;
 	}
@@ -217,7 +218,8 @@ static int parse_number(struct wc_rec_opts *o, int c, const char *arg)
 	v = strtol(arg, &end, 10);
 	if (c == 'F') {
 		if (*end || v < 1 || v > 100000)
-			return wc_rec_bad("-F wants a frequency in Hz from 1 to 100000, not '%s'", arg);
+			return wc_rec_bad("-F wants a frequency in Hz from 1 to 100000, not '%s'",
+					  arg);
 		o->eo.freq_hz = (unsigned)v;
 	} else if (c == 'm') {
 		if (*end || v < 1 || v > (1 << 20) || (v & (v - 1)))
@@ -261,7 +263,8 @@ static int parse_value(struct wc_rec_opts *o, int c, const char *arg)
 		else if (!strcmp(arg, "both"))
 			o->eo.wakeup = WC_WAKEUP_BOTH;
 		else
-			return wc_rec_bad("--wakeup-event wants waking, wakeup or both, not '%s'", arg);
+			return wc_rec_bad("--wakeup-event wants waking, wakeup or both, not '%s'",
+					  arg);
 		return -1;
 	default: /* -d -F -m -z */
 		return parse_number(o, c, arg);

@@ -244,12 +244,14 @@ static int open_output(struct rec *r)
 
 	r->fd = create_output(out);
 	if (r->fd == -EEXIST) {
-		fprintf(stderr, "wcrec: %s: is %s, not a regular file or a character device: refusing "
-				"to write the trace there (nothing renamed)\n", out, output_kind(out));
+		fprintf(stderr, "wcrec: %s: is %s, not a regular file or a character device: "
+				"refusing to write the trace there (nothing renamed)\n",
+			out, output_kind(out));
 		return 2;
 	}
 	if (r->fd < 0) {
-		fprintf(stderr, "wcrec: %s: cannot create the trace file: %s\n", out, strerror(-r->fd));
+		fprintf(stderr, "wcrec: %s: cannot create the trace file: %s\n", out,
+			strerror(-r->fd));
 		return 1;
 	}
 	r->w = wc_writer_new(r->fd, &wo);
@@ -414,7 +416,8 @@ static void drain_loop(struct rec *r)
 		if (!err)
 			err = wc_writer_tick(r->w);
 		if (err) {
-			fprintf(stderr, "wcrec: %s: %s: stopping; the file is readable up to here\n",
+			fprintf(stderr,
+				"wcrec: %s: %s: stopping; the file is readable up to here\n",
 				r->o->out, wc_strerror(err));
 			r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
 			break;
@@ -469,7 +472,8 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 			"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, "
 			"%.1f us of CPU per unwind otherwise, %" PRIu64 " process sessions): %"
 			PRIu64 " spliced, %" PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64
-			" failed, %" PRIu64 " skipped (the drain behind); %.1f MB of stack copied\n",
+			" failed, %" PRIu64 " skipped (the drain behind); %.1f MB of stack "
+			"copied\n",
 			u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
 			misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
 			u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
@@ -493,8 +497,8 @@ static void print_details(const struct rec *r, uint64_t events)
 		fprintf(stderr,
 			"wcrec: peak ring-buffer fill %.1f%% (%" PRIu64 " of %" PRIu64
 			" kB, CPU %d), %.0f events/s\n",
-			100.0 * (double)ds->peak_fill / (double)ds->ring_bytes, ds->peak_fill / 1024,
-			ds->ring_bytes / 1024, ds->peak_fill_cpu,
+			100.0 * (double)ds->peak_fill / (double)ds->ring_bytes,
+			ds->peak_fill / 1024, ds->ring_bytes / 1024, ds->peak_fill_cpu,
 			r->t_end > r->t_start
 				? (double)events * 1e9 / (double)(r->t_end - r->t_start) : 0.0);
 	print_unwind_stats(r->ev, ds);

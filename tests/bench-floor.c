@@ -499,7 +499,7 @@ int main(int argc, char **argv)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
 out:
-	if (cmd.pid > 0 && !reaped) { /* set-up failed, or we were stopped: no COMMAND left behind */
+	if (cmd.pid > 0 && !reaped) { /* set-up failed, or stopped: no COMMAND left behind */
 		wc_command_cancel(&cmd);
 		if (stop_signal)
 			kill(cmd.pid, stop_signal);
