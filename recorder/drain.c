@@ -207,23 +207,22 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
  */
 static void fill_build_id(struct wc_events *ev, struct wc_rec_mmap *m, const char *name)
 {
-	uint64_t key = m->ino * 0x9e3779b97f4a7c15ull ^ m->ino_generation ^ ((uint64_t)m->maj << 32 | m->min);
-	struct bid_slot *b = &ev->bids[(key >> 56) % WC_BID_SLOTS];
+	struct wc_bid_key key = { .dev = (uint64_t)m->maj << 32 | m->min, .ino = m->ino,
+				  .ino_generation = m->ino_generation };
+	struct wc_bid *b;
 	char path[4096 + 32];
 	int n;
 
 	if (name[0] != '/' || (!m->ino && !m->maj && !m->min))
 		return;
-	if (!(b->len && b->ino == m->ino && b->ino_generation == m->ino_generation &&
-	      b->maj == m->maj && b->min == m->min)) {
+	b = wc_bid_cache_get(ev->bids, &key);
+	if (!b) /* out of memory: no build-id, as for a file without one */
+		return;
+	if (!b->len) {
 		snprintf(path, sizeof(path), "/proc/%u/root%s", m->pid, name);
 		n = wc_elf_build_id(path, b->id, sizeof(b->id));
 		if (n == -ENOENT || n == -EACCES)
 			n = wc_elf_build_id(name, b->id, sizeof(b->id));
-		b->ino = m->ino;
-		b->ino_generation = m->ino_generation;
-		b->maj = m->maj;
-		b->min = m->min;
 		b->len = n > 0 ? (int8_t)n : -1;
 	}
 	if (b->len > 0) {
@@ -350,13 +349,116 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	return wc_writer_add(w, &r);
 }
 
-static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
-		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
+static int on_comm(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
+		   struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
+	struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME } };
 	uint32_t pid, tid, cpu;
 	uint64_t time;
 
+	if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 8 + 32)
+		return 0;
+	r.time_ns = time;
+	memcpy(&r.pid, p, 4);
+	memcpy(&r.tid, p + 4, 4);
+	strncpy(r.comm, (const char *)p + 8, sizeof(r.comm) - 1);
+	if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
+		r.flags = WC_COMM_EXEC;
+		if (ev->unwind)
+			wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
+	}
+	st->comm++;
+	return wc_writer_add(w, &r);
+}
+
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT */
+static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
+		   struct wc_drain_stats *st)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	struct wc_rec_task r = { .h = { sizeof(r), h->type == PERF_RECORD_FORK ? WC_REC_FORK
+									       : WC_REC_EXIT,
+					WC_REC_F_TIME } };
+
+	if (h->size < sizeof(*h) + 24)
+		return 0;
+	memcpy(&r.pid, p, 4);
+	memcpy(&r.ppid, p + 4, 4);
+	memcpy(&r.tid, p + 8, 4);
+	memcpy(&r.ptid, p + 12, 4);
+	memcpy(&r.time_ns, p + 16, 8);
+	if (h->type == PERF_RECORD_FORK)
+		st->fork++;
+	else
+		st->exit++;
+	/* a new process: a pid reused; the exit of a process is not its end while any of
+	 * its threads still run (a leader's pthread_exit()) */
+	if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind) {
+		wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
+		if (ev->targets_cap && target_has(ev, r.ppid) && wc_events_target_add(ev, r.pid))
+			return -ENOMEM;
+	}
+	return wc_writer_add(w, &r);
+}
+
+/* PERF_RECORD_LOST and PERF_RECORD_LOST_SAMPLES */
+static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		   const struct perf_event_header *h, struct wc_drain_stats *st)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	struct wc_rec_lost r = { .h = { sizeof(r), WC_REC_LOST, WC_REC_F_TIME } };
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+
+	/* what this CPU's ring said before the loss no longer pairs with what follows */
+	ring->switch_prev = -1;
+	ring->out_ns = 0;
+	ring->rt_kept_tid = 0;
+
+	if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
+		return 0;
+	if (ev->unwind) /* an exec or a mapping may have been lost */
+		wc_unwind_forget_all(ev->unwind, time);
+	r.time_ns = time;
+	r.cpu = cpu;
+	if (h->type == PERF_RECORD_LOST) {
+		memcpy(&r.count, p + 8, 8);
+		r.kind = WC_LOST_RECORDS;
+		st->lost_records += r.count;
+	} else {
+		memcpy(&r.count, p, 8);
+		r.kind = WC_LOST_SAMPLES;
+		st->lost_samples += r.count;
+	}
+	return wc_writer_add(w, &r);
+}
+
+/* PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE */
+static int on_throttle(struct wc_events *ev, struct wc_writer *w,
+		       const struct perf_event_header *h, struct wc_drain_stats *st)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	struct wc_rec_throttle r = { .h = { sizeof(r), WC_REC_THROTTLE, WC_REC_F_TIME } };
+	uint32_t pid, tid, cpu;
+	uint64_t time, id;
+	int i;
+
+	if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 24)
+		return 0;
+	memcpy(&r.time_ns, p, 8);
+	memcpy(&id, p + 8, 8);
+	i = id_get(ev, id);
+	r.cpu = cpu;
+	r.event_id = (uint16_t)(i < 0 ? 0xffff : ev->events[i].event_id);
+	r.throttled = h->type == PERF_RECORD_THROTTLE;
+	st->throttles += r.throttled;
+	return wc_writer_add(w, &r);
+}
+
+static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
+{
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		return on_sample(ev, ring, w, h, self_pid, st);
@@ -365,93 +467,17 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	case PERF_RECORD_MMAP2:
 		st->mmap++;
 		return on_mmap2(ev, w, h);
-	case PERF_RECORD_COMM: {
-		struct wc_rec_comm r = { .h = { sizeof(r), WC_REC_COMM, WC_REC_F_TIME } };
-
-		if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 8 + 32)
-			return 0;
-		r.time_ns = time;
-		memcpy(&r.pid, p, 4);
-		memcpy(&r.tid, p + 4, 4);
-		strncpy(r.comm, (const char *)p + 8, sizeof(r.comm) - 1);
-		if (h->misc & PERF_RECORD_MISC_COMM_EXEC) {
-			r.flags = WC_COMM_EXEC;
-			if (ev->unwind)
-				wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
-		}
-		st->comm++;
-		return wc_writer_add(w, &r);
-	}
+	case PERF_RECORD_COMM:
+		return on_comm(ev, w, h, st);
 	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT: {
-		struct wc_rec_task r = { .h = { sizeof(r), h->type == PERF_RECORD_FORK ? WC_REC_FORK
-										       : WC_REC_EXIT,
-						WC_REC_F_TIME } };
-
-		if (h->size < sizeof(*h) + 24)
-			return 0;
-		memcpy(&r.pid, p, 4);
-		memcpy(&r.ppid, p + 4, 4);
-		memcpy(&r.tid, p + 8, 4);
-		memcpy(&r.ptid, p + 12, 4);
-		memcpy(&r.time_ns, p + 16, 8);
-		if (h->type == PERF_RECORD_FORK)
-			st->fork++;
-		else
-			st->exit++;
-		/* a new process: a pid reused; the exit of a process is not its end while any of
-		 * its threads still run (a leader's pthread_exit()) */
-		if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind) {
-			wc_unwind_forget(ev->unwind, r.pid, r.time_ns);
-			if (ev->targets_cap && target_has(ev, r.ppid) &&
-			    wc_events_target_add(ev, r.pid))
-				return -ENOMEM;
-		}
-		return wc_writer_add(w, &r);
-	}
+	case PERF_RECORD_EXIT:
+		return on_task(ev, w, h, st);
 	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES: {
-		struct wc_rec_lost r = { .h = { sizeof(r), WC_REC_LOST, WC_REC_F_TIME } };
-
-		/* what this CPU's ring said before the loss no longer pairs with what follows */
-		ring->switch_prev = -1;
-		ring->out_ns = 0;
-		ring->rt_kept_tid = 0;
-
-		if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
-			return 0;
-		if (ev->unwind) /* an exec or a mapping may have been lost */
-			wc_unwind_forget_all(ev->unwind, time);
-		r.time_ns = time;
-		r.cpu = cpu;
-		if (h->type == PERF_RECORD_LOST) {
-			memcpy(&r.count, p + 8, 8);
-			r.kind = WC_LOST_RECORDS;
-			st->lost_records += r.count;
-		} else {
-			memcpy(&r.count, p, 8);
-			r.kind = WC_LOST_SAMPLES;
-			st->lost_samples += r.count;
-		}
-		return wc_writer_add(w, &r);
-	}
+	case PERF_RECORD_LOST_SAMPLES:
+		return on_lost(ev, ring, w, h, st);
 	case PERF_RECORD_THROTTLE:
-	case PERF_RECORD_UNTHROTTLE: {
-		struct wc_rec_throttle r = { .h = { sizeof(r), WC_REC_THROTTLE, WC_REC_F_TIME } };
-		uint64_t id;
-		int i;
-
-		if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 24)
-			return 0;
-		memcpy(&r.time_ns, p, 8);
-		memcpy(&id, p + 8, 8);
-		i = id_get(ev, id);
-		r.cpu = cpu;
-		r.event_id = (uint16_t)(i < 0 ? 0xffff : ev->events[i].event_id);
-		r.throttled = h->type == PERF_RECORD_THROTTLE;
-		st->throttles += r.throttled;
-		return wc_writer_add(w, &r);
-	}
+	case PERF_RECORD_UNTHROTTLE:
+		return on_throttle(ev, w, h, st);
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 
+#include "recorder/buildid.h"
 #include "recorder/events.h"
 #include "recorder/unwind.h"
 
@@ -50,18 +51,6 @@ struct id_slot {
 	int event;   /* index in events[] */
 };
 
-/*
- * Build-ids read from disk when MMAP2 records come without them (kernels before 5.12, or
- * the forced fallback), by file identity; direct-mapped, a collision just reads again.
- */
-#define WC_BID_SLOTS 256
-struct bid_slot {
-	uint64_t ino, ino_generation;
-	uint32_t maj, min;
-	int8_t len; /* 0: empty slot, -1: the file has no readable build-id */
-	uint8_t id[WC_BUILD_ID_MAX];
-};
-
 struct wc_events {
 	struct wc_event events[WC_MAX_EVENTS];
 	struct perf_event_attr attrs[WC_MAX_EVENTS];
@@ -89,7 +78,7 @@ struct wc_events {
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy; /* a record that wraps around the buffer end */
-	struct bid_slot bids[WC_BID_SLOTS];
+	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
 	char why[256];

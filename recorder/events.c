@@ -164,124 +164,126 @@ static const char *open_error(struct wc_events *ev, const char *name, int err)
 	return ev->why;
 }
 
-struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **why)
+/* The sampling events of -e, by enum wc_sample_event (not WC_SAMPLE_DEFAULT). */
+static const struct {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+} sample_events[] = {
+	[WC_SAMPLE_CYCLES] = { "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
+	[WC_SAMPLE_CPU_CLOCK] = { "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
+	[WC_SAMPLE_TASK_CLOCK] = { "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
+};
+
+int wc_events_sample_parse(const char *name)
 {
-	struct wc_events *ev = calloc(1, sizeof(*ev));
-	long page = sysconf(_SC_PAGESIZE);
-	int err = 0, track = -1;
+	for (int i = WC_SAMPLE_CYCLES; i <= WC_SAMPLE_TASK_CLOCK; i++)
+		if (!strcmp(name, sample_events[i].name))
+			return i;
+	return -EINVAL;
+}
 
-	*why = NULL;
-	if (!ev)
-		return NULL;
-	ev->ncpus = o->ncpus;
-	ev->no_clockid = o->force_no_clockid;
-	ev->no_build_id = o->force_no_build_id;
-	ev->switch_records_off = o->sched && o->no_switch_records;
-	ev->no_switch_records = o->sched && (o->no_switch_records || o->force_no_switch_records ||
-					     !have_switch_records(o->cpus[0]));
-	if (o->samples) {
-		uint64_t st = BASE_SAMPLE_TYPE | (o->callchains ? PERF_SAMPLE_CALLCHAIN : 0);
-		const char *name = o->sample_event ? o->sample_event : "cycles";
-		uint32_t type = PERF_TYPE_SOFTWARE;
-		uint64_t config;
+/* The sampling event: -e's, or cycles where the PMU has it, else cpu-clock.  Return: its index. */
+static int choose_sample_event(struct wc_events *ev, const struct wc_events_opts *o)
+{
+	int e = o->sample_event ? o->sample_event : WC_SAMPLE_CYCLES;
+	uint64_t st = BASE_SAMPLE_TYPE | (o->callchains ? PERF_SAMPLE_CALLCHAIN : 0);
+	int i = add_event(ev, WC_EVENT_SAMPLE, sample_events[e].name, sample_events[e].type,
+			  sample_events[e].config, st);
 
-		if (!strcmp(name, "cycles")) {
-			type = PERF_TYPE_HARDWARE;
-			config = PERF_COUNT_HW_CPU_CYCLES;
-		} else if (!strcmp(name, "cpu-clock")) {
-			config = PERF_COUNT_SW_CPU_CLOCK;
-		} else if (!strcmp(name, "task-clock")) {
-			config = PERF_COUNT_SW_TASK_CLOCK;
+	ev->attrs[i].freq = 1;
+	ev->attrs[i].sample_freq = o->freq_hz;
+	if (!o->sample_event) {
+		int fd = o->force_no_cycles ? -1
+					    : perf_event_open(&ev->attrs[i], -1, o->cpus[0], -1, 0);
+
+		if (fd >= 0) {
+			close(fd);
 		} else {
-			snprintf(ev->why, sizeof(ev->why),
-				 "unknown event '%s': use cycles, cpu-clock or task-clock", name);
-			*why = ev->why;
-			err = EINVAL;
-			goto out_free;
+			ev->attrs[i].type = PERF_TYPE_SOFTWARE;
+			ev->attrs[i].config = PERF_COUNT_SW_CPU_CLOCK;
+			snprintf(ev->events[i].name, sizeof(ev->events[i].name), "cpu-clock");
+			ev->cycles_fallback = true;
 		}
-		int i = add_event(ev, WC_EVENT_SAMPLE, name, type, config, st);
-
-		ev->attrs[i].freq = 1;
-		ev->attrs[i].sample_freq = o->freq_hz;
-		if (!o->sample_event) {
-			/* the default: cycles where the PMU has it, else cpu-clock */
-			int fd = o->force_no_cycles ? -1
-						    : perf_event_open(&ev->attrs[i], -1, o->cpus[0], -1, 0);
-
-			if (fd >= 0) {
-				close(fd);
-			} else {
-				ev->attrs[i].type = PERF_TYPE_SOFTWARE;
-				ev->attrs[i].config = PERF_COUNT_SW_CPU_CLOCK;
-				snprintf(ev->events[i].name, sizeof(ev->events[i].name), "cpu-clock");
-				ev->cycles_fallback = true;
-			}
-		}
-		track = i;
 	}
-	if (o->sched) {
-		int i = add_tracepoint(ev, o, WC_EVENT_SWITCH, "sched_switch", o->callchains);
-		bool want_waking = o->wakeup != WC_WAKEUP_WAKEUP;
-		bool want_wakeup = o->wakeup == WC_WAKEUP_WAKEUP || o->wakeup == WC_WAKEUP_BOTH;
-		bool ws = o->callchains && o->waker_stacks;
-		bool have_waking = false;
+	return i;
+}
 
-		if (i < 0) {
-			err = -i;
-			*why = open_error(ev, "sched:sched_switch", err);
-			goto out_free;
-		}
-		if (track < 0)
-			track = i;
-		if (want_waking) {
-			have_waking = add_tracepoint(ev, o, WC_EVENT_WAKING, "sched_waking", ws) >= 0;
-			if (!have_waking && o->wakeup != WC_WAKEUP_AUTO) {
-				err = ENOENT;
-				*why = "this kernel has no sched:sched_waking";
-				goto out_free;
-			}
-			if (!have_waking)
-				want_wakeup = true; /* kernels before 4.3 */
-		}
-		if (want_wakeup && add_tracepoint(ev, o, WC_EVENT_WAKEUP, "sched_wakeup", ws) < 0) {
-			err = ENOENT;
-			*why = "this kernel has no sched:sched_wakeup";
-			goto out_free;
-		}
-		add_tracepoint(ev, o, WC_EVENT_WAKEUP_NEW, "sched_wakeup_new", ws);
-		if (o->migrations &&
-		    add_tracepoint(ev, o, WC_EVENT_MIGRATE, "sched_migrate_task", false) < 0) {
-			err = ENOENT;
-			*why = "this kernel has no sched:sched_migrate_task";
-			goto out_free;
-		}
-		ev->rt_pid_off = -1;
-		if ((o->runtime > 1 || (o->runtime == 1 && ev->no_switch_records)) &&
-		    (o->force_no_runtime ||
-		     add_tracepoint(ev, o, WC_EVENT_RUNTIME, "sched_stat_runtime", false) < 0)) {
-			if (o->runtime > 1) {
-				err = ENOENT;
-				*why = "this kernel has no sched:sched_stat_runtime";
-				goto out_free;
-			}
-			ev->no_runtime = true;
-		}
-		if (!ev->no_runtime) { /* where drain.c finds whose runtime an event updates */
-			unsigned off, size;
+/* sched_stat_runtime where asked (struct wc_events_opts.runtime).  Return: 0 or ENOENT. */
+static int choose_runtime(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
+{
+	unsigned off, size;
 
-			if (!wc_tracefs_field(o->tracefs, "sched", "sched_stat_runtime", "pid", &off,
-					      &size) && size == 4 && off < 4096)
-				ev->rt_pid_off = (int)off;
+	ev->rt_pid_off = -1;
+	if ((o->runtime > 1 || (o->runtime == 1 && ev->no_switch_records)) &&
+	    (o->force_no_runtime ||
+	     add_tracepoint(ev, o, WC_EVENT_RUNTIME, "sched_stat_runtime", false) < 0)) {
+		if (o->runtime > 1) {
+			*why = "this kernel has no sched:sched_stat_runtime";
+			return ENOENT;
 		}
-		snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
-			 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
-			 want_wakeup ? "sched_wakeup" : "");
+		ev->no_runtime = true;
 	}
-	if (track < 0) {
-		*why = "nothing to record: both --no-samples and --no-sched";
-		err = EINVAL;
-		goto out_free;
+	/* where drain.c finds whose runtime an event updates */
+	if (!ev->no_runtime &&
+	    !wc_tracefs_field(o->tracefs, "sched", "sched_stat_runtime", "pid", &off, &size) &&
+	    size == 4 && off < 4096)
+		ev->rt_pid_off = (int)off;
+	return 0;
+}
+
+/*
+ * The scheduler tracepoints: sched_switch, the wakeup events of --wakeup-event, and those
+ * asked for.  *@track is set to sched_switch's index where it is still -1.
+ * Return: 0, or a positive errno with *@why set.
+ */
+static int choose_sched_events(struct wc_events *ev, const struct wc_events_opts *o, int *track,
+			       const char **why)
+{
+	int i = add_tracepoint(ev, o, WC_EVENT_SWITCH, "sched_switch", o->callchains);
+	bool want_waking = o->wakeup != WC_WAKEUP_WAKEUP;
+	bool want_wakeup = o->wakeup == WC_WAKEUP_WAKEUP || o->wakeup == WC_WAKEUP_BOTH;
+	bool ws = o->callchains && o->waker_stacks;
+	bool have_waking = false;
+
+	if (i < 0) {
+		*why = open_error(ev, "sched:sched_switch", -i);
+		return -i;
 	}
+	if (*track < 0)
+		*track = i;
+	if (want_waking) {
+		have_waking = add_tracepoint(ev, o, WC_EVENT_WAKING, "sched_waking", ws) >= 0;
+		if (!have_waking && o->wakeup != WC_WAKEUP_AUTO) {
+			*why = "this kernel has no sched:sched_waking";
+			return ENOENT;
+		}
+		if (!have_waking)
+			want_wakeup = true; /* kernels before 4.3 */
+	}
+	if (want_wakeup && add_tracepoint(ev, o, WC_EVENT_WAKEUP, "sched_wakeup", ws) < 0) {
+		*why = "this kernel has no sched:sched_wakeup";
+		return ENOENT;
+	}
+	add_tracepoint(ev, o, WC_EVENT_WAKEUP_NEW, "sched_wakeup_new", ws);
+	if (o->migrations &&
+	    add_tracepoint(ev, o, WC_EVENT_MIGRATE, "sched_migrate_task", false) < 0) {
+		*why = "this kernel has no sched:sched_migrate_task";
+		return ENOENT;
+	}
+	snprintf(ev->wakeup_used, sizeof(ev->wakeup_used), "%s%s%s",
+		 have_waking ? "sched_waking" : "", have_waking && want_wakeup ? "," : "",
+		 want_wakeup ? "sched_wakeup" : "");
+	return choose_runtime(ev, o, why);
+}
+
+/*
+ * The attrs' common part: the clock, the wakeup watermark, the callchains and user stack copies
+ * asked for, and the side-band records on the event @track.
+ */
+static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, int track,
+			long page)
+{
 	for (int i = 0; i < ev->nevents; i++) {
 		struct perf_event_attr *a = &ev->attrs[i];
 
@@ -307,6 +309,12 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 			a->build_id = 1;
 		}
 	}
+}
+
+/* The drain's state: descriptors, rings, ids, stack tables, unwinder.  Return: 0 or ENOMEM. */
+static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
+{
+	bool unwind = o->user_stacks && o->user_copy && o->callchains;
 
 	ev->fds = malloc(sizeof(int) * (size_t)(ev->ncpus * ev->nevents));
 	ev->rings = calloc((size_t)ev->ncpus, sizeof(*ev->rings));
@@ -318,66 +326,105 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	ev->stacks = wc_stack_table_new(0);
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
+	ev->bids = wc_bid_cache_new();
 	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 2) * 8); /* a record is < 64 KiB */
-	if (o->user_stacks && o->user_copy && o->callchains) {
+	if (unwind) {
 		ev->unwind = wc_unwind_new();
 		ev->user_copy = o->user_copy;
 		ev->dwarf = o->dwarf;
 	}
 	if (!ev->fds || !ev->rings || !ev->pfds || !ev->ids || !ev->stacks || !ev->payloads ||
-	    !ev->copy || !ev->mended || (o->user_stacks && o->user_copy && o->callchains &&
-					  !ev->unwind)) {
-		err = ENOMEM;
-		goto out_free;
-	}
+	    !ev->copy || !ev->bids || !ev->mended || (unwind && !ev->unwind))
+		return ENOMEM;
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		ev->fds[k] = -1;
-	for (int c = 0; c < ev->ncpus; c++) {
-		struct ring *r = &ev->rings[c];
+	return 0;
+}
 
-		r->cpu = o->cpus[c];
-		r->fd = -1;
-		r->switch_prev = -1;
-		for (int i = 0; i < ev->nevents; i++) {
-			int fd = open_one(ev, &ev->attrs[i], r->cpu);
-			uint64_t id;
+/*
+ * Open every event on the CPU of ring @c, the first one's ring buffer mapped and the others
+ * writing into it.  Return: 0, or a positive errno (*@why set where there is more to say).
+ */
+static int open_cpu(struct wc_events *ev, const struct wc_events_opts *o, int c, long page,
+		    const char **why)
+{
+	struct ring *r = &ev->rings[c];
 
-			if (fd < 0) {
-				err = errno;
-				*why = open_error(ev, ev->events[i].name, err);
-				goto out_free;
-			}
-			ev->fds[c * ev->nevents + i] = fd;
-			if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
-				err = errno;
-				goto out_free;
-			}
-			id_put(ev, id, i);
-			if (r->fd < 0) {
-				size_t len = (size_t)(o->pages + 1) * (size_t)page;
-				void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	r->cpu = o->cpus[c];
+	r->fd = -1;
+	r->switch_prev = -1;
+	for (int i = 0; i < ev->nevents; i++) {
+		int fd = open_one(ev, &ev->attrs[i], r->cpu);
+		uint64_t id;
 
-				if (p == MAP_FAILED) {
-					err = errno;
-					snprintf(ev->why, sizeof(ev->why),
-						 "cannot map %u pages of ring buffer on CPU %d: %s "
-						 "(see -m and /proc/sys/kernel/perf_event_mlock_kb)",
-						 o->pages, r->cpu, strerror(err));
-					*why = ev->why;
-					goto out_free;
-				}
-				r->fd = fd;
-				r->meta = p;
-				r->data = (uint8_t *)p + page;
-				r->size = (uint64_t)o->pages * (uint64_t)page;
-			} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-				err = errno;
-				goto out_free;
-			}
+		if (fd < 0) {
+			int err = errno;
+
+			*why = open_error(ev, ev->events[i].name, err);
+			return err;
 		}
-		ev->pfds[c].fd = r->fd;
-		ev->pfds[c].events = POLLIN;
+		ev->fds[c * ev->nevents + i] = fd;
+		if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+			return errno;
+		id_put(ev, id, i);
+		if (r->fd < 0) {
+			size_t len = (size_t)(o->pages + 1) * (size_t)page;
+			void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+			if (p == MAP_FAILED) {
+				int err = errno;
+
+				snprintf(ev->why, sizeof(ev->why),
+					 "cannot map %u pages of ring buffer on CPU %d: %s "
+					 "(see -m and /proc/sys/kernel/perf_event_mlock_kb)",
+					 o->pages, r->cpu, strerror(err));
+				*why = ev->why;
+				return err;
+			}
+			r->fd = fd;
+			r->meta = p;
+			r->data = (uint8_t *)p + page;
+			r->size = (uint64_t)o->pages * (uint64_t)page;
+		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
+			return errno;
+		}
 	}
+	ev->pfds[c].fd = r->fd;
+	ev->pfds[c].events = POLLIN;
+	return 0;
+}
+
+struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **why)
+{
+	struct wc_events *ev = calloc(1, sizeof(*ev));
+	long page = sysconf(_SC_PAGESIZE);
+	int err = 0, track = -1;
+
+	*why = NULL;
+	if (!ev)
+		return NULL;
+	ev->ncpus = o->ncpus;
+	ev->no_clockid = o->force_no_clockid;
+	ev->no_build_id = o->force_no_build_id;
+	ev->switch_records_off = o->sched && o->no_switch_records;
+	ev->no_switch_records = o->sched && (o->no_switch_records || o->force_no_switch_records ||
+					     !have_switch_records(o->cpus[0]));
+	if (o->samples)
+		track = choose_sample_event(ev, o);
+	if (o->sched)
+		err = choose_sched_events(ev, o, &track, why);
+	if (!err && track < 0) {
+		*why = "nothing to record: both --no-samples and --no-sched";
+		err = EINVAL;
+	}
+	if (err)
+		goto out_free;
+	build_attrs(ev, o, track, page);
+	err = alloc_state(ev, o);
+	for (int c = 0; !err && c < ev->ncpus; c++)
+		err = open_cpu(ev, o, c, page, why);
+	if (err)
+		goto out_free;
 	ev->clockid = ev->no_clockid ? -1 : CLOCK_MONOTONIC;
 	return ev;
 
@@ -592,6 +639,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->pfds);
 	free(ev->ids);
 	free(ev->copy);
+	wc_bid_cache_free(ev->bids);
 	free(ev->mended);
 	free(ev->targets);
 	wc_unwind_free(ev->unwind);

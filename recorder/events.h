@@ -21,7 +21,7 @@
 struct wc_events_opts {
 	const char *tracefs;      /* tracing directory (wc_tracefs_find) */
 	bool samples, sched;      /* record CPU samples, scheduler tracepoints */
-	const char *sample_event; /* "cycles", "cpu-clock", "task-clock", or NULL for the default */
+	int sample_event;         /* enum wc_sample_event: -e, or WC_SAMPLE_DEFAULT */
 	unsigned freq_hz;         /* sampling frequency */
 	bool callchains;          /* -g fp */
 	bool kernel_stacks, user_stacks;
@@ -45,6 +45,21 @@ struct wc_events_opts {
 				       * records (before Linux 4.3) */
 	bool no_switch_records;   /* --no-switch-records: do without them */
 };
+
+/* The sampling events of -e. */
+enum wc_sample_event {
+	WC_SAMPLE_DEFAULT,    /* cycles where the PMU has it, else cpu-clock */
+	WC_SAMPLE_CYCLES,
+	WC_SAMPLE_CPU_CLOCK,
+	WC_SAMPLE_TASK_CLOCK,
+};
+
+/**
+ * wc_events_sample_parse() - the sampling event named @name: "cycles", "cpu-clock" or
+ * "task-clock"
+ * Return: its enum wc_sample_event, or -EINVAL for another name.
+ */
+int wc_events_sample_parse(const char *name);
 
 #define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */
 #define WC_WAKEUP_WAKING 1

@@ -14,10 +14,8 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <search.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -468,128 +466,25 @@ int wc_meta_write_vdso(struct wc_writer *w, uint32_t *written)
 	return err;
 }
 
-/* ---- build-ids ---- */
-
-/* The GNU build-id note in d, if any.  Return: its length, -ENODATA, or -ERANGE. */
-static int find_build_id(Elf_Data *d, uint8_t *id, size_t len)
-{
-	size_t off = 0, next, name_off, desc_off;
-	GElf_Nhdr nh;
-
-	if (!d)
-		return -ENODATA;
-	for (; (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0; off = next) {
-		const char *base = d->d_buf;
-
-		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != sizeof(ELF_NOTE_GNU) ||
-		    memcmp(base + name_off, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU)) || !nh.n_descsz)
-			continue;
-		if (nh.n_descsz > len)
-			return -ERANGE;
-		memcpy(id, base + desc_off, nh.n_descsz);
-		return (int)nh.n_descsz;
-	}
-	return -ENODATA;
-}
-
-/* wc_elf_build_id() on an open file */
-static int build_id_fd(int fd, uint8_t *id, size_t len)
-{
-	struct stat st;
-	size_t nph;
-	Elf_Scn *scn = NULL;
-	Elf *elf;
-	int ret = -ENODATA;
-
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
-		return -ENOEXEC;
-	/* ELF_C_READ reads what is asked with pread: a file cut under us gives an error, where
-	 * ELF_C_READ_MMAP would give SIGBUS */
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf)
-		return -ENOEXEC;
-	if (elf_kind(elf) != ELF_K_ELF) {
-		ret = -ENOEXEC;
-		goto out_end;
-	}
-	if (!elf_getphdrnum(elf, &nph)) {
-		for (size_t i = 0; i < nph && ret == -ENODATA; i++) {
-			GElf_Phdr ph;
-			Elf_Data *d;
-
-			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_NOTE)
-				continue;
-			d = elf_getdata_rawchunk(elf, (int64_t)ph.p_offset, ph.p_filesz,
-						 ph.p_align == 8 ? ELF_T_NHDR8 : ELF_T_NHDR);
-			ret = find_build_id(d, id, len);
-		}
-	}
-	while (ret == -ENODATA && (scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
-			ret = find_build_id(elf_getdata(scn, NULL), id, len);
-	}
-out_end:
-	elf_end(elf);
-	return ret;
-}
-
-int wc_elf_build_id(const char *path, uint8_t *id, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	int ret;
-
-	if (fd < 0)
-		return -errno;
-	ret = build_id_fd(fd, id, len);
-	close(fd);
-	return ret;
-}
-
-/* Build-ids of the files seen in one wc_meta_write_tasks() call, in a tsearch(3) tree. */
-struct bid {
-	uint64_t dev, ino;
-	uint8_t size; /* bytes of id, 0 when unknown */
-	uint8_t id[WC_BUILD_ID_MAX];
-};
-
-static int bid_cmp(const void *a, const void *b)
-{
-	const struct bid *x = a, *y = b;
-
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	return x->ino < y->ino ? -1 : x->ino > y->ino;
-}
-
 /*
  * The build-id of the file (dev, ino) mapped at [start, end) in pid, read on the first call for
  * that file: through map_files, which is the mapped file even when its path now names another;
  * else through the path, if the file there still has the mapped inode number (st_dev is not
  * compared: on overlayfs maps shows the underlying device).
- * Return: the tree's entry, or NULL when out of memory.
+ * Return: the cache's entry (len -1 when unknown), or NULL when out of memory.
  */
-static const struct bid *build_id_of(void **tree, int pid, uint64_t start, uint64_t end,
-				     const char *name, uint64_t dev, uint64_t ino)
+static const struct wc_bid *build_id_of(struct wc_bid_cache *bids, int pid, uint64_t start,
+					uint64_t end, const char *name, uint64_t dev, uint64_t ino)
 {
-	struct bid key = { .dev = dev, .ino = ino }, *e, **found = tfind(&key, tree, bid_cmp);
+	struct wc_bid_key key = { .dev = dev, .ino = ino };
+	struct wc_bid *e = wc_bid_cache_get(bids, &key);
 	char path[64];
 	struct stat st;
 	int fd, n;
 
-	if (found)
-		return *found;
-	e = malloc(sizeof(*e));
-	if (!e)
-		return NULL;
-	*e = key;
-	if (!tsearch(e, tree, bid_cmp)) {
-		free(e);
-		return NULL;
-	}
+	if (!e || e->len)
+		return e;
+	e->len = -1;
 	snprintf(path, sizeof(path), "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, pid, start, end);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
@@ -601,9 +496,9 @@ static const struct bid *build_id_of(void **tree, int pid, uint64_t start, uint6
 	}
 	if (fd < 0)
 		return e;
-	n = build_id_fd(fd, e->id, sizeof(e->id));
+	n = wc_elf_build_id_fd(fd, e->id, sizeof(e->id));
 	close(fd);
-	e->size = n > 0 ? (uint8_t)n : 0;
+	e->len = n > 0 ? (int8_t)n : -1;
 	return e;
 }
 
@@ -613,7 +508,7 @@ struct walk {
 	struct wc_writer *w;
 	clockid_t clock;
 	struct buf b; /* /proc/PID/maps */
-	void *bids; /* tsearch(3) tree of struct bid */
+	struct wc_bid_cache *bids; /* the files' build-ids, read once per file in one call */
 	struct wc_meta_task_stats st;
 	struct wc_meta_snapshot *snap; /* the threads written, or NULL */
 };
@@ -766,13 +661,15 @@ static int write_map(struct walk *k, int pid, const char *line)
 	memset(m->filename, 0, m->h.size - sizeof(*m));
 	memcpy(m->filename, name, nlen);
 	if (ino && name[0] == '/') {
-		const struct bid *e = build_id_of(&k->bids, pid, start, end, name,
-						  makedev(maj, min), ino);
+		const struct wc_bid *e = build_id_of(k->bids, pid, start, end, name,
+						     makedev(maj, min), ino);
 
 		if (!e)
 			return -ENOMEM;
-		m->build_id_size = e->size;
-		memcpy(m->build_id, e->id, e->size);
+		if (e->len > 0) {
+			m->build_id_size = (uint8_t)e->len;
+			memcpy(m->build_id, e->id, (size_t)e->len);
+		}
 	}
 	m->time_ns = now_ns(k->clock);
 	err = wc_writer_add(k->w, m);
@@ -850,6 +747,9 @@ int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_
 		memset(stats, 0, sizeof(*stats));
 	if (clock_gettime(k.clock, &ts) || (npids && !pids))
 		return -EINVAL;
+	k.bids = wc_bid_cache_new();
+	if (!k.bids)
+		return -ENOMEM;
 	for (size_t i = 0; i < npids && !err; i++)
 		if (pids[i] > 0 && pids[i] != exclude_pid)
 			err = write_process(&k, pids[i]);
@@ -866,7 +766,7 @@ int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_
 	}
 out_free:
 	free(k.b.p);
-	tdestroy(k.bids, free);
+	wc_bid_cache_free(k.bids);
 	if (stats)
 		*stats = k.st;
 	return err;

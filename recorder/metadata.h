@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "recorder/buildid.h" /* wc_elf_build_id(), which was declared here */
+
 struct wc_kallsyms;
 struct wc_writer;
 
@@ -197,19 +199,5 @@ int wc_meta_write_gone(struct wc_writer *w, int clockid, const struct wc_meta_sn
 
 /* wc_meta_snapshot_fini() - free what @snap holds and zero it. */
 void wc_meta_snapshot_fini(struct wc_meta_snapshot *snap);
-
-/**
- * wc_elf_build_id() - read the GNU build-id (NT_GNU_BUILD_ID note) of an ELF file
- * @path: the file
- * @id:   set to the build-id bytes
- * @len:  bytes of @id (WC_BUILD_ID_MAX is what the trace stores)
- *
- * Looks in the PT_NOTE segments, then in the SHT_NOTE sections (for files without program
- * headers, such as separate debug files).
- * Return: the build-id's length in bytes, or -errno: that of open(2), -ENOEXEC when the file is
- * not ELF or libelf cannot read it, -ENODATA when it has no build-id, -ERANGE when the build-id
- * is longer than @len.
- */
-int wc_elf_build_id(const char *path, uint8_t *id, size_t len);
 
 #endif /* WC_RECORDER_METADATA_H */

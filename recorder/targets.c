@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +171,55 @@ int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude
 	}
 	free(procs);
 	return 0;
+}
+
+int wc_command_start(struct wc_command *cmd, char *const argv[], const char *prog,
+		     const char **what)
+{
+	int go[2], err;
+	char x;
+
+	cmd->pid = -1;
+	cmd->go_fd = -1;
+	if (pipe2(go, O_CLOEXEC)) {
+		*what = "pipe";
+		return -errno;
+	}
+	cmd->pid = fork();
+	if (cmd->pid < 0) {
+		err = -errno;
+		close(go[0]);
+		close(go[1]);
+		*what = "fork";
+		return err;
+	}
+	if (cmd->pid == 0) {
+		close(go[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (read(go[0], &x, 1) != 1)
+			_exit(127);
+		execvp(argv[0], argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", prog, argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(go[0]);
+	cmd->go_fd = go[1];
+	return 0;
+}
+
+int wc_command_go(struct wc_command *cmd)
+{
+	if (write(cmd->go_fd, "x", 1) != 1)
+		return errno ? -errno : -EIO;
+	close(cmd->go_fd);
+	cmd->go_fd = -1;
+	return 0;
+}
+
+void wc_command_cancel(struct wc_command *cmd)
+{
+	if (cmd->go_fd >= 0)
+		close(cmd->go_fd);
+	cmd->go_fd = -1;
 }

@@ -8,6 +8,9 @@
  * with no other thread left (a leader that called pthread_exit() shows Z while its threads
  * run), or shows another start time than at wc_target_init() (the PID reused by a new
  * process).  Any other failure to read /proc (EMFILE, ENOMEM) leaves it there.
+ *
+ * And the COMMAND of `wcrec -- COMMAND`: forked at once, held before execvp() on a start pipe
+ * until the events are enabled, so that its first instruction is recorded.
  */
 #ifndef WC_RECORDER_TARGETS_H
 #define WC_RECORDER_TARGETS_H
@@ -47,5 +50,38 @@ bool wc_targets_gone(const struct wc_target *t, size_t n);
  * -ENOMEM, or the error of opening /proc.
  */
 int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude);
+
+/* A COMMAND started by wc_command_start(). */
+struct wc_command {
+	pid_t pid;  /* the child, -1 when none was started */
+	int go_fd;  /* the start pipe's write end, -1 once written or closed */
+};
+
+/**
+ * wc_command_start() - fork a child that waits on a start pipe, then execs @argv
+ * @cmd:  set; @cmd->pid is -1 on failure
+ * @argv: the command and its arguments, NULL-terminated (execvp(3): searched in PATH)
+ * @prog: the name the child puts before its message when execvp() fails: "PROG: cannot run
+ *        COMMAND: ERROR"
+ * @what: on failure, set to the call that failed: "pipe" or "fork"
+ *
+ * The child restores SIGINT and SIGTERM to their defaults, and exits 127 when the pipe closes
+ * before wc_command_go() or when execvp() fails.  The caller reaps it (waitpid(2)).
+ * Return: 0, or -errno of pipe2(2) or fork(2).
+ */
+int wc_command_start(struct wc_command *cmd, char *const argv[], const char *prog,
+		     const char **what);
+
+/**
+ * wc_command_go() - let the child of wc_command_start() exec its command, and close the pipe
+ * Return: 0, or -errno of write(2) (the pipe is left open then: see wc_command_cancel()).
+ */
+int wc_command_go(struct wc_command *cmd);
+
+/**
+ * wc_command_cancel() - close the start pipe if it is still open: a child not yet let go
+ * exits 127 without running its command.  A no-op after wc_command_go().
+ */
+void wc_command_cancel(struct wc_command *cmd);
 
 #endif /* WC_RECORDER_TARGETS_H */

@@ -51,6 +51,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recorder/targets.h"
+
 /* as recorder/events-priv.h */
 #define BASE_SAMPLE_TYPE                                                                           \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
@@ -281,9 +283,10 @@ int main(int argc, char **argv)
 	struct ring *rings = NULL;
 	struct pollfd *pfds = NULL;
 	struct counts n = {0};
-	int *fds = NULL, ncpus, nev = 0, status = 0, ret = 1, c, go[2] = {-1, -1};
+	int *fds = NULL, ncpus, nev = 0, status = 0, ret = 1, c;
 	const char *dir;
-	pid_t child = -1;
+	struct wc_command cmd = {.pid = -1, .go_fd = -1};
+	const char *what;
 	bool reaped = false;
 
 	while ((c = getopt_long(argc, argv, "+m:h", longopts, NULL)) != -1) {
@@ -448,40 +451,22 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;
 	sigaction(SIGCHLD, &sa, NULL);
-	if (pipe2(go, O_CLOEXEC)) {
-		perror("bench-floor: pipe");
+	/* COMMAND waits until the events are on (recorder/targets.h, as wcrec's) */
+	c = wc_command_start(&cmd, argv + optind, "bench-floor", &what);
+	if (c) {
+		fprintf(stderr, "bench-floor: %s: %s\n", what, strerror(-c));
 		goto out;
 	}
-	child = fork();
-	if (child < 0) {
-		perror("bench-floor: fork");
-		goto out;
-	}
-	if (child == 0) { /* wait until the events are on, then become COMMAND */
-		char x;
-
-		close(go[1]);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		if (read(go[0], &x, 1) != 1)
-			_exit(127);
-		execvp(argv[optind], argv + optind);
-		fprintf(stderr, "bench-floor: cannot run %s: %s\n", argv[optind], strerror(errno));
-		_exit(127);
-	}
-	close(go[0]);
-	go[0] = -1;
 	c = enable_all(fds, ncpus * nev, true);
 	if (c) {
 		fprintf(stderr, "bench-floor: cannot enable the events: %s\n", strerror(-c));
 		goto out;
 	}
-	if (write(go[1], "x", 1) != 1) {
-		perror("bench-floor: starting the command");
+	c = wc_command_go(&cmd);
+	if (c) {
+		fprintf(stderr, "bench-floor: starting the command: %s\n", strerror(-c));
 		goto out;
 	}
-	close(go[1]);
-	go[1] = -1;
 
 	/* wcrec's loop: poll with a 100 ms timeout, then drain every CPU */
 	while (!stop_signal) {
@@ -491,7 +476,7 @@ int main(int argc, char **argv)
 		}
 		for (int ci = 0; ci < ncpus; ci++)
 			drain(&rings[ci], count, &n);
-		if (waitpid(child, &status, WNOHANG) == child) {
+		if (waitpid(cmd.pid, &status, WNOHANG) == cmd.pid) {
 			reaped = true;
 			break;
 		}
@@ -514,12 +499,11 @@ int main(int argc, char **argv)
 		ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 
 out:
-	if (child > 0 && !reaped) { /* set-up failed, or we were stopped: no COMMAND left behind */
-		if (go[1] >= 0)
-			close(go[1]);
+	if (cmd.pid > 0 && !reaped) { /* set-up failed, or stopped: no COMMAND left behind */
+		wc_command_cancel(&cmd);
 		if (stop_signal)
-			kill(child, stop_signal);
-		waitpid(child, &status, 0);
+			kill(cmd.pid, stop_signal);
+		waitpid(cmd.pid, &status, 0);
 		if (stop_signal)
 			ret = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	}

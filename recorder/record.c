@@ -1,0 +1,598 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * record.c - one recording of wcrec (record.h): set-up in the order its messages come, the
+ * drain loop, and the summary of -v.
+ */
+#include "recorder/record.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/writer.h"
+#include "recorder/events.h"
+#include "recorder/ksyms.h"
+#include "recorder/metadata.h"
+#include "recorder/targets.h"
+#include "recorder/unwind.h"
+
+/* The state of one recording, from set-up to clean-up. */
+struct rec {
+	struct wc_rec_opts *o;
+	struct wc_target targets[WC_REC_MAX_PIDS]; /* -p's, to stop when all have exited */
+	char tracefs[4096];
+	struct wc_events *ev;
+	int fd; /* the output */
+	struct wc_writer *w;
+	struct wc_ksym_writer *kw;
+	struct wc_meta_snapshot tasks; /* the threads written at the start */
+	struct wc_command cmd;         /* COMMAND, pid -1 without */
+	int status;                    /* COMMAND's wait status, once reaped */
+	bool reaped;                   /* COMMAND exited and status holds its wait status */
+	bool targets_gone;             /* every -p process exited */
+	struct wc_drain_stats ds;
+	uint64_t t_start, t_end; /* ns of the events' clock */
+	uint32_t trailer_flags;
+};
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	(void)sig; /* only wakes poll() */
+}
+
+static uint64_t clock_now(int clockid)
+{
+	struct timespec ts;
+
+	clock_gettime(clockid < 0 ? CLOCK_MONOTONIC : clockid, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The unwinder's sessions keep a descriptor open for each file of each process they unwind,
+ * beside the CPUs x events of perf_event_open: raise the soft limit on open files to the hard
+ * one, as perf record does; nothing is said if that fails.
+ */
+static void raise_nofile(void)
+{
+	struct rlimit r;
+
+	if (!getrlimit(RLIMIT_NOFILE, &r) && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
+/*
+ * Open the output as perf record does its perf.data, but safe to run as root: a regular file
+ * already there is kept as PATH.old (one only, replaced); a character device (/dev/null) is
+ * written to as it is; anything else there (a symlink, directory, FIFO, socket, block device)
+ * is refused, with nothing renamed.  A new file is created 0600 (the trace names kernel
+ * functions and the tasks' command lines), never through a symlink put there meanwhile.
+ * Return: the fd, or -errno; -EEXIST when something other than a regular file or a character
+ * device is at @path (the caller says what it found, see output_kind()).
+ */
+static int create_output(const char *path)
+{
+	char old[4096];
+	struct stat st;
+	int fd;
+
+	if (!lstat(path, &st)) {
+		if (S_ISCHR(st.st_mode)) {
+			fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+			if (fd >= 0 && (fstat(fd, &st) || !S_ISCHR(st.st_mode))) {
+				close(fd);
+				return -EEXIST;
+			}
+			return fd < 0 ? -errno : fd;
+		}
+		if (!S_ISREG(st.st_mode))
+			return -EEXIST;
+		if ((size_t)snprintf(old, sizeof(old), "%s.old", path) >= sizeof(old))
+			return -ENAMETOOLONG;
+		if (rename(path, old))
+			return -errno;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	return fd < 0 ? -errno : fd;
+}
+
+/* What is at @path that create_output() refused, for its message. */
+static const char *output_kind(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return "something that is not a regular file";
+	if (S_ISLNK(st.st_mode))
+		return "a symbolic link";
+	if (S_ISDIR(st.st_mode))
+		return "a directory";
+	if (S_ISFIFO(st.st_mode))
+		return "a FIFO";
+	if (S_ISSOCK(st.st_mode))
+		return "a socket";
+	if (S_ISBLK(st.st_mode))
+		return "a block device";
+	return "something that is not a regular file";
+}
+
+/*
+ * -p's descendants, added after the @n processes named in @pids (up to WC_REC_MAX_PIDS), each
+ * with its wc_target in @targets; those gone by then are dropped.  Return: the new count.
+ */
+static int add_descendants(int *pids, int n, struct wc_target *targets, int verbose)
+{
+	size_t total = (size_t)n;
+	int named = n, err = wc_targets_add_descendants(pids, &total, WC_REC_MAX_PIDS, getpid());
+
+	if (err == -E2BIG)
+		fprintf(stderr, "wcrec: warning: -p: more than %d processes with the descendants: "
+				"the first %d followed\n", WC_REC_MAX_PIDS, WC_REC_MAX_PIDS);
+	else if (err < 0)
+		fprintf(stderr, "wcrec: warning: -p: cannot list the descendants (%s): only the "
+				"processes named followed\n", strerror(-err));
+	if (err < 0 && err != -E2BIG)
+		return n;
+	for (size_t i = (size_t)n; i < total; i++)
+		if (!wc_target_init(&targets[n], pids[i]))
+			pids[n++] = pids[i];
+	if (verbose > 1 && n > named)
+		fprintf(stderr, "wcrec: -p: following %d descendant processes too (--no-children "
+				"for those named alone)\n", n - named);
+	return n;
+}
+
+/* -p: each process must be there; then their descendants.  Return: -1, or 2. */
+static int follow_pids(struct rec *r)
+{
+	struct wc_rec_opts *o = r->o;
+
+	for (int i = 0; i < o->npids; i++) {
+		if (wc_target_init(&r->targets[i], o->pids[i])) {
+			fprintf(stderr, "wcrec: no process %d\n", o->pids[i]);
+			return 2;
+		}
+	}
+	if (o->npids && o->children) /* the processes they forked before: a server's workers */
+		o->npids = add_descendants(o->pids, o->npids, r->targets, o->verbose);
+	return -1;
+}
+
+/* The tracing directory, for the scheduler tracepoints.  Return: -1, or 1. */
+static int find_tracefs(struct rec *r)
+{
+	unsigned flags = WC_TRACEFS_MOUNT;
+	bool mounted = false, debugfs = false;
+	int err;
+
+	if (!r->o->eo.sched)
+		return -1;
+	if (getenv("WCREC_FORCE_DEBUGFS"))
+		flags |= WC_TRACEFS_FORCE_DEBUGFS;
+	err = wc_tracefs_find(r->tracefs, sizeof(r->tracefs), flags, &mounted, &debugfs);
+	if (err) {
+		fprintf(stderr, "wcrec: cannot find or mount tracefs: %s\n", strerror(-err));
+		return 1;
+	}
+	if (r->o->verbose > 1 && mounted)
+		fprintf(stderr, "wcrec: mounted %s\n", r->tracefs);
+	if (r->o->verbose > 1 && debugfs)
+		fprintf(stderr, "wcrec: fallback: tracing directory under debugfs\n");
+	return -1;
+}
+
+/* Open the events, and say which fallbacks were taken (-v).  Return: -1, 1 or 2. */
+static int open_events(struct rec *r)
+{
+	struct wc_events_opts *eo = &r->o->eo;
+	const char *why;
+
+	eo->tracefs = r->tracefs;
+	eo->force_no_clockid = getenv("WCREC_FORCE_NO_CLOCKID") != NULL;
+	eo->force_no_build_id = getenv("WCREC_FORCE_NO_BUILD_ID") != NULL;
+	eo->force_no_cycles = getenv("WCREC_FORCE_NO_CYCLES") != NULL;
+	eo->force_no_runtime = getenv("WCREC_FORCE_NO_RUNTIME") != NULL;
+	eo->force_no_switch_records = getenv("WCREC_FORCE_NO_SWITCH_RECORDS") != NULL;
+	raise_nofile();
+	r->ev = wc_events_open(eo, &why);
+	if (!r->ev) {
+		fprintf(stderr, "wcrec: %s\n", why ? why : strerror(errno));
+		return errno == EINVAL || errno == ENOENT ? 2 : 1;
+	}
+	if (r->o->verbose > 1) {
+		if (wc_events_fallback(r->ev, "cycles"))
+			fprintf(stderr, "wcrec: fallback: no PMU cycles, sampling on cpu-clock\n");
+		if (wc_events_fallback(r->ev, "clockid"))
+			fprintf(stderr, "wcrec: fallback: no use_clockid, times on perf's clock\n");
+		if (wc_events_fallback(r->ev, "build-id"))
+			fprintf(stderr, "wcrec: fallback: no build-ids in MMAP2 records\n");
+		if (wc_events_fallback(r->ev, "runtime"))
+			fprintf(stderr, "wcrec: fallback: no sched_stat_runtime\n");
+		if (eo->sched && wc_events_fallback(r->ev, "switch"))
+			fprintf(stderr, "wcrec: fallback: no context-switch records\n");
+	}
+	if (r->o->verbose && eo->samples)
+		fprintf(stderr, "wcrec: sampling on %s at %u Hz\n", wc_events_sample_name(r->ev),
+			eo->freq_hz);
+	return -1;
+}
+
+/* The output file and its writer.  Return: -1, 1 or 2 (something not a file at -o). */
+static int open_output(struct rec *r)
+{
+	const char *out = r->o->out;
+	struct wc_writer_opts wo = { .level = r->o->level };
+
+	r->fd = create_output(out);
+	if (r->fd == -EEXIST) {
+		fprintf(stderr, "wcrec: %s: is %s, not a regular file or a character device: "
+				"refusing to write the trace there (nothing renamed)\n",
+			out, output_kind(out));
+		return 2;
+	}
+	if (r->fd < 0) {
+		fprintf(stderr, "wcrec: %s: cannot create the trace file: %s\n", out,
+			strerror(-r->fd));
+		return 1;
+	}
+	r->w = wc_writer_new(r->fd, &wo);
+	if (!r->w) {
+		fprintf(stderr, "wcrec: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	return -1;
+}
+
+/* SIGINT and SIGTERM stop the recording; SIGCHLD wakes its poll(). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	signal(SIGPIPE, SIG_IGN);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_child;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/* COMMAND, held on its start pipe; without -a, the one target.  Return: -1, or 1. */
+static int start_command(struct rec *r)
+{
+	struct wc_rec_opts *o = r->o;
+	const char *what;
+	int err;
+
+	if (!o->command)
+		return -1;
+	err = wc_command_start(&r->cmd, o->command, "wcrec", &what);
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", what, strerror(-err));
+		return 1;
+	}
+	if (!o->all) {
+		o->pids[0] = r->cmd.pid;
+		o->npids = 1;
+	}
+	return -1;
+}
+
+/* The metadata before the events (DESIGN.md, "The trace file").  Return: 0 or the error. */
+static int write_metadata(struct rec *r)
+{
+	struct wc_rec_opts *o = r->o;
+	struct wc_meta_task_stats ts = { 0 };
+	struct wc_kallsyms *snapshot = NULL;
+	bool kptr_hidden = false;
+	char note[64];
+	int err;
+
+	snprintf(note, sizeof(note), "%d", (int)getpid());
+	err = wc_meta_write_host(r->w);
+	if (!err)
+		err = wc_meta_write_clock(r->w, wc_events_clockid(r->ev));
+	if (!err)
+		err = wc_events_write_meta(r->ev, r->w);
+	if (!err)
+		err = wc_events_write_formats(r->ev, r->w, r->tracefs);
+	if (!err)
+		err = wc_meta_write_note(r->w, "recorder_pid", note);
+	if (!err)
+		err = wc_meta_write_note(r->w, "target", o->npids ? (r->cmd.pid > 0 ? "command"
+									       : "pids")
+								: "system-wide");
+	for (int i = 0; !err && i < o->npids; i++) {
+		snprintf(note, sizeof(note), "%d", o->pids[i]);
+		err = wc_meta_write_note(r->w, "target_pid", note);
+	}
+	if (!err)
+		err = wc_meta_write_vdso(r->w, NULL);
+	if (!err)
+		err = wc_meta_write_kallsyms(r->w, o->full_kallsyms, &snapshot, &kptr_hidden);
+	if (!err && snapshot) {
+		r->kw = wc_ksym_writer_new(snapshot);
+		if (!r->kw)
+			err = -ENOMEM;
+		else
+			wc_writer_set_stack_hook(r->w, wc_ksym_writer_stack, r->kw);
+	}
+	if (!err)
+		err = wc_meta_write_tasks(r->w, wc_events_clockid(r->ev), o->pids, (size_t)o->npids,
+					  getpid(), &ts, &r->tasks);
+	if (!err)
+		err = wc_writer_flush(r->w);
+	if (!err && kptr_hidden && o->verbose)
+		fprintf(stderr, "wcrec: kernel addresses are hidden (kptr_restrict): kernel frames "
+				"will not be symbolized\n");
+	return err;
+}
+
+/* Metadata, then the events on, then COMMAND let go.  Return: -1, or 1. */
+static int start(struct rec *r)
+{
+	struct wc_rec_opts *o = r->o;
+	int err = write_metadata(r);
+
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", o->out, wc_strerror(err));
+		return 1;
+	}
+	/* the recorder unwinds the target's stacks only (-p with its children, COMMAND) */
+	if (o->npids && !o->all && wc_events_set_targets(r->ev, o->pids, o->npids)) {
+		fprintf(stderr, "wcrec: out of memory\n");
+		return 1;
+	}
+	err = wc_events_enable(r->ev, true);
+	if (err) {
+		fprintf(stderr, "wcrec: cannot enable the events: %s\n", strerror(-err));
+		return 1;
+	}
+	r->t_start = clock_now(wc_events_clockid(r->ev));
+	/* the threads that exited between the snapshot and now, which no EXIT event tells */
+	err = wc_meta_write_gone(r->w, wc_events_clockid(r->ev), &r->tasks, NULL);
+	wc_meta_snapshot_fini(&r->tasks);
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", o->out, wc_strerror(err));
+		return 1;
+	}
+	if (r->cmd.pid > 0) {
+		err = wc_command_go(&r->cmd);
+		if (err) {
+			fprintf(stderr, "wcrec: starting the command: %s\n", strerror(-err));
+			return 1;
+		}
+	}
+	return -1;
+}
+
+/* Milliseconds poll() may wait: 100, or less to wake at the deadline of -d (0: none). */
+static int poll_ms(uint64_t now, uint64_t deadline)
+{
+	if (!deadline)
+		return 100;
+	if (now >= deadline)
+		return 0;
+	if (deadline - now >= 100000000ull)
+		return 100;
+	return (int)((deadline - now + 999999) / 1000000);
+}
+
+/*
+ * Drain the rings until a stop: a signal, COMMAND's exit, every -p process gone, the deadline
+ * of -d, or an error (poll's, or the writer's: WC_TRAILER_WRITE_ERROR).
+ */
+static void drain_loop(struct rec *r)
+{
+	int clk = wc_events_clockid(r->ev), err;
+	uint64_t deadline = r->o->duration_s > 0
+				    ? r->t_start + (uint64_t)(r->o->duration_s * 1e9) : 0;
+
+	for (;;) {
+		int n = wc_events_poll(r->ev, poll_ms(clock_now(clk), deadline));
+
+		if (n < 0 && n != -EINTR) {
+			fprintf(stderr, "wcrec: poll: %s\n", strerror(-n));
+			break;
+		}
+		err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
+		if (!err)
+			err = wc_writer_tick(r->w);
+		if (err) {
+			fprintf(stderr,
+				"wcrec: %s: %s: stopping; the file is readable up to here\n",
+				r->o->out, wc_strerror(err));
+			r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
+			break;
+		}
+		if (stop_signal) {
+			r->trailer_flags |= WC_TRAILER_INTERRUPTED;
+			break;
+		}
+		if (r->cmd.pid > 0 && waitpid(r->cmd.pid, &r->status, WNOHANG) == r->cmd.pid) {
+			r->reaped = true;
+			break;
+		}
+		if (r->cmd.pid < 0 && wc_targets_gone(r->targets, (size_t)r->o->npids)) {
+			r->targets_gone = true; /* as perf record -p */
+			break;
+		}
+		if (deadline && clock_now(clk) >= deadline)
+			break;
+	}
+}
+
+/* Events off, the last drain, the end notes and the trailer. */
+static void finish_trace(struct rec *r)
+{
+	int err;
+
+	wc_events_enable(r->ev, false);
+	r->t_end = clock_now(wc_events_clockid(r->ev)); /* the recording's end: no event after */
+	if (r->trailer_flags & WC_TRAILER_WRITE_ERROR)
+		return;
+	err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
+	if (!err)
+		err = wc_events_write_end_notes(r->ev, r->w);
+	if (!err)
+		err = wc_writer_close(r->w, r->t_end, r->trailer_flags);
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", r->o->out, wc_strerror(err));
+		r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
+	}
+}
+
+/* -v: how the user callchains were mended (recorder/unwind.h) */
+static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain_stats *ds)
+{
+	struct wc_unwind_stats u;
+	uint64_t misses;
+
+	wc_events_unwind_stats(ev, &u);
+	misses = u.stacks - u.hits;
+	if (u.stacks)
+		fprintf(stderr,
+			"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, "
+			"%.1f us of CPU per unwind otherwise, %" PRIu64 " process sessions): %"
+			PRIu64 " spliced, %" PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64
+			" failed, %" PRIu64 " skipped (the drain behind); %.1f MB of stack "
+			"copied\n",
+			u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
+			misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
+			u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
+			u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
+			u.by_result[WC_UNWIND_SKIPPED],
+			(double)ds->user_copy_bytes / 1e6);
+	if (u.changed || u.bad_copies || u.wrong_abi)
+		fprintf(stderr,
+			"wcrec: user stacks not unwound: %" PRIu64 " files changed since mapped "
+			"(refused), %" PRIu64 " bad stack copies, %" PRIu64 " of another ABI\n",
+			u.changed, u.bad_copies, u.wrong_abi);
+}
+
+/* -v: the ring buffers' peak, the unwinder, runtime events dropped, switch-ins supplied */
+static void print_details(const struct rec *r, uint64_t events)
+{
+	const struct wc_drain_stats *ds = &r->ds;
+	const struct wc_events_opts *eo = &r->o->eo;
+
+	if (ds->ring_bytes)
+		fprintf(stderr,
+			"wcrec: peak ring-buffer fill %.1f%% (%" PRIu64 " of %" PRIu64
+			" kB, CPU %d), %.0f events/s\n",
+			100.0 * (double)ds->peak_fill / (double)ds->ring_bytes,
+			ds->peak_fill / 1024, ds->ring_bytes / 1024, ds->peak_fill_cpu,
+			r->t_end > r->t_start
+				? (double)events * 1e9 / (double)(r->t_end - r->t_start) : 0.0);
+	print_unwind_stats(r->ev, ds);
+	if (ds->runtime_dropped)
+		fprintf(stderr,
+			"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "
+			"of a thread's run, which alone places a switch-in\n",
+			ds->runtime_dropped);
+	if (eo->sched && !eo->no_switch_records && !wc_events_fallback(r->ev, "switch"))
+		fprintf(stderr,
+			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
+			"from context-switch records\n", ds->switch_ins);
+}
+
+/* The summary line (unless -q), and the details of -v. */
+static void print_summary(const struct rec *r)
+{
+	const struct wc_drain_stats *ds = &r->ds;
+	uint64_t events = ds->switches + ds->wakeups + ds->other_tp + ds->samples;
+	struct wc_writer_stats ws;
+
+	if (!r->o->verbose)
+		return;
+	wc_writer_stats(r->w, &ws);
+	fprintf(stderr,
+		"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
+		" other tracepoints, %" PRIu64
+		" samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64 " lost, %.1f MB written, "
+		"%.2f bytes/event, compression %.1fx%s\n",
+		r->o->out, (double)(r->t_end - r->t_start) / 1e9, ds->switches, ds->wakeups,
+		ds->other_tp, ds->samples,
+		ds->comm + ds->fork + ds->exit + ds->mmap, ds->lost_records + ds->lost_samples,
+		ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
+		ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0,
+		!r->targets_gone  ? ""
+		: r->o->npids > 1 ? "; stopped: every -p process exited"
+				  : "; stopped: the -p process exited");
+	if (r->o->verbose > 1)
+		print_details(r, events);
+}
+
+/*
+ * Leave no COMMAND behind (set-up failed, or we were stopped), and free everything.
+ * Return: @ret, or COMMAND's exit status when a signal stopped us and @ret is 0.
+ */
+static int clean_up(struct rec *r, int ret)
+{
+	wc_meta_snapshot_fini(&r->tasks);
+	if (r->cmd.pid > 0 && !r->reaped) {
+		wc_command_cancel(&r->cmd);
+		if (stop_signal)
+			kill(r->cmd.pid, SIGTERM);
+		waitpid(r->cmd.pid, &r->status, 0);
+		if (stop_signal && WIFEXITED(r->status))
+			ret = ret ? ret : WEXITSTATUS(r->status);
+	}
+	wc_writer_free(r->w);
+	wc_ksym_writer_free(r->kw);
+	if (r->fd >= 0)
+		close(r->fd);
+	wc_events_free(r->ev);
+	return ret;
+}
+
+int wc_record(struct wc_rec_opts *o)
+{
+	static struct rec r; /* big: the targets */
+	int ret;
+
+	r = (struct rec){ .o = o, .fd = -1, .cmd = { .pid = -1, .go_fd = -1 } };
+	ret = follow_pids(&r);
+	if (ret < 0)
+		ret = wc_rec_opts_cpus(o);
+	if (ret < 0)
+		ret = find_tracefs(&r);
+	if (ret < 0)
+		ret = open_events(&r);
+	if (ret >= 0)
+		return ret;
+	ret = open_output(&r);
+	if (ret < 0) {
+		catch_signals();
+		ret = start_command(&r);
+	}
+	if (ret < 0)
+		ret = start(&r);
+	if (ret < 0) {
+		drain_loop(&r);
+		finish_trace(&r);
+		print_summary(&r);
+		ret = (r.trailer_flags & WC_TRAILER_WRITE_ERROR) ? 1 : 0;
+		if (r.reaped)
+			ret = WIFEXITED(r.status) ? WEXITSTATUS(r.status)
+						  : 128 + WTERMSIG(r.status);
+	}
+	return clean_up(&r, ret);
+}

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * test-buildid.c - the build-id cache (recorder/buildid.h): a file is read once, whatever
+ * else is added after it; files differ by device, inode or generation; entries survive the
+ * table's growth; and the cache gives the build-id of a real ELF file as read directly.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "recorder/buildid.h"
+
+static struct wc_bid_cache *c;
+
+static void setup(void)
+{
+	c = wc_bid_cache_new();
+	cr_assert_not_null(c);
+}
+
+static void teardown(void)
+{
+	wc_bid_cache_free(c);
+}
+
+TestSuite(buildid, .init = setup, .fini = teardown);
+
+Test(buildid, new_entry_then_the_same)
+{
+	struct wc_bid_key k = { .dev = 8 << 20 | 1, .ino = 1311, .ino_generation = 7 };
+	struct wc_bid *e = wc_bid_cache_get(c, &k);
+
+	cr_assert_not_null(e);
+	cr_assert_eq(e->len, 0, "a new file is not read yet");
+	cr_assert_eq(e->key.ino, 1311);
+	e->len = 3;
+	memcpy(e->id, "\x01\x02\x03", 3);
+	e = wc_bid_cache_get(c, &k);
+	cr_assert_eq(e->len, 3, "the second look-up finds what was read");
+	cr_assert_arr_eq(e->id, "\x01\x02\x03", 3);
+	cr_assert_eq(wc_bid_cache_count(c), 1);
+}
+
+Test(buildid, identity_is_dev_ino_generation)
+{
+	struct wc_bid_key keys[] = {
+		{ 1, 10, 0 }, { 2, 10, 0 }, { 1, 11, 0 }, { 1, 10, 1 }, { 0, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		struct wc_bid *e = wc_bid_cache_get(c, &keys[i]);
+
+		cr_assert_eq(e->len, 0, "key %zu is a file of its own", i);
+		e->len = -1; /* no readable build-id: remembered too */
+	}
+	cr_assert_eq(wc_bid_cache_count(c), 5);
+	cr_assert_eq(wc_bid_cache_get(c, &keys[4])->len, -1, "the all-zero key is a key");
+}
+
+Test(buildid, survives_growth)
+{
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct wc_bid_key k = { .dev = i % 7, .ino = i, .ino_generation = i * 3 };
+		struct wc_bid *e = wc_bid_cache_get(c, &k);
+
+		cr_assert_not_null(e);
+		e->len = 1;
+		e->id[0] = (uint8_t)i;
+	}
+	cr_assert_eq(wc_bid_cache_count(c), 5000);
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct wc_bid_key k = { .dev = i % 7, .ino = i, .ino_generation = i * 3 };
+		struct wc_bid *e = wc_bid_cache_get(c, &k);
+
+		cr_assert_eq(e->len, 1, "file %" PRIu64, i);
+		cr_assert_eq(e->id[0], (uint8_t)i, "file %" PRIu64, i);
+	}
+	cr_assert_eq(wc_bid_cache_count(c), 5000, "look-ups add nothing");
+}
+
+Test(buildid, free_null)
+{
+	wc_bid_cache_free(NULL);
+}
+
+Test(buildid, reads_an_elf_file_once)
+{
+	uint8_t direct[WC_BUILD_ID_MAX];
+	int n = wc_elf_build_id("/proc/self/exe", direct, sizeof(direct));
+	struct wc_bid_key k = { .dev = 1, .ino = 2 };
+	struct wc_bid *e;
+
+	if (n == -ENODATA)
+		cr_skip_test("this test program has no build-id");
+	cr_assert_gt(n, 0);
+	e = wc_bid_cache_get(c, &k);
+	cr_assert_eq(e->len, 0);
+	e->len = (int8_t)wc_elf_build_id("/proc/self/exe", e->id, sizeof(e->id));
+	cr_assert_eq(wc_bid_cache_get(c, &k)->len, n);
+	cr_assert_arr_eq(wc_bid_cache_get(c, &k)->id, direct, (size_t)n);
+	cr_assert_eq(wc_elf_build_id("/nonexistent/x", direct, sizeof(direct)), -ENOENT);
+}
