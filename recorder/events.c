@@ -429,6 +429,12 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	return ev;
 
 out_free:
+	if (*why && *why >= ev->why && *why < ev->why + sizeof(ev->why)) { /* freed below */
+		static char failure[sizeof(ev->why)];
+
+		snprintf(failure, sizeof(failure), "%s", *why);
+		*why = failure;
+	}
 	wc_events_free(ev);
 	errno = err ? err : EINVAL;
 	return NULL;

@@ -93,8 +93,8 @@ struct wc_drain_stats {
 /**
  * wc_events_open() - open every event on every CPU asked, disabled, sharing one ring
  * buffer per CPU
- * @why: on failure, set to a one-line explanation (static or owned by the result: valid until
- *       wc_events_free())
+ * @why: on failure, set to a one-line explanation in static storage (valid until the next
+ *       call that fails); NULL where errno says it all
  *
  * Return: the events, or NULL with errno set (EACCES/EPERM from perf_event_open: see
  * perf_event_paranoid; ENOENT: an event the kernel lacks; EINVAL: a bad option).
