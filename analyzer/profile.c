@@ -6,7 +6,10 @@
 #include <string.h>
 
 #include "analyzer/callchain.h"
+#include "analyzer/grow.h"
 #include "analyzer/map64.h"
+#include "analyzer/names.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 #include "analyzer/skid.h"
 
@@ -53,6 +56,11 @@ struct wc_profile {
 	bool waker_stacks;         /* wakeups carry callchains */
 	uint64_t user_ns[WC_USER_KINDS]; /* wc_profile_lines(): off-CPU time of the lines, ns, by
 					  * how complete their user stacks are */
+	struct wc_names names;     /* the frames' names, as in the folded text */
+	struct wc_map64 ucache, kcache; /* a symbolizer's name (address) -> id + 1; kcache
+					 * for kernel names with "_[k]" added */
+	struct lframe *lf;         /* the frames of the lines made, back to back */
+	size_t nlf, lf_cap;
 };
 
 uint64_t wc_unit_ns(enum wc_unit u)
@@ -251,7 +259,8 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	err = add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state, iv->stack_id,
 		  wc_window_clip(p->win, iv->start_ns, iv->wake_ns));
 	if (!err)
-		err = add(p, seg, LEAF_RUNQ, iv->stack_id, wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
+		err = add(p, seg, LEAF_RUNQ, iv->stack_id,
+			  wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
 	return err;
 }
 
@@ -324,7 +333,8 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sample = on_sample,
 	};
 	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
-	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near)) {
+	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) ||
+	    wc_map64_init(&p->ucache) || wc_map64_init(&p->kcache)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -340,6 +350,10 @@ void wc_profile_free(struct wc_profile *p)
 	wc_map64_fini(&p->samples);
 	wc_map64_fini(&p->wk_index);
 	wc_map64_fini(&p->near);
+	wc_map64_fini(&p->ucache);
+	wc_map64_fini(&p->kcache);
+	wc_names_fini(&p->names);
+	free(p->lf);
 	free(p->wk);
 	free(p->segs);
 	free(p);
@@ -377,70 +391,139 @@ static int calibrate(struct wc_profile *p)
 	return 0;
 }
 
+/* A frame of a line made: its interned name and WC_FRAME_* flags. */
+struct lframe {
+	uint32_t id, flags;
+};
+
+/* A line made: its folded text, its time, its frames (p->lf[first...]). */
 struct line {
 	char *text;
 	uint64_t ns;
+	size_t first;
+	uint32_t nframes, seg;
+	uint8_t leaf;   /* enum wc_out_leaf */
+	char state;     /* WC_OUT_OFF_STATE's letter */
 };
 
-/* One line's text, without the value: key;user frames;[-;]kernel frames[;leaf]. */
-static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
-		      const struct seg *s, unsigned leaf, uint32_t stack_id)
+/* The line being made: its text, where its frames start in p->lf, the first error. */
+struct mk {
+	struct wc_strbuf b;
+	size_t first;
+	int err;
+};
+
+/*
+ * Append frame @name to the line being made: to its text (after a ';' but for the first
+ * frame; "_[k]" after a kernel frame under --annotate), its interned id to its frames.
+ * @stable: @name is the symbolizer's (valid until it is freed): its id is cached by address.
+ */
+static void put_frame(struct wc_profile *p, struct mk *m, const char *name, uint32_t fl,
+		      bool stable)
+{
+	bool k = (fl & WC_FRAME_KERNEL) && p->o.annotate;
+	uint64_t *slot = NULL;
+	size_t at;
+	int64_t id;
+
+	if (p->nlf > m->first)
+		wc_strbuf_put(&m->b, ";");
+	at = m->b.len;
+	wc_strbuf_put(&m->b, name);
+	if (k)
+		wc_strbuf_put(&m->b, "_[k]");
+	if (stable && !(slot = wc_map64_put(k ? &p->kcache : &p->ucache, (uintptr_t)name, 0,
+					    NULL))) {
+		m->err = -ENOMEM;
+		return;
+	}
+	if (slot && *slot) {
+		id = (int64_t)*slot - 1;
+	} else {
+		id = m->b.oom ? -ENOMEM : wc_names_intern(&p->names, m->b.s + at, m->b.len - at);
+		if (id < 0) {
+			m->err = (int)id;
+			return;
+		}
+		if (slot)
+			*slot = (uint64_t)id + 1;
+	}
+	if (wc_grow((void **)&p->lf, &p->lf_cap, p->nlf + 1, sizeof(*p->lf))) {
+		m->err = -ENOMEM;
+		return;
+	}
+	p->lf[p->nlf++] = (struct lframe){ (uint32_t)id, fl };
+}
+
+/* The line's key frame: @comm, or "comm-TID" per thread. */
+static void put_key(struct wc_profile *p, struct mk *m, const char *comm, uint32_t tid,
+		    uint32_t fl)
+{
+	char key[64];
+
+	if (!p->o.per_thread) {
+		put_frame(p, m, comm, fl, false);
+		return;
+	}
+	snprintf(key, sizeof(key), "%s-%u", comm, tid);
+	put_frame(p, m, key, fl, false);
+}
+
+/* Start a line: key;user frames;[-;]kernel frames[;leaf].  Return: its kind of leaf. */
+static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct mk *m,
+				  const struct seg *s, unsigned leaf, uint32_t stack_id)
 {
 	uint32_t nr = 0;
 	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
 	struct wc_callchain cc;
+	char buf[32];
 	bool any = false;
 
-	wc_strbuf_reset(b);
-	if (p->o.per_thread)
-		wc_strbuf_putf(b, "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
-	else
-		wc_strbuf_put(b, s->comm[0] ? s->comm : "[unknown]");
+	wc_strbuf_reset(&m->b);
+	m->first = p->nlf;
+	put_key(p, m, s->comm[0] ? s->comm : "[unknown]", s->tid, WC_FRAME_KEY);
 	if (leaf == LEAF_ON_NEAR && wc_skid_stack(p->a, sym, stack_id)) {
-		wc_strbuf_put(b, ";" WC_SKID_FRAME);
-		return;
+		put_frame(p, m, WC_SKID_FRAME, WC_FRAME_SYNTH, false);
+		return WC_OUT_SCHEDULER;
 	}
 	wc_callchain_split(ips, nr, &cc);
 	if (!p->o.kernel_only)
-		for (uint32_t i = cc.nuser; i-- > 0;) {
+		for (uint32_t i = cc.nuser; i-- > 0; any = true) {
 			const char *n = wc_symbolizer_user(sym, s->aspace, cc.user[i]);
 
-			wc_strbuf_put(b, ";");
-			wc_strbuf_put(b, n ? n : "[unknown]");
-			any = true;
+			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_USER, n != NULL);
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		wc_strbuf_put(b, ";-");
+		put_frame(p, m, "-", WC_FRAME_SYNTH, false);
 	if (!p->o.user_only)
-		for (uint32_t i = cc.nkernel; i-- > 0;) {
+		for (uint32_t i = cc.nkernel; i-- > 0; any = true) {
 			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
 
-			wc_strbuf_put(b, ";");
-			wc_strbuf_put(b, n ? n : "[unknown]");
-			if (p->o.annotate)
-				wc_strbuf_put(b, "_[k]");
-			any = true;
+			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL, n != NULL);
 		}
 	if (!any && leaf != LEAF_UNSAMPLED)
-		wc_strbuf_put(b, ";[unknown]");
+		put_frame(p, m, "[unknown]", WC_FRAME_SYNTH, false);
 	switch (leaf) {
 	case LEAF_ON:
 	case LEAF_ON_NEAR:
+		return WC_OUT_ON_CPU;
 	case LEAF_OFF:
-		break;
+		return WC_OUT_OFF;
 	case LEAF_UNSAMPLED:
-		wc_strbuf_put(b, ";[on-cpu unsampled]");
-		break;
+		put_frame(p, m, "[on-cpu unsampled]", WC_FRAME_SYNTH, false);
+		return WC_OUT_UNSAMPLED;
 	case LEAF_RUNQ:
-		wc_strbuf_put(b, ";[runqueue]");
-		break;
+		put_frame(p, m, "[runqueue]", WC_FRAME_SYNTH, false);
+		return WC_OUT_RUNQUEUE;
 	default:
-		wc_strbuf_putf(b, ";[off-cpu %c]", (char)leaf);
+		snprintf(buf, sizeof(buf), "[off-cpu %c]", (char)leaf);
+		put_frame(p, m, buf, WC_FRAME_SYNTH, false);
+		return WC_OUT_OFF_STATE;
 	}
 }
 
 /* The waker part of a waker-profile line: ;--;kernel frames;user frames;comm (leaf first). */
-static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
+static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct mk *m,
 		       const struct wk_entry *e)
 {
 	const struct seg *w = e->wseg ? &p->segs[e->wseg] : NULL;
@@ -448,10 +531,13 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct w
 	const uint64_t *ips = wc_replay_stack(p->a->replay, e->wstack, &nr);
 	struct wc_callchain cc;
 	const char *comm = w && w->comm[0] ? w->comm : e->wtid ? "[unknown]" : "swapper";
+	const uint32_t wk = WC_FRAME_WAKER;
+	char key[64];
 
-	wc_strbuf_put(b, ";--");
+	put_frame(p, m, "--", WC_FRAME_SYNTH, false);
 	if (!p->waker_stacks) {
-		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
+		snprintf(key, sizeof(key), "%s-%u", comm, e->wtid);
+		put_frame(p, m, key, WC_FRAME_SYNTH | wk, false);
 		return;
 	}
 	wc_callchain_split(ips, nr, &cc);
@@ -459,20 +545,17 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct w
 		for (uint32_t i = 0; i < cc.nkernel; i++) {
 			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
 
-			wc_strbuf_putf(b, ";%s%s", n ? n : "[unknown]", p->o.annotate ? "_[k]" : "");
+			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL | wk, n != NULL);
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		wc_strbuf_put(b, ";-");
+		put_frame(p, m, "-", WC_FRAME_SYNTH | wk, false);
 	if (!p->o.kernel_only && w)
 		for (uint32_t i = 0; i < cc.nuser; i++) {
 			const char *n = wc_symbolizer_user(sym, w->aspace, cc.user[i]);
 
-			wc_strbuf_putf(b, ";%s", n ? n : "[unknown]");
+			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_USER | wk, n != NULL);
 		}
-	if (p->o.per_thread)
-		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
-	else
-		wc_strbuf_putf(b, ";%s", comm);
+	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk);
 }
 
 /* How complete the user part of the stack is (wc_callchain_user_kind()). */
@@ -489,14 +572,103 @@ static int cmp_line(const void *x, const void *y)
 	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
 }
 
+/* Keep the line made in @m as @l.  Return: 0 or -ENOMEM. */
+static int keep(struct wc_profile *p, struct mk *m, struct line *l, uint32_t seg,
+		enum wc_out_leaf leaf, char state, uint64_t ns)
+{
+	if (m->err)
+		return m->err;
+	if (m->b.oom || !(l->text = strdup(m->b.s)))
+		return -ENOMEM;
+	l->ns = ns;
+	l->first = m->first;
+	l->nframes = (uint32_t)(p->nlf - m->first);
+	l->seg = seg;
+	l->leaf = (uint8_t)leaf;
+	l->state = state;
+	return 0;
+}
+
+/* Make the lines of the waker profile and of the entries in @lines; *@n of them made. */
+static int make_lines(struct wc_profile *p, struct wc_symbolizer *sym, struct line *lines,
+		      size_t *n)
+{
+	struct mk m = { 0 };
+	int err = 0;
+
+	p->nlf = 0;
+	for (size_t i = 0; i < p->nwk && !err; i++) {
+		const struct wk_entry *e = &p->wk[i];
+
+		line_text(p, sym, &m, &p->segs[e->tseg], LEAF_OFF, e->tstack);
+		waker_text(p, sym, &m, e);
+		err = keep(p, &m, &lines[*n], e->tseg, WC_OUT_WAKER, 0, e->ns);
+		*n += !err;
+	}
+	memset(p->user_ns, 0, sizeof(p->user_ns));
+	for (size_t i = 0; i <= p->entries.mask && !err; i++) {
+		uint64_t key = p->entries.keys[i];
+		unsigned leaf = (key >> 32) & 0xff;
+		enum wc_out_leaf kind;
+
+		if (key == WC_MAP64_EMPTY)
+			continue;
+		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED)
+			p->user_ns[user_kind(p->a, (uint32_t)key)] += p->entries.values[i];
+		kind = line_text(p, sym, &m, &p->segs[key >> 40], leaf, (uint32_t)key);
+		err = keep(p, &m, &lines[*n], (uint32_t)(key >> 40), kind,
+			   kind == WC_OUT_OFF_STATE ? (char)leaf : 0, p->entries.values[i]);
+		*n += !err;
+	}
+	wc_strbuf_fini(&m.b);
+	return err;
+}
+
+/* Hand the sorted @lines to @line, equal ones merged, their values in the unit. */
+static int emit(struct wc_profile *p, const struct line *lines, size_t n,
+		int (*line)(void *ctx, const struct wc_out_line *l), void *ctx)
+{
+	uint64_t unit = wc_unit_ns(p->o.unit);
+	struct wc_out_frame *fr = NULL;
+	size_t fr_cap = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !err;) {
+		const struct line *l = &lines[i];
+		const struct seg *s = &p->segs[l->seg];
+		struct wc_out_line o = { .tid = s->tid, .pid = s->pid, .nframes = l->nframes,
+					 .leaf = l->leaf, .state = l->state, .folded = l->text };
+		uint64_t ns = 0;
+
+		for (; i < n && strcmp(lines[i].text, l->text) == 0; i++)
+			ns += lines[i].ns;
+		o.value = (ns + unit / 2) / unit;
+		if (!o.value)
+			continue;
+		if (wc_grow((void **)&fr, &fr_cap, l->nframes, sizeof(*fr))) {
+			err = -ENOMEM;
+			break;
+		}
+		for (uint32_t f = 0; f < l->nframes; f++) {
+			const struct lframe *lf = &p->lf[l->first + f];
+
+			fr[f] = (struct wc_out_frame){ lf->id, lf->flags,
+						       wc_names_get(&p->names, lf->id) };
+		}
+		o.comm = s->comm[0] ? s->comm : "[unknown]";
+		o.frames = fr;
+		err = line(ctx, &o);
+	}
+	free(fr);
+	return err;
+}
+
 int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
-		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx)
+		     int (*line)(void *ctx, const struct wc_out_line *l), void *ctx)
 {
 	struct line *lines;
 	size_t n = 0;
-	struct wc_strbuf b = { 0 };
-	uint64_t unit = wc_unit_ns(p->o.unit);
-	int err = 0;
+	int err;
 
 	p->a = a;
 	if (calibrate(p))
@@ -509,49 +681,14 @@ int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symb
 	lines = calloc(p->entries.count + p->nwk + 1, sizeof(*lines));
 	if (!lines)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->nwk; i++) {
-		const struct wk_entry *e = &p->wk[i];
-
-		line_text(p, sym, &b, &p->segs[e->tseg], LEAF_OFF, e->tstack);
-		waker_text(p, sym, &b, e);
-		if (b.oom || !(lines[n].text = strdup(b.s))) {
-			err = -ENOMEM;
-			goto out;
-		}
-		lines[n++].ns = e->ns;
+	err = make_lines(p, sym, lines, &n);
+	if (!err) {
+		qsort(lines, n, sizeof(*lines), cmp_line);
+		err = emit(p, lines, n, line, ctx);
 	}
-	memset(p->user_ns, 0, sizeof(p->user_ns));
-	for (size_t i = 0; i <= p->entries.mask; i++) {
-		uint64_t key = p->entries.keys[i];
-		unsigned leaf = (key >> 32) & 0xff;
-
-		if (key == WC_MAP64_EMPTY)
-			continue;
-		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED)
-			p->user_ns[user_kind(a, (uint32_t)key)] += p->entries.values[i];
-		line_text(p, sym, &b, &p->segs[key >> 40], (key >> 32) & 0xff, (uint32_t)key);
-		if (b.oom || !(lines[n].text = strdup(b.s))) {
-			err = -ENOMEM;
-			goto out;
-		}
-		lines[n++].ns = p->entries.values[i];
-	}
-	qsort(lines, n, sizeof(*lines), cmp_line);
-	for (size_t i = 0; i < n && !err;) {
-		uint64_t ns = 0;
-		size_t j = i;
-
-		for (; j < n && strcmp(lines[j].text, lines[i].text) == 0; j++)
-			ns += lines[j].ns;
-		if ((ns + unit / 2) / unit)
-			err = line(ctx, lines[i].text, (ns + unit / 2) / unit);
-		i = j;
-	}
-out:
 	for (size_t i = 0; i < n; i++)
 		free(lines[i].text);
 	free(lines);
-	wc_strbuf_fini(&b);
 	return err;
 }
 
@@ -565,19 +702,4 @@ uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attr
 	*total = p->nsamples;
 	*attributed = p->attributed && p->skid;
 	return p->skid;
-}
-
-static int print_line(void *ctx, const char *text, uint64_t value)
-{
-	return fprintf(ctx, "%s %llu\n", text, (unsigned long long)value) < 0 ? -EIO : 0;
-}
-
-int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
-			    struct wc_symbolizer *sym, FILE *out)
-{
-	int err = wc_profile_lines(p, a, sym, print_line, out);
-
-	if (!err && (fflush(out) || ferror(out)))
-		err = -EIO;
-	return err;
 }

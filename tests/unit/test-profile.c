@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 #include "analyzer/symbolize.h"
 #include "sched-trace.h"
@@ -95,6 +96,7 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	struct wc_analysis an;
 	struct wc_profile *p = wc_profile_new(o);
 	struct wc_symbolizer *sym;
+	struct wc_out_args args = { .file = "t.wct", .unit = o->unit };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -107,7 +109,9 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
+	args.out = f;
+	args.a = &an;
+	cr_assert_eq(wc_output_run(&wc_output_folded, &args, p, sym, NULL), 0);
 	fclose(f);
 	if (skid)
 		*skid = wc_profile_skid(p, total, attributed);
