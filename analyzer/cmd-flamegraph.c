@@ -100,28 +100,12 @@ static int handle(void *ctx, int opt, const char *arg)
 	return WC_EXIT_USAGE;
 }
 
-/* The default title: the kind of time (flamegraph.pl says Flame Graph / Icicle Graph). */
-static const char *default_title(enum wc_profile_mode mode, bool waker, bool inverted)
-{
-	if (waker) /* what Brendan Gregg's offwaketime graphs are called */
-		return inverted ? "Off-Wake Time Icicle Graph" : "Off-Wake Time Flame Graph";
-	switch (mode) {
-	case WC_MODE_OFF:
-		return inverted ? "Off-CPU Time Icicle Graph" : "Off-CPU Time Flame Graph";
-	case WC_MODE_ON:
-		return inverted ? "On-CPU Icicle Graph" : "On-CPU Flame Graph";
-	default:
-		return inverted ? "Wall-clock Icicle Graph" : "Wall-clock Flame Graph";
-	}
-}
-
 /* The SVG of profile @p (its options in @x) on x->output (outfile.h), or stdout when NULL.
  * Return: 0 or an exit status; *@total: the graph's total (0: nothing drawn). */
 static int draw(struct wc_cli_session *s, const struct wc_cli *c, const struct fg_args *x,
 		struct wc_profile *p, uint64_t *total)
 {
-	struct wc_out_args args = { .a = &s->a, .file = c->file, .unit = c->prof.unit,
-				    .off_cpu = x->o.off_cpu, .svg = &x->o };
+	struct wc_out_args args = { .a = &s->a, .file = c->file, .prof = &c->prof, .svg = &x->o };
 	struct wc_out_result res = { 0 };
 	struct wc_outfile out;
 	int err = wc_cli_output_ok(x->output), cerr;
@@ -153,7 +137,6 @@ int wc_cmd_flamegraph(int argc, char **argv)
 	struct wc_cli_extra extra = { longopts, "o:", handle, &x };
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p = NULL;
-	char subtitle[512];
 	struct wc_cli c;
 	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
 
@@ -169,13 +152,7 @@ int wc_cmd_flamegraph(int argc, char **argv)
 	}
 	/* kernel frames carry _[k] for the colours; it is not shown */
 	c.prof.annotate = !c.prof.user_only;
-	if (!x.o.title)
-		x.o.title = default_title(c.prof.mode, x.waker, x.o.inverted);
-	snprintf(subtitle, sizeof(subtitle), "%s, time in %s", c.file, wc_unit_name(c.prof.unit));
-	x.o.subtitle = subtitle;
-	x.o.legend = true;
-	x.o.countname = wc_unit_name(c.prof.unit);
-	x.o.off_cpu = c.prof.mode == WC_MODE_OFF;
+	/* the title by mode, subtitle, legend and unit are the svg row's (output.h) */
 	p = wc_profile_new(&c.prof);
 	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");

@@ -58,7 +58,7 @@ int wc_cmd_folded(int argc, char **argv)
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
 		struct wc_out_args args = { .out = stdout, .a = &s.a, .file = c.file,
-					    .unit = c.prof.unit };
+					    .prof = &c.prof };
 		int err = wc_output_run(&wc_output_folded, &args, p, s.sym, NULL);
 
 		if (waker && !wc_profile_waker_stacks(p))

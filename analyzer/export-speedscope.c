@@ -282,7 +282,7 @@ static int ss_begin(const struct wc_out_args *args, void **state)
 
 	if (!ss)
 		return -ENOMEM;
-	*ss = (struct ss){ .a = args->a, .out = args->out, .unit = args->unit,
+	*ss = (struct ss){ .a = args->a, .out = args->out, .unit = args->prof->unit,
 			   .name = base_name(args->file) };
 	if (wc_map64_init(&ss->by_tid)) {
 		free(ss);
@@ -312,7 +312,7 @@ static int ss_end(void *state, bool write, struct wc_out_result *res)
 
 const struct wc_output_ops wc_output_speedscope = {
 	.name = "speedscope",
-	.help = "the profile, one profile per thread, for speedscope",
+	.help = "the wall-clock profile, one profile per thread, for speedscope",
 	.per_thread = true,
 	.begin = ss_begin,
 	.line = ss_line,
@@ -322,7 +322,8 @@ const struct wc_output_ops wc_output_speedscope = {
 int wc_speedscope_write(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
 			enum wc_unit unit, const char *name, FILE *out, size_t *nprofiles)
 {
-	struct wc_out_args args = { .out = out, .a = a, .file = name, .unit = unit };
+	struct wc_profile_opts o = { .unit = unit, .per_thread = true };
+	struct wc_out_args args = { .out = out, .a = a, .file = name, .prof = &o };
 	struct wc_out_result res = { 0 };
 	int err = wc_output_run(&wc_output_speedscope, &args, p, sym, &res);
 

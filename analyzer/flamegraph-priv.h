@@ -38,6 +38,7 @@ struct wc_flamegraph {
 	uint32_t *byid;         /* a profile's frame id (output.h) -> pool offset + 1, 0 unknown */
 	size_t byid_cap;
 	FILE *out;              /* the output row's (output.h), borrowed */
+	char subtitle[512];     /* the output row's: "TRACE, time in UNIT" */
 	struct wc_flamegraph_stats st;
 	unsigned legend_rows;   /* the legend's rows in the last wc_flamegraph_write() */
 };

@@ -284,20 +284,43 @@ void wc_flamegraph_stats(const struct wc_flamegraph *fg, struct wc_flamegraph_st
 
 /* ---- the SVG row of the output table (output.h) ---- */
 
+/* The default title: the kind of time (flamegraph.pl says Flame Graph / Icicle Graph). */
+static const char *default_title(enum wc_profile_mode mode, bool waker, bool inverted)
+{
+	if (waker) /* what Brendan Gregg's offwaketime graphs are called */
+		return inverted ? "Off-Wake Time Icicle Graph" : "Off-Wake Time Flame Graph";
+	switch (mode) {
+	case WC_MODE_OFF:
+		return inverted ? "Off-CPU Time Icicle Graph" : "Off-CPU Time Flame Graph";
+	case WC_MODE_ON:
+		return inverted ? "On-CPU Icicle Graph" : "On-CPU Flame Graph";
+	default:
+		return inverted ? "Wall-clock Icicle Graph" : "Wall-clock Flame Graph";
+	}
+}
+
 static int svg_begin(const struct wc_out_args *args, void **state)
 {
-	struct wc_flamegraph_opts o = { .minwidth = -1, .legend = true };
+	const struct wc_profile_opts *prof = args->prof;
+	struct wc_flamegraph_opts o = { .minwidth = -1 };
 	struct wc_flamegraph *fg;
 
-	if (args->svg) {
+	if (args->svg)
 		o = *args->svg;
-	} else {
-		o.countname = wc_unit_name(args->unit);
-		o.off_cpu = args->off_cpu;
-	}
+	else if (prof->waker) /* as flamegraph.pl --colors chain */
+		o.palette = WC_FG_CHAIN;
+	if (!o.title)
+		o.title = default_title(prof->mode, prof->waker, o.inverted);
+	o.subtitle = NULL;
+	o.legend = true;
+	o.countname = wc_unit_name(prof->unit);
+	o.off_cpu = prof->mode == WC_MODE_OFF;
 	fg = wc_flamegraph_new(&o);
 	if (!fg)
 		return -errno;
+	snprintf(fg->subtitle, sizeof(fg->subtitle), "%s, time in %s", args->file,
+		 wc_unit_name(prof->unit));
+	fg->o.subtitle = fg->subtitle;
 	fg->out = args->out;
 	*state = fg;
 	return 0;
@@ -320,7 +343,8 @@ static int svg_end(void *state, bool write, struct wc_out_result *res)
 
 const struct wc_output_ops wc_output_svg = {
 	.name = "svg",
-	.help = "the profile as an interactive SVG flame graph (as wcanalyze flamegraph)",
+	.help = "the wall-clock profile as an SVG flame graph (as wcanalyze\n"
+		"                         flamegraph)",
 	.annotate = true, /* kernel frames coloured apart; the suffix is not shown */
 	.begin = svg_begin,
 	.line = svg_line,

@@ -32,7 +32,7 @@ static int folded_end(void *state, bool write, struct wc_out_result *res)
 
 const struct wc_output_ops wc_output_folded = {
 	.name = "folded",
-	.help = "the profile as folded stacks (as wcanalyze folded)",
+	.help = "the wall-clock profile as folded stacks (as wcanalyze folded)",
 	.begin = folded_begin,
 	.line = folded_line,
 	.end = folded_end,

@@ -76,9 +76,9 @@ struct wc_out_args {
 	FILE *out;                     /* borrowed */
 	struct wc_analysis *a;         /* the analysis that was run with the profile */
 	const char *file;              /* the trace's path */
-	enum wc_unit unit;             /* the values' unit */
-	bool off_cpu;                  /* --mode off: every line is off-CPU time */
-	const struct wc_flamegraph_opts *svg; /* the SVG's options; NULL: the row's defaults */
+	const struct wc_profile_opts *prof; /* the profile's options: unit, mode, waker */
+	const struct wc_flamegraph_opts *svg; /* the SVG's options (NULL: the defaults); its title
+				 * (NULL: by mode), subtitle, legend, countname and off_cpu are the row's */
 };
 
 /* What an output wrote (struct wc_output_ops.end). */

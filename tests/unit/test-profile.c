@@ -96,7 +96,7 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	struct wc_analysis an;
 	struct wc_profile *p = wc_profile_new(o);
 	struct wc_symbolizer *sym;
-	struct wc_out_args args = { .file = "t.wct", .unit = o->unit };
+	struct wc_out_args args = { .file = "t.wct", .prof = o };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
