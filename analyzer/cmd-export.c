@@ -59,6 +59,19 @@ struct args {
 	const char *output;
 };
 
+/* "--format is folded, svg, speedscope or chrome": the rows of the output table, and chrome. */
+static const char *formats(void)
+{
+	static char buf[512];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "--format is");
+
+	for (size_t i = 0; wc_outputs[i] && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s,", wc_outputs[i]->name);
+	if (n < sizeof(buf))
+		snprintf(buf + n - 1, sizeof(buf) - n + 1, " or chrome");
+	return buf;
+}
+
 static int handle(void *ctx, int opt, const char *arg)
 {
 	struct args *x = ctx;
@@ -70,7 +83,7 @@ static int handle(void *ctx, int opt, const char *arg)
 	x->chrome = !strcmp(arg, "chrome");
 	x->ops = x->chrome ? NULL : wc_output_find(arg);
 	if (!x->chrome && !x->ops)
-		return wc_cli_bad("--format is chrome or a profile format (see --help)", arg);
+		return wc_cli_bad(formats(), arg);
 	return 0;
 }
 

@@ -26,6 +26,7 @@ struct seg {
 	char comm[17];
 	uint64_t run_ns;
 	uint64_t nsamples;
+	uint64_t key_id;  /* the id of its lines' key frame + 1, 0 not yet (wc_profile_lines()) */
 };
 
 /* One waker-profile entry: blocked time of a target segment and stack, by waker. */
@@ -59,6 +60,7 @@ struct wc_profile {
 	struct wc_names names;     /* the frames' names, as in the folded text */
 	struct wc_map64 ucache, kcache; /* a symbolizer's name (address) -> id + 1; kcache
 					 * for kernel names with "_[k]" added */
+	uint64_t state_id[256];    /* the id + 1 of "[off-cpu X]" by X, 0 not yet */
 	struct lframe *lf;         /* the frames of the lines made, back to back */
 	size_t nlf, lf_cap;
 };
@@ -416,13 +418,11 @@ struct mk {
 /*
  * Append frame @name to the line being made: to its text (after a ';' but for the first
  * frame; "_[k]" after a kernel frame under --annotate), its interned id to its frames.
- * @stable: @name is the symbolizer's (valid until it is freed): its id is cached by address.
+ * @slot: where its id + 1 is cached (0: not yet), or NULL.
  */
 static void put_frame(struct wc_profile *p, struct mk *m, const char *name, uint32_t fl,
-		      bool stable)
+		      uint64_t *slot)
 {
-	bool k = (fl & WC_FRAME_KERNEL) && p->o.annotate;
-	uint64_t *slot = NULL;
 	size_t at;
 	int64_t id;
 
@@ -430,13 +430,8 @@ static void put_frame(struct wc_profile *p, struct mk *m, const char *name, uint
 		wc_strbuf_put(&m->b, ";");
 	at = m->b.len;
 	wc_strbuf_put(&m->b, name);
-	if (k)
+	if ((fl & WC_FRAME_KERNEL) && p->o.annotate)
 		wc_strbuf_put(&m->b, "_[k]");
-	if (stable && !(slot = wc_map64_put(k ? &p->kcache : &p->ucache, (uintptr_t)name, 0,
-					    NULL))) {
-		m->err = -ENOMEM;
-		return;
-	}
 	if (slot && *slot) {
 		id = (int64_t)*slot - 1;
 	} else {
@@ -455,23 +450,37 @@ static void put_frame(struct wc_profile *p, struct mk *m, const char *name, uint
 	p->lf[p->nlf++] = (struct lframe){ (uint32_t)id, fl };
 }
 
-/* The line's key frame: @comm, or "comm-TID" per thread. */
+/* put_frame() of a name whose address stays its own while the profile lives: a symbolizer's
+ * (valid until it is freed) or a literal; its id is cached by that address. */
+static void put_stable(struct wc_profile *p, struct mk *m, const char *name, uint32_t fl)
+{
+	bool k = (fl & WC_FRAME_KERNEL) && p->o.annotate;
+	uint64_t *slot = wc_map64_put(k ? &p->kcache : &p->ucache, (uintptr_t)name, 0, NULL);
+
+	if (!slot) {
+		m->err = -ENOMEM;
+		return;
+	}
+	put_frame(p, m, name, fl, slot);
+}
+
+/* The line's key frame: @comm, or "comm-TID" per thread; @slot as put_frame()'s. */
 static void put_key(struct wc_profile *p, struct mk *m, const char *comm, uint32_t tid,
-		    uint32_t fl)
+		    uint32_t fl, uint64_t *slot)
 {
 	char key[64];
 
 	if (!p->o.per_thread) {
-		put_frame(p, m, comm, fl, false);
+		put_frame(p, m, comm, fl, slot);
 		return;
 	}
 	snprintf(key, sizeof(key), "%s-%u", comm, tid);
-	put_frame(p, m, key, fl, false);
+	put_frame(p, m, key, fl, slot);
 }
 
 /* Start a line: key;user frames;[-;]kernel frames[;leaf].  Return: its kind of leaf. */
 static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct mk *m,
-				  const struct seg *s, unsigned leaf, uint32_t stack_id)
+				  struct seg *s, unsigned leaf, uint32_t stack_id)
 {
 	uint32_t nr = 0;
 	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
@@ -481,9 +490,9 @@ static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sy
 
 	wc_strbuf_reset(&m->b);
 	m->first = p->nlf;
-	put_key(p, m, s->comm[0] ? s->comm : "[unknown]", s->tid, WC_FRAME_KEY);
+	put_key(p, m, s->comm[0] ? s->comm : "[unknown]", s->tid, WC_FRAME_KEY, &s->key_id);
 	if (leaf == LEAF_ON_NEAR && wc_skid_stack(p->a, sym, stack_id)) {
-		put_frame(p, m, WC_SKID_FRAME, WC_FRAME_SYNTH, false);
+		put_stable(p, m, WC_SKID_FRAME, WC_FRAME_SYNTH);
 		return WC_OUT_SCHEDULER;
 	}
 	wc_callchain_split(ips, nr, &cc);
@@ -491,18 +500,18 @@ static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sy
 		for (uint32_t i = cc.nuser; i-- > 0; any = true) {
 			const char *n = wc_symbolizer_user(sym, s->aspace, cc.user[i]);
 
-			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_USER, n != NULL);
+			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_USER);
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		put_frame(p, m, "-", WC_FRAME_SYNTH, false);
+		put_stable(p, m, "-", WC_FRAME_SYNTH);
 	if (!p->o.user_only)
 		for (uint32_t i = cc.nkernel; i-- > 0; any = true) {
 			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
 
-			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL, n != NULL);
+			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL);
 		}
 	if (!any && leaf != LEAF_UNSAMPLED)
-		put_frame(p, m, "[unknown]", WC_FRAME_SYNTH, false);
+		put_stable(p, m, "[unknown]", WC_FRAME_SYNTH);
 	switch (leaf) {
 	case LEAF_ON:
 	case LEAF_ON_NEAR:
@@ -510,14 +519,14 @@ static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sy
 	case LEAF_OFF:
 		return WC_OUT_OFF;
 	case LEAF_UNSAMPLED:
-		put_frame(p, m, "[on-cpu unsampled]", WC_FRAME_SYNTH, false);
+		put_stable(p, m, "[on-cpu unsampled]", WC_FRAME_SYNTH);
 		return WC_OUT_UNSAMPLED;
 	case LEAF_RUNQ:
-		put_frame(p, m, "[runqueue]", WC_FRAME_SYNTH, false);
+		put_stable(p, m, "[runqueue]", WC_FRAME_SYNTH);
 		return WC_OUT_RUNQUEUE;
 	default:
 		snprintf(buf, sizeof(buf), "[off-cpu %c]", (char)leaf);
-		put_frame(p, m, buf, WC_FRAME_SYNTH, false);
+		put_frame(p, m, buf, WC_FRAME_SYNTH, &p->state_id[leaf & 0xff]);
 		return WC_OUT_OFF_STATE;
 	}
 }
@@ -534,10 +543,10 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 	const uint32_t wk = WC_FRAME_WAKER;
 	char key[64];
 
-	put_frame(p, m, "--", WC_FRAME_SYNTH, false);
+	put_stable(p, m, "--", WC_FRAME_SYNTH);
 	if (!p->waker_stacks) {
 		snprintf(key, sizeof(key), "%s-%u", comm, e->wtid);
-		put_frame(p, m, key, WC_FRAME_SYNTH | wk, false);
+		put_frame(p, m, key, WC_FRAME_SYNTH | wk, NULL);
 		return;
 	}
 	wc_callchain_split(ips, nr, &cc);
@@ -545,17 +554,17 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 		for (uint32_t i = 0; i < cc.nkernel; i++) {
 			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
 
-			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL | wk, n != NULL);
+			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL | wk);
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		put_frame(p, m, "-", WC_FRAME_SYNTH | wk, false);
+		put_stable(p, m, "-", WC_FRAME_SYNTH | wk);
 	if (!p->o.kernel_only && w)
 		for (uint32_t i = 0; i < cc.nuser; i++) {
 			const char *n = wc_symbolizer_user(sym, w->aspace, cc.user[i]);
 
-			put_frame(p, m, n ? n : "[unknown]", WC_FRAME_USER | wk, n != NULL);
+			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_USER | wk);
 		}
-	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk);
+	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk, NULL);
 }
 
 /* How complete the user part of the stack is (wc_callchain_user_kind()). */
