@@ -18,7 +18,6 @@
 
 #include "analyzer/cli.h"
 #include "analyzer/flamegraph.h"
-#include "analyzer/output.h"
 #include "common/wct.h"
 #include "sched-trace.h"
 
@@ -788,59 +787,4 @@ Test(flamegraph, legend_rows)
 	cr_expect_not_null(strstr(svg, "top: 84,"), "the script's top: %.200s",
 			   strstr(svg, "var fg"));
 	free(svg);
-}
-
-/*
- * A profile's structured lines (output.h) draw the same SVG as their folded text: frames by
- * id (a name given once per id), kernel frames by their "_[k]" name, off-CPU time by the
- * leaf kind instead of the last frame's name; the waker's frames after "--" in the chain
- * colours.  Ids here are 0 "app", 1 "main", 2 "read_[k]", 3 "[off-cpu S]", 4 "[runqueue]",
- * 5 "compute", 6 "--", 7 "waker".
- */
-Test(flamegraph, lines_as_structures)
-{
-	static const char *const names[] = { "app",	"main", "read_[k]", "[off-cpu S]",
-					     "[runqueue]", "compute", "--", "waker" };
-	static const struct {
-		uint32_t ids[6], n;
-		enum wc_out_leaf leaf;
-		uint64_t value;
-	} lines[] = {
-		{ { 0, 1, 2, 3 }, 4, WC_OUT_OFF_STATE, 400 },
-		{ { 0, 1, 2, 4 }, 4, WC_OUT_RUNQUEUE, 100 },
-		{ { 0, 1, 5 }, 3, WC_OUT_ON_CPU, 580 },
-		{ { 0, 1, 2, 6, 7 }, 5, WC_OUT_WAKER, 100 },
-	};
-	struct wc_flamegraph_opts o = { .minwidth = -1, .legend = true, .countname = "us",
-					.palette = WC_FG_CHAIN };
-	struct wc_flamegraph *a = wc_flamegraph_new(&o), *b = wc_flamegraph_new(&o);
-	char *sa, *sb;
-
-	cr_assert(a && b);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
-		struct wc_out_frame fr[6];
-		struct wc_out_line l = { .frames = fr, .nframes = lines[i].n,
-					 .leaf = lines[i].leaf, .value = lines[i].value };
-		char text[256] = "";
-
-		for (uint32_t f = 0; f < lines[i].n; f++) {
-			fr[f] = (struct wc_out_frame){ .id = lines[i].ids[f],
-						       .name = names[lines[i].ids[f]] };
-			snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s",
-				 f ? ";" : "", fr[f].name);
-		}
-		l.state = lines[i].leaf == WC_OUT_OFF_STATE ? 'S' : 0;
-		l.folded = text;
-		cr_assert_eq(wc_flamegraph_add_line(a, &l), 0);
-		cr_assert_eq(wc_flamegraph_add(b, text, lines[i].value), 0);
-	}
-	sa = render(a);
-	sb = render(b);
-	cr_expect_str_eq(sa, sb);
-	parse(sa);
-	cr_expect_eq(npf, 9); /* all, app, main, read, compute, S, runqueue, --, waker */
-	free(sa);
-	free(sb);
-	wc_flamegraph_free(a);
-	wc_flamegraph_free(b);
 }
