@@ -165,13 +165,56 @@ static const char *unit_name(enum wc_unit u)
 	return u == WC_UNIT_MS ? "milliseconds" : u == WC_UNIT_NS ? "nanoseconds" : "microseconds";
 }
 
+/* One thread's profile @k in @j: its samples are ss->samples[@samples[0...]]. */
+static void write_profile(const struct ss *ss, struct wc_json *j, uint32_t k,
+			  const size_t *samples, enum wc_unit unit)
+{
+	const struct prof *p = &ss->profs[k];
+	char title[128];
+
+	if (p->pid)
+		snprintf(title, sizeof(title), "%s (pid %u)", p->key, p->pid);
+	else
+		snprintf(title, sizeof(title), "%s", p->key);
+	wc_json_newline(j);
+	wc_json_object(j);
+	wc_json_key(j, "type");
+	wc_json_str(j, "sampled");
+	wc_json_key(j, "name");
+	wc_json_str(j, title);
+	wc_json_key(j, "unit");
+	wc_json_str(j, unit_name(unit));
+	wc_json_key(j, "startValue");
+	wc_json_u64(j, 0);
+	wc_json_key(j, "endValue");
+	wc_json_u64(j, p->total);
+	wc_json_key(j, "samples");
+	wc_json_array(j);
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct sample *s = &ss->samples[samples[i]];
+
+		wc_json_newline(j);
+		wc_json_array(j);
+		for (uint32_t f = 0; f < s->nframes; f++)
+			wc_json_u64(j, ss->stack[s->first + f]);
+		wc_json_end(j);
+	}
+	wc_json_end(j);
+	wc_json_newline(j);
+	wc_json_key(j, "weights");
+	wc_json_array(j);
+	for (size_t i = 0; i < p->nsamples; i++)
+		wc_json_u64(j, ss->samples[samples[i]].weight);
+	wc_json_end(j);
+	wc_json_end(j);
+}
+
 static int write_doc(struct ss *ss, enum wc_unit unit, const char *name, FILE *out)
 {
 	uint32_t *order = calloc(ss->nprofs + 1, sizeof(*order));
 	size_t *first = calloc(ss->nprofs + 1, sizeof(*first)); /* samples by profile */
 	size_t *by_prof = calloc(ss->nsamples + 1, sizeof(*by_prof));
 	struct wc_json j;
-	char title[128];
 	int err;
 
 	if (!order || !first || !by_prof) {
@@ -217,46 +260,8 @@ static int write_doc(struct ss *ss, enum wc_unit unit, const char *name, FILE *o
 	wc_json_newline(&j);
 	wc_json_key(&j, "profiles");
 	wc_json_array(&j);
-	for (size_t k = 0; k < ss->nprofs; k++) {
-		const struct prof *p = &ss->profs[order[k]];
-		size_t lo = first[order[k]], hi = lo + p->nsamples;
-
-		if (p->pid)
-			snprintf(title, sizeof(title), "%s (pid %u)", p->key, p->pid);
-		else
-			snprintf(title, sizeof(title), "%s", p->key);
-		wc_json_newline(&j);
-		wc_json_object(&j);
-		wc_json_key(&j, "type");
-		wc_json_str(&j, "sampled");
-		wc_json_key(&j, "name");
-		wc_json_str(&j, title);
-		wc_json_key(&j, "unit");
-		wc_json_str(&j, unit_name(unit));
-		wc_json_key(&j, "startValue");
-		wc_json_u64(&j, 0);
-		wc_json_key(&j, "endValue");
-		wc_json_u64(&j, p->total);
-		wc_json_key(&j, "samples");
-		wc_json_array(&j);
-		for (size_t i = lo; i < hi; i++) {
-			const struct sample *s = &ss->samples[by_prof[i]];
-
-			wc_json_newline(&j);
-			wc_json_array(&j);
-			for (uint32_t f = 0; f < s->nframes; f++)
-				wc_json_u64(&j, ss->stack[s->first + f]);
-			wc_json_end(&j);
-		}
-		wc_json_end(&j);
-		wc_json_newline(&j);
-		wc_json_key(&j, "weights");
-		wc_json_array(&j);
-		for (size_t i = lo; i < hi; i++)
-			wc_json_u64(&j, ss->samples[by_prof[i]].weight);
-		wc_json_end(&j);
-		wc_json_end(&j);
-	}
+	for (size_t k = 0; k < ss->nprofs; k++)
+		write_profile(ss, &j, order[k], by_prof + first[order[k]], unit);
 	wc_json_end(&j);
 	wc_json_end(&j);
 	err = wc_json_finish(&j);
