@@ -62,6 +62,9 @@ struct wc_profile {
 					 * for kernel names with "_[k]" added */
 	uint64_t state_id[256];    /* the id + 1 of "[off-cpu X]" by X, 0 not yet */
 	struct lframe *lf;         /* the frames of the lines made, back to back */
+	struct wc_map64 stacks;    /* aspace << 32 | stack id -> index of its header in sc + 1 */
+	struct lframe *sc;         /* the frames of each stack named: a header {count}, then them */
+	size_t nsc, sc_cap;
 	size_t nlf, lf_cap;
 };
 
@@ -336,7 +339,8 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 	};
 	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
 	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) ||
-	    wc_map64_init(&p->ucache) || wc_map64_init(&p->kcache)) {
+	    wc_map64_init(&p->ucache) || wc_map64_init(&p->kcache) ||
+	    wc_map64_init(&p->stacks)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -354,6 +358,8 @@ void wc_profile_free(struct wc_profile *p)
 	wc_map64_fini(&p->near);
 	wc_map64_fini(&p->ucache);
 	wc_map64_fini(&p->kcache);
+	wc_map64_fini(&p->stacks);
+	free(p->sc);
 	wc_names_fini(&p->names);
 	free(p->lf);
 	free(p->wk);
@@ -478,15 +484,75 @@ static void put_key(struct wc_profile *p, struct mk *m, const char *comm, uint32
 	put_frame(p, m, key, fl, slot);
 }
 
+/* A frame named before (@f): its name from the table, no lookup. */
+static void put_known(struct wc_profile *p, struct mk *m, struct lframe f)
+{
+	if (p->nlf > m->first)
+		wc_strbuf_put(&m->b, ";");
+	wc_strbuf_put(&m->b, wc_names_get(&p->names, f.id));
+	if (wc_grow((void **)&p->lf, &p->lf_cap, p->nlf + 1, sizeof(*p->lf))) {
+		m->err = -ENOMEM;
+		return;
+	}
+	p->lf[p->nlf++] = f;
+}
+
+/*
+ * The frames of stack @stack_id in address space @aspace: user frames root first, "-" with
+ * --delimiter, kernel frames; named once, then copied from p->sc (by aspace and stack).
+ * Return: whether there was any frame.
+ */
+static bool put_stack(struct wc_profile *p, struct wc_symbolizer *sym, struct mk *m,
+		      uint32_t aspace, uint32_t stack_id)
+{
+	uint64_t *slot = wc_map64_put(&p->stacks, (uint64_t)aspace << 32 | stack_id, 0, NULL);
+	uint32_t nr = 0;
+	const uint64_t *ips;
+	struct wc_callchain cc;
+	size_t from = p->nlf, n;
+
+	if (!slot) {
+		m->err = -ENOMEM;
+		return false;
+	}
+	if (*slot) {
+		size_t h = *slot - 1;
+
+		for (uint32_t i = 1; i <= p->sc[h].id; i++)
+			put_known(p, m, p->sc[h + i]);
+		return p->sc[h].id > 0;
+	}
+	ips = wc_replay_stack(p->a->replay, stack_id, &nr);
+	wc_callchain_split(ips, nr, &cc);
+	if (!p->o.kernel_only)
+		for (uint32_t i = cc.nuser; i-- > 0;) {
+			const char *name = wc_symbolizer_user(sym, aspace, cc.user[i]);
+
+			put_stable(p, m, name ? name : "[unknown]", WC_FRAME_USER);
+		}
+	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
+		put_stable(p, m, "-", WC_FRAME_SYNTH);
+	if (!p->o.user_only)
+		for (uint32_t i = cc.nkernel; i-- > 0;) {
+			const char *name = wc_symbolizer_kernel(sym, cc.kernel[i]);
+
+			put_stable(p, m, name ? name : "[unknown]", WC_FRAME_KERNEL);
+		}
+	n = p->nlf - from;
+	if (!m->err && !wc_grow((void **)&p->sc, &p->sc_cap, p->nsc + n + 1, sizeof(*p->sc))) {
+		p->sc[p->nsc] = (struct lframe){ (uint32_t)n, 0 }; /* a header: the count */
+		memcpy(&p->sc[p->nsc + 1], &p->lf[from], n * sizeof(*p->sc));
+		*slot = p->nsc + 1;
+		p->nsc += n + 1;
+	}
+	return n > 0;
+}
+
 /* Start a line: key;user frames;[-;]kernel frames[;leaf].  Return: its kind of leaf. */
 static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct mk *m,
 				  struct seg *s, unsigned leaf, uint32_t stack_id)
 {
-	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
-	struct wc_callchain cc;
 	char buf[32];
-	bool any = false;
 
 	wc_strbuf_reset(&m->b);
 	m->first = p->nlf;
@@ -495,22 +561,7 @@ static enum wc_out_leaf line_text(struct wc_profile *p, struct wc_symbolizer *sy
 		put_stable(p, m, WC_SKID_FRAME, WC_FRAME_SYNTH);
 		return WC_OUT_SCHEDULER;
 	}
-	wc_callchain_split(ips, nr, &cc);
-	if (!p->o.kernel_only)
-		for (uint32_t i = cc.nuser; i-- > 0; any = true) {
-			const char *n = wc_symbolizer_user(sym, s->aspace, cc.user[i]);
-
-			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_USER);
-		}
-	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		put_stable(p, m, "-", WC_FRAME_SYNTH);
-	if (!p->o.user_only)
-		for (uint32_t i = cc.nkernel; i-- > 0; any = true) {
-			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
-
-			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_KERNEL);
-		}
-	if (!any && leaf != LEAF_UNSAMPLED)
+	if (!put_stack(p, sym, m, s->aspace, stack_id) && leaf != LEAF_UNSAMPLED)
 		put_stable(p, m, "[unknown]", WC_FRAME_SYNTH);
 	switch (leaf) {
 	case LEAF_ON:
