@@ -14,6 +14,7 @@
 #include "analyzer/cli.h"
 #include "analyzer/outfile.h"
 #include "analyzer/export.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 
 /* Above this many slices, Perfetto UI and chrome://tracing get slow: say so. */
@@ -27,12 +28,12 @@
 #define BROWSER_MAX_BYTES (256ull << 20)
 #define BROWSER_FIT 0.75 /* of BROWSER_MAX_BYTES: the window suggested, with room to spare */
 
-enum { FMT_NONE, FMT_SPEEDSCOPE, FMT_CHROME };
 enum { O_FORMAT = 512 };
 
+/* The usage's head; then a line per row of the output table (output.h), then usage[]. */
+static const char usage_head[] =
+	"usage: wcanalyze export --format FORMAT [-o FILE] [options] FILE\n";
 static const char usage[] =
-	"usage: wcanalyze export --format speedscope|chrome [-o FILE] [options] FILE\n"
-	"  --format speedscope    the wall-clock profile, one profile per thread, for speedscope\n"
 	"  --format chrome        per-thread timelines of runs and off-CPU intervals, as Chrome\n"
 	"                         trace-event JSON for Perfetto UI and chrome://tracing\n"
 	"  -o, --output FILE      write to FILE (default: stdout; \"-\" is stdout)\n"
@@ -44,8 +45,8 @@ static const char usage[] =
 	"  -M, --max-block US     off-CPU intervals at most this long\n"
 	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"
 	"  --annotate             kernel frames get the _[k] suffix\n"
-	"  --per-thread           accepted: both formats are per thread anyway\n"
-	"  speedscope only:\n"
+	"  --per-thread           key the folded lines by comm-TID (chrome, speedscope: always)\n"
+	"  profile formats (all but chrome) only:\n"
 	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
 	"  --unit us|ms|ns        weight unit (default us)\n"
@@ -53,9 +54,23 @@ static const char usage[] =
 	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 struct args {
-	int format;
+	bool chrome;
+	const struct wc_output_ops *ops; /* a profile format */
 	const char *output;
 };
+
+/* "--format is folded, svg, speedscope or chrome": the rows of the output table, and chrome. */
+static const char *formats(void)
+{
+	static char buf[512];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "--format is");
+
+	for (size_t i = 0; wc_outputs[i] && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %s,", wc_outputs[i]->name);
+	if (n < sizeof(buf))
+		snprintf(buf + n - 1, sizeof(buf) - n + 1, " or chrome");
+	return buf;
+}
 
 static int handle(void *ctx, int opt, const char *arg)
 {
@@ -65,13 +80,25 @@ static int handle(void *ctx, int opt, const char *arg)
 		x->output = arg;
 		return 0;
 	}
-	if (!strcmp(arg, "speedscope"))
-		x->format = FMT_SPEEDSCOPE;
-	else if (!strcmp(arg, "chrome"))
-		x->format = FMT_CHROME;
-	else
-		return wc_cli_bad("--format is speedscope or chrome", arg);
+	x->chrome = !strcmp(arg, "chrome");
+	x->ops = x->chrome ? NULL : wc_output_find(arg);
+	if (!x->chrome && !x->ops)
+		return wc_cli_bad(formats(), arg);
 	return 0;
+}
+
+/* The usage: its head, the rows of the output table, the rest. */
+static const char *full_usage(void)
+{
+	static char buf[4096];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", usage_head);
+
+	for (size_t i = 0; wc_outputs[i] && n < sizeof(buf); i++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "  --format %-14s%s\n",
+				      wc_outputs[i]->name, wc_outputs[i]->help);
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, "%s", usage);
+	return buf;
 }
 
 /* The options of the stacks group that only the speedscope profile has; 0 or exit 2. */
@@ -86,21 +113,18 @@ static int chrome_options(const struct wc_profile_opts *o)
 	return bad ? wc_cli_bad("this option is for --format speedscope only", bad) : 0;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *b = strrchr(path, '/');
-
-	return b && b[1] ? b + 1 : path;
-}
-
-static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
+/* The profile in format @ops (a row of the output table) on @out. */
+static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct wc_output_ops *ops,
+		   FILE *out, bool *empty)
 {
 	struct wc_profile_opts o = c->prof;
+	struct wc_out_args args = { .out = out, .a = &s->a, .file = c->file, .prof = &o };
+	struct wc_out_result res = { 0 };
 	struct wc_profile *p;
-	size_t nprofiles = 0;
 	int ret;
 
-	o.per_thread = true; /* one speedscope profile per thread, keyed comm-TID */
+	o.per_thread = o.per_thread || ops->per_thread; /* speedscope: a profile per thread */
+	o.annotate = o.annotate || (ops->annotate && !o.user_only);
 	p = wc_profile_new(&o);
 	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
@@ -108,8 +132,7 @@ static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, boo
 	}
 	ret = wc_cli_run(s, c, wc_profile_consumer(p));
 	if (ret < 0) {
-		int err = wc_speedscope_write(p, &s->a, s->sym, o.unit, base_name(c->file), out,
-					      &nprofiles);
+		int err = wc_output_run(ops, &args, p, s->sym, &res);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
@@ -117,7 +140,7 @@ static int speedscope(struct wc_cli *c, struct wc_cli_session *s, FILE *out, boo
 		} else {
 			wc_cli_profile_notes(s, p, c->file, stderr);
 		}
-		*empty = !nprofiles;
+		*empty = !res.lines;
 	}
 	wc_profile_free(p);
 	return ret;
@@ -217,17 +240,17 @@ int wc_cmd_export(int argc, char **argv)
 	struct wc_outfile out;
 	bool empty = false;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, full_usage());
 	int err;
 
 	if (ret >= 0)
 		return ret;
-	if (x.format == FMT_NONE) {
+	if (!x.chrome && !x.ops) {
 		fprintf(stderr, "wcanalyze: export: --format speedscope or --format chrome is "
 			"needed (see wcanalyze export --help)\n");
 		return WC_EXIT_USAGE;
 	}
-	if (x.format == FMT_CHROME && (ret = chrome_options(&c.prof)) != 0)
+	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
 		return ret;
 	ret = wc_cli_output_ok(x.output);
 	if (ret)
@@ -237,8 +260,7 @@ int wc_cmd_export(int argc, char **argv)
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
-	ret = x.format == FMT_SPEEDSCOPE ? speedscope(&c, &s, out.f, &empty)
-					 : chrome(&c, &s, out.f, &empty);
+	ret = x.ops ? profile(&c, &s, x.ops, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)
 		fprintf(stderr, "wcanalyze: warning: %s: nothing to export: no run, interval or "
 			"sample passed the filters\n", c.file);

@@ -12,6 +12,7 @@
 #include "analyzer/outfile.h"
 #include "analyzer/cli.h"
 #include "analyzer/flamegraph.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 
 static const char usage[] =
@@ -99,42 +100,34 @@ static int handle(void *ctx, int opt, const char *arg)
 	return WC_EXIT_USAGE;
 }
 
-/* The default title: the kind of time (flamegraph.pl says Flame Graph / Icicle Graph). */
-static const char *default_title(enum wc_profile_mode mode, bool waker, bool inverted)
+/* The SVG of profile @p (its options in @x) on x->output (outfile.h), or stdout when NULL.
+ * Return: 0 or an exit status; *@total: the graph's total (0: nothing drawn). */
+static int draw(struct wc_cli_session *s, const struct wc_cli *c, const struct fg_args *x,
+		struct wc_profile *p, uint64_t *total)
 {
-	if (waker) /* what Brendan Gregg's offwaketime graphs are called */
-		return inverted ? "Off-Wake Time Icicle Graph" : "Off-Wake Time Flame Graph";
-	switch (mode) {
-	case WC_MODE_OFF:
-		return inverted ? "Off-CPU Time Icicle Graph" : "Off-CPU Time Flame Graph";
-	case WC_MODE_ON:
-		return inverted ? "On-CPU Icicle Graph" : "On-CPU Flame Graph";
-	default:
-		return inverted ? "Wall-clock Icicle Graph" : "Wall-clock Flame Graph";
-	}
-}
-
-/* Write @fg to @path (outfile.h), or stdout when NULL.  Return: 0 or an exit status. */
-static int write_out(struct wc_flamegraph *fg, const char *path)
-{
+	struct wc_out_args args = { .a = &s->a, .file = c->file, .prof = &c->prof, .svg = &x->o };
+	struct wc_out_result res = { 0 };
 	struct wc_outfile out;
-	int err = wc_cli_output_ok(path), cerr;
+	int err = wc_cli_output_ok(x->output), cerr;
 
 	if (err)
 		return err;
-	err = wc_outfile_open(&out, path);
+	err = wc_outfile_open(&out, x->output);
 	if (err) {
-		fprintf(stderr, "wcanalyze: %s: %s\n", path, strerror(-err));
+		fprintf(stderr, "wcanalyze: %s: %s\n", x->output, strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
-	err = wc_flamegraph_write(fg, out.f);
+	args.out = out.f;
+	err = wc_output_run(&wc_output_svg, &args, p, s->sym, &res);
 	cerr = wc_outfile_close(&out, !err);
-	if (cerr && !err)
-		err = cerr;
-	if (!err)
+	*total = res.items;
+	if (!err && !cerr)
 		return 0;
-	fprintf(stderr, "wcanalyze: writing %s: %s\n", path ? path : "the output",
-		strerror(-err));
+	if (err && err != -EIO)
+		fprintf(stderr, "wcanalyze: building the flame graph: %s\n", strerror(-err));
+	else
+		fprintf(stderr, "wcanalyze: writing %s: %s\n", x->output ? x->output : "the output",
+			strerror(err ? -err : -cerr));
 	return WC_EXIT_BAD_FILE;
 }
 
@@ -142,11 +135,8 @@ int wc_cmd_flamegraph(int argc, char **argv)
 {
 	struct fg_args x = { .o = { .minwidth = -1 } };
 	struct wc_cli_extra extra = { longopts, "o:", handle, &x };
-	struct wc_flamegraph *fg = NULL;
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p = NULL;
-	struct wc_flamegraph_stats st;
-	char subtitle[512];
 	struct wc_cli c;
 	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
 
@@ -162,48 +152,32 @@ int wc_cmd_flamegraph(int argc, char **argv)
 	}
 	/* kernel frames carry _[k] for the colours; it is not shown */
 	c.prof.annotate = !c.prof.user_only;
-	if (!x.o.title)
-		x.o.title = default_title(c.prof.mode, x.waker, x.o.inverted);
-	snprintf(subtitle, sizeof(subtitle), "%s, time in %s", c.file, wc_unit_name(c.prof.unit));
-	x.o.subtitle = subtitle;
-	x.o.legend = true;
-	x.o.countname = wc_unit_name(c.prof.unit);
-	x.o.off_cpu = c.prof.mode == WC_MODE_OFF;
+	/* the title by mode, subtitle, legend and unit are the svg row's (output.h) */
 	p = wc_profile_new(&c.prof);
-	fg = p ? wc_flamegraph_new(&x.o) : NULL;
-	if (!fg) {
+	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
-		wc_profile_free(p);
 		return WC_EXIT_BAD_FILE;
 	}
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
-		int err = wc_profile_lines(p, &s.a, s.sym, wc_flamegraph_add, fg);
+		uint64_t total = 0;
 
 		if (x.waker && !wc_profile_waker_stacks(p))
 			fprintf(stderr,
 				"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
 				"--waker-stacks): wakers are named by comm-tid only\n",
 				c.file);
-		if (err) {
-			fprintf(stderr, "wcanalyze: building the flame graph: %s\n",
-				strerror(-err));
-			ret = WC_EXIT_BAD_FILE;
-		} else {
-			ret = write_out(fg, x.output);
-			if (!ret)
-				wc_cli_profile_notes(&s, p, c.file, stderr);
-			wc_flamegraph_stats(fg, &st);
-			if (!ret && !st.total)
-				fprintf(stderr,
-					"wcanalyze: warning: %s: no stacks to draw (nothing passed "
-					"the options)\n",
-					c.file);
-			ret = ret ? ret : -1;
-		}
+		ret = draw(&s, &c, &x, p, &total);
+		if (!ret)
+			wc_cli_profile_notes(&s, p, c.file, stderr);
+		if (!ret && !total)
+			fprintf(stderr,
+				"wcanalyze: warning: %s: no stacks to draw (nothing passed "
+				"the options)\n",
+				c.file);
+		ret = ret ? ret : -1;
 	}
 	ret = wc_cli_end(&s, ret);
-	wc_flamegraph_free(fg);
 	wc_profile_free(p);
 	return ret;
 }

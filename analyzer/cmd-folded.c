@@ -6,6 +6,7 @@
 
 #include "analyzer/cli.h"
 #include "analyzer/info.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 
 static const char usage[] =
@@ -56,7 +57,9 @@ int wc_cmd_folded(int argc, char **argv)
 	}
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
-		int err = wc_profile_write_folded(p, &s.a, s.sym, stdout);
+		struct wc_out_args args = { .out = stdout, .a = &s.a, .file = c.file,
+					    .prof = &c.prof };
+		int err = wc_output_run(&wc_output_folded, &args, p, s.sym, NULL);
 
 		if (waker && !wc_profile_waker_stacks(p))
 			fprintf(stderr,

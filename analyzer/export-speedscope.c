@@ -28,6 +28,7 @@
 #include "analyzer/grow.h"
 #include "analyzer/json.h"
 #include "analyzer/map64.h"
+#include "analyzer/output.h"
 
 #define SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
@@ -45,13 +46,15 @@ struct sample {
 	uint64_t weight;
 };
 
-/* The frame names, interned: an open-addressing table of indices + 1 into names[]. */
 struct ss {
 	struct wc_analysis *a;
-	char **names;
+	FILE *out;
+	enum wc_unit unit;
+	const char *name; /* the document's */
+	const char **names; /* shared.frames: the profile's names (borrowed), in order of use */
 	size_t nnames, names_cap;
-	uint32_t *slots;
-	size_t nslots;    /* a power of two, at least twice nnames */
+	uint32_t *byid;   /* a profile's frame id -> index in names + 1, 0 not yet */
+	size_t byid_cap;
 	struct prof *profs;
 	size_t nprofs, profs_cap;
 	struct sample *samples;
@@ -61,79 +64,39 @@ struct ss {
 	struct wc_map64 by_tid; /* tid -> index in profs */
 };
 
-/* FNV-1a, 64 bits. */
-static uint64_t hash(const char *s, size_t len)
+/* The index in shared.frames of frame @f, added when new; -ENOMEM. */
+static int64_t frame_index(struct ss *ss, const struct wc_out_frame *f)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	size_t had = ss->byid_cap;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-	return h;
-}
-
-static int rehash(struct ss *ss)
-{
-	size_t n = ss->nslots ? ss->nslots * 2 : 1024;
-	uint32_t *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < ss->nnames; i++) {
-		size_t at = hash(ss->names[i], strlen(ss->names[i])) & (n - 1);
-
-		while (slots[at])
-			at = (at + 1) & (n - 1);
-		slots[at] = (uint32_t)i + 1;
+	if (f->id >= ss->byid_cap) {
+		if (wc_grow((void **)&ss->byid, &ss->byid_cap, (size_t)f->id + 1,
+			    sizeof(*ss->byid)))
+			return -ENOMEM;
+		memset(ss->byid + had, 0, (ss->byid_cap - had) * sizeof(*ss->byid));
 	}
-	free(ss->slots);
-	ss->slots = slots;
-	ss->nslots = n;
-	return 0;
-}
-
-/* The index of frame @name (@len bytes), added when new; -ENOMEM. */
-static int64_t intern(struct ss *ss, const char *name, size_t len)
-{
-	size_t at;
-
-	if (ss->nnames * 2 >= ss->nslots && rehash(ss))
-		return -ENOMEM;
-	at = hash(name, len) & (ss->nslots - 1);
-	for (; ss->slots[at]; at = (at + 1) & (ss->nslots - 1)) {
-		const char *n = ss->names[ss->slots[at] - 1];
-
-		if (strncmp(n, name, len) == 0 && n[len] == 0)
-			return ss->slots[at] - 1;
-	}
+	if (ss->byid[f->id])
+		return ss->byid[f->id] - 1;
 	if (ss->nnames >= UINT32_MAX - 1 ||
 	    wc_grow((void **)&ss->names, &ss->names_cap, ss->nnames + 1, sizeof(*ss->names)))
 		return -ENOMEM;
-	ss->names[ss->nnames] = strndup(name, len);
-	if (!ss->names[ss->nnames])
-		return -ENOMEM;
-	ss->slots[at] = (uint32_t)++ss->nnames;
+	ss->names[ss->nnames] = f->name;
+	ss->byid[f->id] = (uint32_t)++ss->nnames;
 	return (int64_t)ss->nnames - 1;
 }
 
 /*
- * The profile of the thread of line key @key ("comm-TID", @len bytes), added when new: its
- * index, or -ENOMEM.  A thread is one profile even when its comm changed (a prctl name, an
- * exec), which folded --per-thread splits: it is named after its last comm.
+ * The profile of thread @tid, whose line key is @key, added when new: its index, or -ENOMEM.
+ * A thread is one profile even when its comm changed (a prctl name, an exec), which folded
+ * --per-thread splits: it is named after its last comm.
  */
-static int64_t prof_of(struct ss *ss, const char *key, size_t len)
+static int64_t prof_of(struct ss *ss, uint32_t tid, const char *key)
 {
 	const struct wc_thread *t;
-	const char *dash = NULL;
-	uint32_t tid = 0;
 	struct prof *p;
 	uint64_t *v;
 	int inserted;
 
-	for (size_t i = 0; i < len; i++)
-		if (key[i] == '-')
-			dash = key + i;
-	if (dash)
-		tid = (uint32_t)strtoul(dash + 1, NULL, 10);
 	v = wc_map64_put(&ss->by_tid, tid, ss->nprofs, &inserted);
 	if (!v)
 		return -ENOMEM;
@@ -147,7 +110,7 @@ static int64_t prof_of(struct ss *ss, const char *key, size_t len)
 	t = wc_tasks_find(&ss->a->tasks, tid);
 	p->pid = t ? t->pid : 0;
 	if (!t || !t->comm[0])
-		p->key = strndup(key, len);
+		p->key = strdup(key);
 	else if (asprintf(&p->key, "%s-%u", t->comm, tid) < 0)
 		p->key = NULL;
 	if (!p->key)
@@ -155,37 +118,30 @@ static int64_t prof_of(struct ss *ss, const char *key, size_t len)
 	return (int64_t)ss->nprofs++;
 }
 
-/* One folded line: "comm-TID;frame;...;frame" and its value. */
-static int on_line(void *ctx, const char *text, uint64_t value)
+/* One line of a per-thread profile: its key frame names the thread, the others a sample. */
+static int ss_line(void *state, const struct wc_out_line *l)
 {
-	struct ss *ss = ctx;
-	const char *semi = strchr(text, ';');
-	const char *s;
+	struct ss *ss = state;
 	struct sample *smp;
 	int64_t prof;
 
-	if (!semi) /* every line has a frame after its key (profile.h); keep the key then */
-		semi = text + strlen(text);
-	prof = prof_of(ss, text, (size_t)(semi - text));
+	prof = prof_of(ss, l->tid, l->nframes ? l->frames[0].name : "");
 	if (prof < 0 || wc_grow((void **)&ss->samples, &ss->samples_cap, ss->nsamples + 1,
 				sizeof(*ss->samples)))
 		return -ENOMEM;
 	smp = &ss->samples[ss->nsamples];
-	*smp = (struct sample){ .prof = (uint32_t)prof, .first = ss->nstack, .weight = value };
-	for (s = *semi ? semi + 1 : semi; *s;) {
-		const char *end = strchr(s, ';');
-		size_t len = end ? (size_t)(end - s) : strlen(s);
-		int64_t f = intern(ss, s, len);
+	*smp = (struct sample){ .prof = (uint32_t)prof, .first = ss->nstack, .weight = l->value };
+	for (uint32_t i = 1; i < l->nframes; i++) {
+		int64_t f = frame_index(ss, &l->frames[i]);
 
 		if (f < 0 || wc_grow((void **)&ss->stack, &ss->stack_cap, ss->nstack + 1,
 				     sizeof(*ss->stack)))
 			return -ENOMEM;
 		ss->stack[ss->nstack++] = (uint32_t)f;
 		smp->nframes++;
-		s = end ? end + 1 : s + len;
 	}
 	ss->nsamples++;
-	ss->profs[prof].total += value;
+	ss->profs[prof].total += l->value;
 	ss->profs[prof].nsamples++;
 	return 0;
 }
@@ -209,13 +165,56 @@ static const char *unit_name(enum wc_unit u)
 	return u == WC_UNIT_MS ? "milliseconds" : u == WC_UNIT_NS ? "nanoseconds" : "microseconds";
 }
 
+/* One thread's profile @k in @j: its samples are ss->samples[@samples[0...]]. */
+static void write_profile(const struct ss *ss, struct wc_json *j, uint32_t k,
+			  const size_t *samples, enum wc_unit unit)
+{
+	const struct prof *p = &ss->profs[k];
+	char title[128];
+
+	if (p->pid)
+		snprintf(title, sizeof(title), "%s (pid %u)", p->key, p->pid);
+	else
+		snprintf(title, sizeof(title), "%s", p->key);
+	wc_json_newline(j);
+	wc_json_object(j);
+	wc_json_key(j, "type");
+	wc_json_str(j, "sampled");
+	wc_json_key(j, "name");
+	wc_json_str(j, title);
+	wc_json_key(j, "unit");
+	wc_json_str(j, unit_name(unit));
+	wc_json_key(j, "startValue");
+	wc_json_u64(j, 0);
+	wc_json_key(j, "endValue");
+	wc_json_u64(j, p->total);
+	wc_json_key(j, "samples");
+	wc_json_array(j);
+	for (size_t i = 0; i < p->nsamples; i++) {
+		const struct sample *s = &ss->samples[samples[i]];
+
+		wc_json_newline(j);
+		wc_json_array(j);
+		for (uint32_t f = 0; f < s->nframes; f++)
+			wc_json_u64(j, ss->stack[s->first + f]);
+		wc_json_end(j);
+	}
+	wc_json_end(j);
+	wc_json_newline(j);
+	wc_json_key(j, "weights");
+	wc_json_array(j);
+	for (size_t i = 0; i < p->nsamples; i++)
+		wc_json_u64(j, ss->samples[samples[i]].weight);
+	wc_json_end(j);
+	wc_json_end(j);
+}
+
 static int write_doc(struct ss *ss, enum wc_unit unit, const char *name, FILE *out)
 {
 	uint32_t *order = calloc(ss->nprofs + 1, sizeof(*order));
 	size_t *first = calloc(ss->nprofs + 1, sizeof(*first)); /* samples by profile */
 	size_t *by_prof = calloc(ss->nsamples + 1, sizeof(*by_prof));
 	struct wc_json j;
-	char title[128];
 	int err;
 
 	if (!order || !first || !by_prof) {
@@ -261,46 +260,8 @@ static int write_doc(struct ss *ss, enum wc_unit unit, const char *name, FILE *o
 	wc_json_newline(&j);
 	wc_json_key(&j, "profiles");
 	wc_json_array(&j);
-	for (size_t k = 0; k < ss->nprofs; k++) {
-		const struct prof *p = &ss->profs[order[k]];
-		size_t lo = first[order[k]], hi = lo + p->nsamples;
-
-		if (p->pid)
-			snprintf(title, sizeof(title), "%s (pid %u)", p->key, p->pid);
-		else
-			snprintf(title, sizeof(title), "%s", p->key);
-		wc_json_newline(&j);
-		wc_json_object(&j);
-		wc_json_key(&j, "type");
-		wc_json_str(&j, "sampled");
-		wc_json_key(&j, "name");
-		wc_json_str(&j, title);
-		wc_json_key(&j, "unit");
-		wc_json_str(&j, unit_name(unit));
-		wc_json_key(&j, "startValue");
-		wc_json_u64(&j, 0);
-		wc_json_key(&j, "endValue");
-		wc_json_u64(&j, p->total);
-		wc_json_key(&j, "samples");
-		wc_json_array(&j);
-		for (size_t i = lo; i < hi; i++) {
-			const struct sample *s = &ss->samples[by_prof[i]];
-
-			wc_json_newline(&j);
-			wc_json_array(&j);
-			for (uint32_t f = 0; f < s->nframes; f++)
-				wc_json_u64(&j, ss->stack[s->first + f]);
-			wc_json_end(&j);
-		}
-		wc_json_end(&j);
-		wc_json_newline(&j);
-		wc_json_key(&j, "weights");
-		wc_json_array(&j);
-		for (size_t i = lo; i < hi; i++)
-			wc_json_u64(&j, ss->samples[by_prof[i]].weight);
-		wc_json_end(&j);
-		wc_json_end(&j);
-	}
+	for (size_t k = 0; k < ss->nprofs; k++)
+		write_profile(ss, &j, order[k], by_prof + first[order[k]], unit);
 	wc_json_end(&j);
 	wc_json_end(&j);
 	err = wc_json_finish(&j);
@@ -313,27 +274,65 @@ out:
 	return err;
 }
 
+static const char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+
+	return b && b[1] ? b + 1 : path;
+}
+
+static int ss_begin(const struct wc_out_args *args, void **state)
+{
+	struct ss *ss = calloc(1, sizeof(*ss));
+
+	if (!ss)
+		return -ENOMEM;
+	*ss = (struct ss){ .a = args->a, .out = args->out, .unit = args->prof->unit,
+			   .name = base_name(args->file) };
+	if (wc_map64_init(&ss->by_tid)) {
+		free(ss);
+		return -ENOMEM;
+	}
+	*state = ss;
+	return 0;
+}
+
+static int ss_end(void *state, bool write, struct wc_out_result *res)
+{
+	struct ss *ss = state;
+	int err = write ? write_doc(ss, ss->unit, ss->name, ss->out) : 0;
+
+	res->items = ss->nprofs;
+	for (size_t i = 0; i < ss->nprofs; i++)
+		free(ss->profs[i].key);
+	free(ss->names);
+	free(ss->byid);
+	free(ss->profs);
+	free(ss->samples);
+	free(ss->stack);
+	wc_map64_fini(&ss->by_tid);
+	free(ss);
+	return err;
+}
+
+const struct wc_output_ops wc_output_speedscope = {
+	.name = "speedscope",
+	.help = "the wall-clock profile, one profile per thread, for speedscope",
+	.per_thread = true,
+	.begin = ss_begin,
+	.line = ss_line,
+	.end = ss_end,
+};
+
 int wc_speedscope_write(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
 			enum wc_unit unit, const char *name, FILE *out, size_t *nprofiles)
 {
-	struct ss ss = { .a = a };
-	int err = wc_map64_init(&ss.by_tid);
+	struct wc_profile_opts o = { .unit = unit, .per_thread = true };
+	struct wc_out_args args = { .out = out, .a = a, .file = name, .prof = &o };
+	struct wc_out_result res = { 0 };
+	int err = wc_output_run(&wc_output_speedscope, &args, p, sym, &res);
 
-	if (!err)
-		err = wc_profile_lines(p, a, sym, on_line, &ss);
-	if (!err)
-		err = write_doc(&ss, unit, name, out);
 	if (nprofiles)
-		*nprofiles = ss.nprofs;
-	for (size_t i = 0; i < ss.nnames; i++)
-		free(ss.names[i]);
-	for (size_t i = 0; i < ss.nprofs; i++)
-		free(ss.profs[i].key);
-	free(ss.names);
-	free(ss.slots);
-	free(ss.profs);
-	free(ss.samples);
-	free(ss.stack);
-	wc_map64_fini(&ss.by_tid);
+		*nprofiles = res.items;
 	return err;
 }

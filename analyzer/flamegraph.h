@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * flamegraph.h - folded stacks to a self-contained interactive SVG flame graph, laid out as
- * Brendan Gregg's flamegraph.pl does (github.com/brendangregg/FlameGraph): one <g> per frame
- * with a <title> (the tooltip: "name (1,234 us, 5.00%)"), a <rect> and a <text> label, the
- * root "all" at the bottom (at the top with @inverted, an icicle graph), siblings in the
- * order flamegraph.pl gives them (its sort of the folded lines: a caller's own time on the
- * left of its callees), so that the same folded input gives frames at the same x and of the
- * same width as flamegraph.pl's.  An embedded script (no network) zooms on a click, resets
- * the zoom, searches with highlight and the matched share, and shows a frame's title at the
- * bottom when the pointer is over it.
+ * flamegraph.h - a profile's lines (output.h; this is its "svg" row), or folded stacks, to
+ * a self-contained interactive SVG flame graph, laid out as Brendan Gregg's flamegraph.pl
+ * does (github.com/brendangregg/FlameGraph): one <g> per frame with a <title> (the tooltip:
+ * "name (1,234 us, 5.00%)"), a <rect> and a <text> label, the root "all" at the bottom (at
+ * the top with @inverted, an icicle graph), siblings in the order flamegraph.pl gives them
+ * (its sort of the folded lines: a caller's own time on the left of its callees), so that
+ * the same folded input gives frames at the same x and of the same width as flamegraph.pl's.
+ * An embedded script (no network) zooms on a click, resets the zoom, searches with highlight
+ * and the matched share, and shows a frame's title at the bottom when the pointer is over it.
  *
  * Where we differ from flamegraph.pl on purpose:
  *  - frames narrower than the minimum width are not only dropped: each run of two or more
@@ -68,6 +68,7 @@ struct wc_flamegraph_stats {
 };
 
 struct wc_flamegraph;
+struct wc_out_line;
 
 /**
  * wc_flamegraph_new() - an empty flame graph
@@ -86,10 +87,19 @@ void wc_flamegraph_free(struct wc_flamegraph *fg);
  *         copied.  A frame named "_[k]" at its end is a kernel frame (the suffix is not
  *         shown); a last frame "[off-cpu X]" or "[runqueue]" makes the line off-CPU time.
  * @value: in the unit of the graph (countname); 0 adds nothing
- * Its signature is that of wc_profile_lines()'s callback, with @fg as ctx.
  * Return: 0, -ENOMEM, or -EOVERFLOW when the total would pass 2^63.
  */
-int wc_flamegraph_add(void *fg, const char *stack, uint64_t value);
+int wc_flamegraph_add(struct wc_flamegraph *fg, const char *stack, uint64_t value);
+
+/**
+ * wc_flamegraph_add_line() - add one line of a profile (output.h), its value added to every
+ * frame on its path; frames are told apart by their names (interned once per frame id, so
+ * the lines should all come from one profile), kernel frames by their "_[k]" suffix as in
+ * wc_flamegraph_add(); a line whose leaf is an off-CPU state or the run queue is off-CPU time
+ * @l: borrowed for the call
+ * Return: 0, -ENOMEM, or -EOVERFLOW when the total would pass 2^63.
+ */
+int wc_flamegraph_add_line(struct wc_flamegraph *fg, const struct wc_out_line *l);
 
 /**
  * wc_flamegraph_add_folded() - add one line of folded text, "STACK VALUE" (the value after

@@ -1,59 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* profile.c - see profile.h. */
+/* profile.c - see profile.h: the aggregation during the replay (profile-lines.c: the lines). */
 #include <errno.h>
 #include <linux/perf_event.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/callchain.h"
-#include "analyzer/map64.h"
-#include "analyzer/profile.h"
-#include "analyzer/skid.h"
-
-/* Leaves: what ends a line.  Off-CPU state letters are stored as themselves (>= 'A').
- * LEAF_ON_NEAR: on-CPU samples that came just after their thread's switch-in, to be shown
- * as [scheduler] when their stack is the switch's (skid.h), else as LEAF_ON. */
-enum { LEAF_ON = 0, LEAF_UNSAMPLED = 1, LEAF_RUNQ = 2, LEAF_OFF = 3, LEAF_ON_NEAR = 4 };
-
-/* In a key of the samples map: the sample is to be attributed as LEAF_ON_NEAR. */
-#define NEAR_BIT (1ull << 63)
-
-struct seg {
-	uint32_t tid, pid, aspace;
-	char comm[17];
-	uint64_t run_ns;
-	uint64_t nsamples;
-};
-
-/* One waker-profile entry: blocked time of a target segment and stack, by waker. */
-struct wk_entry {
-	uint32_t tseg, tstack, wseg, wstack; /* wseg 0: the waker is not known as a thread */
-	uint32_t wtid;
-	uint64_t ns;
-};
-
-struct wc_profile {
-	struct wc_profile_opts o;
-	struct wc_analysis_consumer consumer;
-	struct wc_analysis *a;
-	struct seg *segs;          /* index 0 unused */
-	size_t nsegs, segs_cap;
-	struct wc_map64 entries;   /* seg << 40 | leaf << 32 | stack id -> ns */
-	struct wc_map64 samples;   /* NEAR_BIT | seg << 32 | stack id -> samples */
-	struct wc_map64 near;      /* stack id -> samples just after a switch-in, shown threads */
-	uint64_t nsamples;         /* samples of the threads shown */
-	uint64_t skid;             /* ... that are skid: wc_profile_lines() counts them */
-	bool attributed;           /* some went to LEAF_ON_NEAR */
-	struct wc_window win;      /* the --time window */
-	bool window_set;
-	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
-	struct wk_entry *wk;       /* the waker profile */
-	size_t nwk, wk_cap;
-	struct wc_map64 wk_index;  /* hash of an entry's key -> index + 1 (probed on clashes) */
-	bool waker_stacks;         /* wakeups carry callchains */
-	uint64_t user_ns[WC_USER_KINDS]; /* wc_profile_lines(): off-CPU time of the lines, ns, by
-					  * how complete their user stacks are */
-};
+#include "analyzer/profile-priv.h"
 
 uint64_t wc_unit_ns(enum wc_unit u)
 {
@@ -251,7 +203,8 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	err = add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state, iv->stack_id,
 		  wc_window_clip(p->win, iv->start_ns, iv->wake_ns));
 	if (!err)
-		err = add(p, seg, LEAF_RUNQ, iv->stack_id, wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
+		err = add(p, seg, LEAF_RUNQ, iv->stack_id,
+			  wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
 	return err;
 }
 
@@ -324,7 +277,9 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sample = on_sample,
 	};
 	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
-	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near)) {
+	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) ||
+	    wc_map64_init(&p->ucache) || wc_map64_init(&p->kcache) ||
+	    wc_map64_init(&p->stacks)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -340,6 +295,12 @@ void wc_profile_free(struct wc_profile *p)
 	wc_map64_fini(&p->samples);
 	wc_map64_fini(&p->wk_index);
 	wc_map64_fini(&p->near);
+	wc_map64_fini(&p->ucache);
+	wc_map64_fini(&p->kcache);
+	wc_map64_fini(&p->stacks);
+	free(p->sc);
+	wc_names_fini(&p->names);
+	free(p->lf);
 	free(p->wk);
 	free(p->segs);
 	free(p);
@@ -350,8 +311,7 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p)
 	return &p->consumer;
 }
 
-/* Share each segment's run time among its sampled stacks (see profile.h). */
-static int calibrate(struct wc_profile *p)
+int wc_profile_calibrate(struct wc_profile *p)
 {
 	if (p->calibrated || p->o.mode == WC_MODE_OFF || p->o.no_calibrate || !p->a ||
 	    !p->a->have_switch)
@@ -377,183 +337,6 @@ static int calibrate(struct wc_profile *p)
 	return 0;
 }
 
-struct line {
-	char *text;
-	uint64_t ns;
-};
-
-/* One line's text, without the value: key;user frames;[-;]kernel frames[;leaf]. */
-static void line_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
-		      const struct seg *s, unsigned leaf, uint32_t stack_id)
-{
-	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(p->a->replay, stack_id, &nr);
-	struct wc_callchain cc;
-	bool any = false;
-
-	wc_strbuf_reset(b);
-	if (p->o.per_thread)
-		wc_strbuf_putf(b, "%s-%u", s->comm[0] ? s->comm : "[unknown]", s->tid);
-	else
-		wc_strbuf_put(b, s->comm[0] ? s->comm : "[unknown]");
-	if (leaf == LEAF_ON_NEAR && wc_skid_stack(p->a, sym, stack_id)) {
-		wc_strbuf_put(b, ";" WC_SKID_FRAME);
-		return;
-	}
-	wc_callchain_split(ips, nr, &cc);
-	if (!p->o.kernel_only)
-		for (uint32_t i = cc.nuser; i-- > 0;) {
-			const char *n = wc_symbolizer_user(sym, s->aspace, cc.user[i]);
-
-			wc_strbuf_put(b, ";");
-			wc_strbuf_put(b, n ? n : "[unknown]");
-			any = true;
-		}
-	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		wc_strbuf_put(b, ";-");
-	if (!p->o.user_only)
-		for (uint32_t i = cc.nkernel; i-- > 0;) {
-			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
-
-			wc_strbuf_put(b, ";");
-			wc_strbuf_put(b, n ? n : "[unknown]");
-			if (p->o.annotate)
-				wc_strbuf_put(b, "_[k]");
-			any = true;
-		}
-	if (!any && leaf != LEAF_UNSAMPLED)
-		wc_strbuf_put(b, ";[unknown]");
-	switch (leaf) {
-	case LEAF_ON:
-	case LEAF_ON_NEAR:
-	case LEAF_OFF:
-		break;
-	case LEAF_UNSAMPLED:
-		wc_strbuf_put(b, ";[on-cpu unsampled]");
-		break;
-	case LEAF_RUNQ:
-		wc_strbuf_put(b, ";[runqueue]");
-		break;
-	default:
-		wc_strbuf_putf(b, ";[off-cpu %c]", (char)leaf);
-	}
-}
-
-/* The waker part of a waker-profile line: ;--;kernel frames;user frames;comm (leaf first). */
-static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct wc_strbuf *b,
-		       const struct wk_entry *e)
-{
-	const struct seg *w = e->wseg ? &p->segs[e->wseg] : NULL;
-	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(p->a->replay, e->wstack, &nr);
-	struct wc_callchain cc;
-	const char *comm = w && w->comm[0] ? w->comm : e->wtid ? "[unknown]" : "swapper";
-
-	wc_strbuf_put(b, ";--");
-	if (!p->waker_stacks) {
-		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
-		return;
-	}
-	wc_callchain_split(ips, nr, &cc);
-	if (!p->o.user_only)
-		for (uint32_t i = 0; i < cc.nkernel; i++) {
-			const char *n = wc_symbolizer_kernel(sym, cc.kernel[i]);
-
-			wc_strbuf_putf(b, ";%s%s", n ? n : "[unknown]", p->o.annotate ? "_[k]" : "");
-		}
-	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
-		wc_strbuf_put(b, ";-");
-	if (!p->o.kernel_only && w)
-		for (uint32_t i = 0; i < cc.nuser; i++) {
-			const char *n = wc_symbolizer_user(sym, w->aspace, cc.user[i]);
-
-			wc_strbuf_putf(b, ";%s", n ? n : "[unknown]");
-		}
-	if (p->o.per_thread)
-		wc_strbuf_putf(b, ";%s-%u", comm, e->wtid);
-	else
-		wc_strbuf_putf(b, ";%s", comm);
-}
-
-/* How complete the user part of the stack is (wc_callchain_user_kind()). */
-static enum wc_user_stack user_kind(const struct wc_analysis *a, uint32_t stack_id)
-{
-	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(a->replay, stack_id, &nr);
-
-	return ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE;
-}
-
-static int cmp_line(const void *x, const void *y)
-{
-	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
-}
-
-int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
-		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx)
-{
-	struct line *lines;
-	size_t n = 0;
-	struct wc_strbuf b = { 0 };
-	uint64_t unit = wc_unit_ns(p->o.unit);
-	int err = 0;
-
-	p->a = a;
-	if (calibrate(p))
-		return -ENOMEM;
-	p->skid = 0;
-	for (size_t i = 0; i <= p->near.mask; i++)
-		if (p->near.keys[i] != WC_MAP64_EMPTY &&
-		    wc_skid_stack(a, sym, (uint32_t)p->near.keys[i]))
-			p->skid += p->near.values[i];
-	lines = calloc(p->entries.count + p->nwk + 1, sizeof(*lines));
-	if (!lines)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->nwk; i++) {
-		const struct wk_entry *e = &p->wk[i];
-
-		line_text(p, sym, &b, &p->segs[e->tseg], LEAF_OFF, e->tstack);
-		waker_text(p, sym, &b, e);
-		if (b.oom || !(lines[n].text = strdup(b.s))) {
-			err = -ENOMEM;
-			goto out;
-		}
-		lines[n++].ns = e->ns;
-	}
-	memset(p->user_ns, 0, sizeof(p->user_ns));
-	for (size_t i = 0; i <= p->entries.mask; i++) {
-		uint64_t key = p->entries.keys[i];
-		unsigned leaf = (key >> 32) & 0xff;
-
-		if (key == WC_MAP64_EMPTY)
-			continue;
-		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED)
-			p->user_ns[user_kind(a, (uint32_t)key)] += p->entries.values[i];
-		line_text(p, sym, &b, &p->segs[key >> 40], (key >> 32) & 0xff, (uint32_t)key);
-		if (b.oom || !(lines[n].text = strdup(b.s))) {
-			err = -ENOMEM;
-			goto out;
-		}
-		lines[n++].ns = p->entries.values[i];
-	}
-	qsort(lines, n, sizeof(*lines), cmp_line);
-	for (size_t i = 0; i < n && !err;) {
-		uint64_t ns = 0;
-		size_t j = i;
-
-		for (; j < n && strcmp(lines[j].text, lines[i].text) == 0; j++)
-			ns += lines[j].ns;
-		if ((ns + unit / 2) / unit)
-			err = line(ctx, lines[i].text, (ns + unit / 2) / unit);
-		i = j;
-	}
-out:
-	for (size_t i = 0; i < n; i++)
-		free(lines[i].text);
-	free(lines);
-	wc_strbuf_fini(&b);
-	return err;
-}
 
 void wc_profile_user_kinds(const struct wc_profile *p, uint64_t ns[WC_USER_KINDS])
 {
@@ -565,19 +348,4 @@ uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attr
 	*total = p->nsamples;
 	*attributed = p->attributed && p->skid;
 	return p->skid;
-}
-
-static int print_line(void *ctx, const char *text, uint64_t value)
-{
-	return fprintf(ctx, "%s %llu\n", text, (unsigned long long)value) < 0 ? -EIO : 0;
-}
-
-int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
-			    struct wc_symbolizer *sym, FILE *out)
-{
-	int err = wc_profile_lines(p, a, sym, print_line, out);
-
-	if (!err && (fflush(out) || ferror(out)))
-		err = -EIO;
-	return err;
 }

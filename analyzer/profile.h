@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * profile.h - the wall-clock profile: off-CPU intervals and on-CPU time of the same threads,
- * aggregated during the replay by (thread segment, stack id, leaf) and written as folded
- * stacks (FlameGraph's and BCC's format: "frame;frame;...;frame VALUE", root first).
+ * aggregated during the replay by (thread segment, stack id, leaf) and handed to the outputs
+ * (output.h) as lines, each the frames of a folded stack (FlameGraph's and BCC's format:
+ * "frame;frame;...;frame VALUE", root first) with what they are.
  *
  * On-CPU time: with scheduler events, each thread's exact run time (switch-in to switch-out)
  * is shared among its sampled stacks in proportion to their samples, so its on-CPU lines sum
@@ -64,6 +65,7 @@ struct wc_profile_opts {
 };
 
 struct wc_profile;
+struct wc_out_line;
 
 /* wc_profile_new() - an empty profile.  Return: it, or NULL with errno ENOMEM. */
 struct wc_profile *wc_profile_new(const struct wc_profile_opts *o);
@@ -73,17 +75,7 @@ void wc_profile_free(struct wc_profile *p);
 const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p);
 
 /**
- * wc_profile_write_folded() - the folded profile on @out, lines sorted, equal lines merged
- * @a:   the analysis that was run with this profile
- * @sym: to name the frames
- * Lines whose value rounds to 0 in the unit are left out.
- * Return: 0, -ENOMEM, or -EIO when @out failed.
- */
-int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
-			    struct wc_symbolizer *sym, FILE *out);
-
-/**
- * wc_profile_skid() - after wc_profile_lines() (or _write_folded()): the on-CPU samples of
+ * wc_profile_skid() - after wc_profile_lines(): the on-CPU samples of
  * the threads shown that are skid (skid.h), and all their on-CPU samples
  * @attributed: set to whether the skid went to [scheduler] lines
  * Return: the skid samples; *@total their count among.
@@ -91,17 +83,21 @@ int wc_profile_write_folded(struct wc_profile *p, struct wc_analysis *a,
 uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed);
 
 /**
- * wc_profile_lines() - the folded profile's lines, sorted and merged, to @line
- * @line: called once per distinct line with its text (frames joined by ';', root first,
- *        no value) and its value in the profile's unit (never 0); the text is borrowed for
- *        the call; a non-zero return stops the walk and is returned
+ * wc_profile_lines() - the profile's lines, sorted by their folded text, equal lines merged,
+ * to @line (output.h: the seam between the profile and its outputs)
+ * @line: called once per distinct line whose value in the profile's unit is not 0, with the
+ *        line as a structure (its thread, its frames root first as interned ids, names and
+ *        flags, its kind of leaf, its value, and its folded text without the value); all of
+ *        it borrowed for the call, the names until the profile is freed; a non-zero return
+ *        stops the walk and is returned
+ * Lines whose value rounds to 0 in the unit are left out.
  * Return: 0, -ENOMEM, or what @line returned.
  */
 int wc_profile_lines(struct wc_profile *p, struct wc_analysis *a, struct wc_symbolizer *sym,
-		     int (*line)(void *ctx, const char *text, uint64_t value), void *ctx);
+		     int (*line)(void *ctx, const struct wc_out_line *l), void *ctx);
 
 /**
- * wc_profile_user_kinds() - after wc_profile_lines() (or _write_folded()): the off-CPU time of
+ * wc_profile_user_kinds() - after wc_profile_lines(): the off-CPU time of
  * the profile's lines (blocked and run-queue; not the waker profile's), ns, in @ns by how
  * complete their user stacks are (enum wc_user_stack: none, whole, [truncated], [unwind
  * failed])

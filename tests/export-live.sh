@@ -151,12 +151,19 @@ for fmt in chrome speedscope; do
 	expect "a damaged trace, $fmt: exit 1 (got $rc), no output file, errors on stderr ($(head -n 1 "$tmp/err"))" \
 		"$rc$([ -e "$tmp/bad.json" ] && echo ' file left')" = 1
 done
-for args in "" "--format svg" "--format chrome --unit ms" "--format chrome --mode off" \
+for args in "" "--format pprof" "--format chrome --unit ms" "--format chrome --mode off" \
 	"--format speedscope --time 2,1" "--format chrome -U -K" "--format chrome --bogus"; do
 	# shellcheck disable=SC2086
 	"$WCA" export $args "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
 	rc=$?
 	expect "wcanalyze export $args exits 2 (got $rc) with one line on stderr" "$rc$(wc -l <"$tmp/err")" = 21
+done
+# the profile rows of the output table (output.h): export --format writes the subcommand's bytes
+for pair in folded:folded svg:flamegraph; do
+	"$WCA" "${pair#*:}" "$tmp/wl.wct" >"$tmp/sub.out" 2>/dev/null
+	"$WCA" export --format "${pair%%:*}" "$tmp/wl.wct" >"$tmp/exp.out" 2>/dev/null
+	same=$(cmp -s "$tmp/sub.out" "$tmp/exp.out" && [ -s "$tmp/sub.out" ] && echo same)
+	expect "export --format ${pair%%:*}: the bytes of wcanalyze ${pair#*:}" "$same" = same
 done
 
 # 5. many slices: the demo's ping-pong, 100k to 200k switches a second on this project's VMs

@@ -491,7 +491,7 @@ Test(export_cmd, usage_errors)
 {
 	et_write_trace(0);
 	cr_expect_eq(cmd(et_tr.path, NULL), WC_EXIT_USAGE);                        /* no --format */
-	cr_expect_eq(cmd("--format", "svg", et_tr.path, NULL), WC_EXIT_USAGE);
+	cr_expect_eq(cmd("--format", "pprof", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--unit", "ms", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--mode", "off", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "-d", et_tr.path, NULL), WC_EXIT_USAGE);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyzer/analysis.h"
+#include "analyzer/output.h"
 #include "analyzer/profile.h"
 #include "analyzer/symbolize.h"
 #include "sched-trace.h"
@@ -95,6 +96,7 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	struct wc_analysis an;
 	struct wc_profile *p = wc_profile_new(o);
 	struct wc_symbolizer *sym;
+	struct wc_out_args args = { .file = "t.wct", .prof = o };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
@@ -107,7 +109,9 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	cr_assert_eq(wc_profile_write_folded(p, &an, sym, f), 0);
+	args.out = f;
+	args.a = &an;
+	cr_assert_eq(wc_output_run(&wc_output_folded, &args, p, sym, NULL), 0);
 	fclose(f);
 	if (skid)
 		*skid = wc_profile_skid(p, total, attributed);
@@ -397,4 +401,114 @@ Test(folded, skid)
 		cr_expect_eq(attributed, k != 2, "skid %d", k);
 		free(got);
 	}
+}
+
+/* What test_lines() saw: the lines' checks run in the callback, the kinds and ids here. */
+struct seen {
+	unsigned leaves;     /* bit per enum wc_out_leaf */
+	unsigned nlines;
+	const char *name_of[64]; /* by frame id, the name it was given */
+};
+
+/*
+ * Each structured line (output.h) against its own folded text: the names joined by ';' are
+ * the text; the first frame is the key, named after the thread; the leaf kind agrees with
+ * the last frame; a frame id names one name; kernel frames end in "_[k]" (annotate on).
+ */
+static int check_line(void *ctx, const struct wc_out_line *l)
+{
+	struct seen *s = ctx;
+	char text[1024] = "", key[64];
+	const char *last = l->frames[l->nframes - 1].name;
+	bool waker = false;
+
+	s->nlines++;
+	s->leaves |= 1u << l->leaf;
+	cr_assert_gt(l->nframes, 1, "%s", l->folded);
+	cr_expect_gt(l->value, 0);
+	snprintf(key, sizeof(key), "%s-%u", l->comm, l->tid);
+	cr_expect_str_eq(l->frames[0].name, key);
+	cr_expect_eq(l->frames[0].flags, WC_FRAME_KEY);
+	for (uint32_t i = 0; i < l->nframes; i++) {
+		const struct wc_out_frame *f = &l->frames[i];
+		size_t n = strlen(f->name);
+
+		snprintf(text + strlen(text), sizeof(text) - strlen(text), "%s%s", i ? ";" : "",
+			 f->name);
+		cr_assert_lt(f->id, 64);
+		if (!s->name_of[f->id])
+			s->name_of[f->id] = f->name;
+		cr_expect_str_eq(s->name_of[f->id], f->name, "frame id %u", f->id);
+		cr_expect_eq(!!(f->flags & WC_FRAME_KERNEL),
+			     n > 4 && !strcmp(f->name + n - 4, "_[k]"), "%s", f->name);
+		cr_expect_eq(!!(f->flags & WC_FRAME_WAKER), waker, "%s", f->name);
+		waker = waker || !strcmp(f->name, "--");
+	}
+	cr_expect_str_eq(text, l->folded);
+	switch (l->leaf) {
+	case WC_OUT_OFF_STATE:
+		cr_expect_eq(strlen(last), 11);
+		cr_expect_eq(strncmp(last, "[off-cpu ", 9), 0);
+		cr_expect_eq(last[9], l->state);
+		break;
+	case WC_OUT_RUNQUEUE:
+		cr_expect_str_eq(last, "[runqueue]");
+		break;
+	case WC_OUT_UNSAMPLED:
+		cr_expect_str_eq(last, "[on-cpu unsampled]");
+		break;
+	case WC_OUT_WAKER:
+		cr_expect(waker, "%s", l->folded);
+		break;
+	default:
+		cr_expect_eq(l->leaf, WC_OUT_ON_CPU, "%s", l->folded);
+		cr_expect(strncmp(last, "[off-cpu ", 9) && strcmp(last, "[runqueue]") &&
+			  strcmp(last, "[on-cpu unsampled]"), "%s", l->folded);
+	}
+	return 0;
+}
+
+static struct seen test_lines(const struct wc_profile_opts *o)
+{
+	struct wc_profile *p = wc_profile_new(o);
+	struct wc_symbolizer *sym;
+	struct wc_analysis an;
+	struct seen s = { 0 };
+
+	cr_assert_not_null(p);
+	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
+	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
+	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL, NULL);
+	cr_assert_not_null(sym);
+	cr_assert_eq(wc_profile_lines(p, &an, sym, check_line, &s), 0);
+	wc_symbolizer_free(sym);
+	wc_profile_free(p);
+	wc_analysis_close(&an);
+	return s;
+}
+
+/* The structured lines of the wall profile: one per folded line, every kind of leaf. */
+Test(folded, structured_lines)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_WALL, .per_thread = true, .annotate = true };
+	struct seen s;
+
+	write_profile_trace();
+	s = test_lines(&o);
+	cr_expect_eq(s.nlines, 8);
+	cr_expect_eq(s.leaves, 1u << WC_OUT_ON_CPU | 1u << WC_OUT_UNSAMPLED |
+				       1u << WC_OUT_OFF_STATE | 1u << WC_OUT_RUNQUEUE);
+}
+
+/* The structured lines of the waker profile: the waker's frames flagged after the "--". */
+Test(folded, structured_waker_lines)
+{
+	struct wc_profile_opts o = { .mode = WC_MODE_OFF, .waker = true, .per_thread = true,
+				     .annotate = true };
+	struct seen s;
+
+	write_waker_trace();
+	s = test_lines(&o);
+	cr_expect_eq(s.nlines, 2);
+	cr_expect_eq(s.leaves, 1u << WC_OUT_WAKER);
 }
