@@ -34,7 +34,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/tpdecode.h"
+#include "analyzer/core/tpdecode.h"
 #include "common/reader.h"
 #include "common/writer.h"
 

@@ -8,7 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyzer/cli.h"
+#include "analyzer/cli/cli.h"
 #include "common/writer.h"
 #include "tests/fuzz/fuzz-common.h"
 

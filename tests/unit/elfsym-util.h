@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analyzer/elfsym.h"
+#include "analyzer/symbols/elfsym.h"
 
 extern char dir[64];	    /* this test's temporary directory */
 extern struct wc_elfsym *e; /* the symbols under test, freed by elfsym_fini() */

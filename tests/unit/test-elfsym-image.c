@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "analyzer/elfsym.h"
+#include "analyzer/symbols/elfsym.h"
 
 static uint8_t *image; /* a copy of the vdso */
 static size_t image_len;

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/cli.h"
-#include "analyzer/export.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/cli/cli.h"
+#include "analyzer/output/export.h"
 #include "export-trace.h"
 #include "trace-util.h"
 

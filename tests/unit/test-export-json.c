@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "analyzer/json.h"
+#include "analyzer/output/json.h"
 
 TestSuite(json);
 

@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/export.h"
-#include "analyzer/profile.h"
-#include "analyzer/symbolize.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/output/export.h"
+#include "analyzer/reports/profile.h"
+#include "analyzer/symbols/symbolize.h"
 #include "export-trace.h"
 
 TestSuite(speedscope, .init = et_init, .fini = et_fini);

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/cli.h"
-#include "analyzer/flamegraph.h"
+#include "analyzer/cli/cli.h"
+#include "analyzer/output/flamegraph.h"
 #include "common/wct.h"
 #include "sched-trace.h"
 

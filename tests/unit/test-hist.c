@@ -21,9 +21,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/cli.h"
-#include "analyzer/hist.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/cli/cli.h"
+#include "analyzer/reports/hist.h"
 #include "sched-trace.h"
 #include "trace-util.h"
 

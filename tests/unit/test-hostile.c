@@ -11,7 +11,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "analyzer/analysis.h"
+#include "analyzer/core/analysis.h"
 #include "common/error.h"
 #include "sched-trace.h"
 

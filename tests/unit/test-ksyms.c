@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzer/replay.h"
+#include "analyzer/core/replay.h"
 #include "common/kallsyms.h"
 #include "common/reader.h"
 #include "common/stack_table.h"

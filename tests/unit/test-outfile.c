@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* test-outfile.c - -o outputs (analyzer/outfile.h): in place only when the report succeeded. */
+/* test-outfile.c - -o outputs (analyzer/cli/outfile.h): in place only when the report succeeded. */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/outfile.h"
+#include "analyzer/cli/outfile.h"
 
 static char dir[] = "/tmp/wc-outfile-XXXXXX";
 static char path[sizeof(dir) + 16];

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/flamegraph.h"
-#include "analyzer/output.h"
+#include "analyzer/output/flamegraph.h"
+#include "analyzer/output/output.h"
 
 /* The SVG of @fg as a string (to free). */
 static char *render(struct wc_flamegraph *fg)

@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/output.h"
-#include "analyzer/profile.h"
-#include "analyzer/symbolize.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/output/output.h"
+#include "analyzer/reports/profile.h"
+#include "analyzer/symbols/symbolize.h"
 #include "sched-trace.h"
 
 #define W 300

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "analyzer/reorder.h"
+#include "analyzer/core/reorder.h"
 
 /* a timed record of 24 bytes: header, time, and a tag to tell ties apart */
 struct rec {

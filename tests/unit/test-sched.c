@@ -16,10 +16,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/profile.h"
-#include "analyzer/replay.h"
-#include "analyzer/symbolize.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/reports/profile.h"
+#include "analyzer/core/replay.h"
+#include "analyzer/symbols/symbolize.h"
 #include "sched-trace.h"
 #include "trace-util.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/source.h"
+#include "analyzer/core/source.h"
 #include "trace-util.h"
 
 static struct tu_trace trace;

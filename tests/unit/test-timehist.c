@@ -113,7 +113,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/cli.h"
+#include "analyzer/cli/cli.h"
 #include "sched-trace.h"
 #include "trace-util.h"
 

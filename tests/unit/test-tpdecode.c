@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analyzer/tpdecode.h"
+#include "analyzer/core/tpdecode.h"
 #include "common/wct.h"
 
 static struct wc_tpdecode *d;

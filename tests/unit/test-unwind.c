@@ -2,7 +2,7 @@
 /*
  * test-unwind.c - recorder/unwind.c on this very process: a snapshot of its own registers and
  * stack, taken in a named function, is mended as the recorder mends a sample's; and
- * analyzer/callchain.c's handling of the WC_CONTEXT_TRUNCATED marker.
+ * analyzer/core/callchain.c's handling of the WC_CONTEXT_TRUNCATED marker.
  */
 #include <criterion/criterion.h>
 #include <linux/perf_event.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/callchain.h"
+#include "analyzer/core/callchain.h"
 #include "common/wct.h"
 #include "recorder/unwind.h"
 

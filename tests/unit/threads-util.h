@@ -19,9 +19,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "analyzer/analysis.h"
-#include "analyzer/symbolize.h"
-#include "analyzer/threads.h"
+#include "analyzer/core/analysis.h"
+#include "analyzer/symbols/symbolize.h"
+#include "analyzer/reports/threads.h"
 #include "sched-trace.h"
 
 /* the waker, which only gives context to wakeups (it is never switched), and a us in ns */

@@ -1,0 +1,431 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* analysis.c - see analysis.h. */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/core/analysis.h"
+#include "analyzer/core/skid.h"
+#include "common/error.h"
+
+int wc_analysis_open(struct wc_analysis *a, const char *path)
+{
+	memset(a, 0, sizeof(*a));
+	a->path = path;
+	a->replay = wc_replay_open(path);
+	if (!a->replay) {
+		int e = errno;
+
+		snprintf(a->error, sizeof(a->error), "%s: %s", path, strerror(e));
+		return -e;
+	}
+	a->dec = wc_tpdecode_new();
+	if (!a->dec || wc_tasks_init(&a->tasks) || wc_map64_init(&a->near_stacks)) {
+		snprintf(a->error, sizeof(a->error), "%s: out of memory", path);
+		wc_analysis_close(a);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void wc_analysis_close(struct wc_analysis *a)
+{
+	wc_symbolizer_free(a->sym); /* before the replay: it borrows the KSYM records */
+	a->sym = NULL;
+	wc_replay_free(a->replay);
+	wc_tpdecode_free(a->dec);
+	wc_tasks_fini(&a->tasks);
+	wc_sched_fini(&a->sched);
+	wc_map64_fini(&a->near_stacks);
+	free(a->decoded);
+	free(a->switches);
+	free(a->wakeups);
+	free(a->migrates);
+	a->migrates = NULL;
+	a->replay = NULL;
+	a->dec = NULL;
+	a->decoded = NULL;
+	a->switches = NULL;
+	a->wakeups = NULL;
+}
+
+static int fail(struct wc_analysis *a, int err, const char *fmt, const char *what)
+{
+	int n = snprintf(a->error, sizeof(a->error), "%s: ", a->path);
+
+	snprintf(a->error + n, sizeof(a->error) - (size_t)n, fmt, what);
+	return err;
+}
+
+/* The metadata is complete: parse the formats, bind the events, set up the target. */
+static int begin(void *ctx, const struct wc_replay_meta *m)
+{
+	struct wc_analysis *a = ctx;
+	const struct wc_replay_image *vdso;
+	bool have_waking = false;
+	const char *v;
+	int err;
+
+	/* the CPU count sizes per-CPU tables and timehist's columns: no more than Linux has */
+	if (m->ncpus_configured > WC_ANALYSIS_MAX_CPUS || m->ncpus_online > WC_ANALYSIS_MAX_CPUS) {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%u CPUs configured, %u online", m->ncpus_configured,
+			 m->ncpus_online);
+		return fail(a, -WC_ECORRUPT,
+			    "corrupt HOST record: %s, past the " WC_STR(WC_ANALYSIS_MAX_CPUS)
+			    " CPUs of Linux's largest NR_CPUS", what);
+	}
+
+	for (size_t i = 0; i < m->nformats; i++) {
+		/* a format that does not parse only matters for an event bound below, whose
+		 * bind then fails naming it; others are left out with a warning */
+		err = wc_tpdecode_add_format(a->dec, m->formats[i].system, m->formats[i].text);
+		if (err == -ENOMEM)
+			return fail(a, -ENOMEM, "%s", "out of memory");
+		if (err && err != -EEXIST && !a->format_errors++)
+			snprintf(a->format_error, sizeof(a->format_error), "%s",
+				 wc_tpdecode_error(a->dec));
+	}
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
+		if (m->events[id].present && m->events[id].kind == WC_EVENT_WAKING)
+			have_waking = true;
+	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++) {
+		const struct wc_replay_event *e = &m->events[id];
+		int role;
+
+		if (!e->present)
+			continue;
+		a->kind[id] = (uint8_t)e->kind;
+		if (e->kind == WC_EVENT_SAMPLE) {
+			a->have_samples = true;
+			/* cpu-clock and task-clock count ns; a cycles sample stands for one
+			 * sampling interval, 1/F */
+			if (!(e->attr_type == PERF_TYPE_SOFTWARE &&
+			      (e->attr_config == PERF_COUNT_SW_CPU_CLOCK ||
+			       e->attr_config == PERF_COUNT_SW_TASK_CLOCK)))
+				a->sample_weight_ns[id] =
+					e->freq && e->sample_period_or_freq
+						? 1000000000ull / e->sample_period_or_freq
+						: 1;
+			continue;
+		}
+		role = wc_tpdecode_role_of_kind(e->kind);
+		if (!role)
+			continue;
+		if (e->kind == WC_EVENT_WAKEUP && have_waking) {
+			a->skip[id] = true; /* sched_waking is the earlier of the two */
+			continue;
+		}
+		err = wc_tpdecode_bind(a->dec, (uint16_t)id, e->name, role);
+		if (err == -ENOMEM)
+			return fail(a, -ENOMEM, "%s", "out of memory");
+		if (err && role == WC_TP_RUNTIME) { /* optional: switch-ins stay inferred */
+			a->skip[id] = true;
+			if (!a->format_errors++)
+				snprintf(a->format_error, sizeof(a->format_error), "%s",
+					 wc_tpdecode_error(a->dec));
+			continue;
+		}
+		if (err)
+			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
+		a->role[id] = (uint8_t)role;
+		if (role == WC_TP_SWITCH)
+			a->have_switch = true;
+		else if (role == WC_TP_WAKEUP)
+			a->have_wakeup = true;
+		else if (role == WC_TP_MIGRATE)
+			a->have_migrate = true;
+		else if (role == WC_TP_RUNTIME)
+			a->have_runtime = true;
+	}
+	for (size_t i = 0; i < m->nnotes; i++) {
+		if (strcmp(m->notes[i].key, "target_pid") == 0) {
+			err = wc_tasks_add_target(&a->tasks, (uint32_t)strtoul(m->notes[i].value,
+										NULL, 10));
+			if (err)
+				return err;
+		}
+	}
+	v = wc_replay_note(a->replay, "recorder_pid");
+	if (v)
+		a->tasks.recorder_pid = (uint32_t)strtoul(v, NULL, 10);
+	vdso = wc_replay_image(m, "[vdso]");
+	if (vdso) { /* the replay keeps it until it is freed, after the symbolizers */
+		a->tasks.vdso_image = vdso->data;
+		a->tasks.vdso_image_len = vdso->len;
+	}
+	err = wc_sched_init(&a->sched, &a->tasks,
+			    m->ncpus_configured ? m->ncpus_configured : 4096,
+			    &a->consumer->sink, a->consumer->ctx);
+	if (err)
+		return err;
+	if (a->consumer->begin)
+		return a->consumer->begin(a->consumer->ctx, a);
+	return 0;
+}
+
+/* Decode payload @id once; return 1 switch, 2 wakeup, 3 undecodable, 4 migrate, or -ENOMEM. */
+static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
+{
+	const void *data;
+	uint16_t size;
+	int err;
+
+	if (id >= a->ndecoded) {
+		size_t n = a->ndecoded ? a->ndecoded : 1024;
+
+		while (n <= id)
+			n *= 2;
+		uint8_t *d = realloc(a->decoded, n);
+		struct wc_switch *s = realloc(a->switches, n * sizeof(*s));
+
+		if (d)
+			a->decoded = d;
+		if (s)
+			a->switches = s;
+		struct wc_wakeup *w = realloc(a->wakeups, n * sizeof(*w));
+
+		if (w)
+			a->wakeups = w;
+		struct wc_migrate *mg = realloc(a->migrates, n * sizeof(*mg));
+
+		if (mg)
+			a->migrates = mg;
+		if (!d || !s || !w || !mg)
+			return -ENOMEM;
+		memset(a->decoded + a->ndecoded, 0, n - a->ndecoded);
+		a->ndecoded = n;
+	}
+	if (a->decoded[id])
+		return a->decoded[id];
+	data = wc_replay_payload(a->replay, id, &size);
+	if (a->role[event_id] == WC_TP_SWITCH)
+		err = data ? wc_tpdecode_decode_switch(a->dec, event_id, data, size,
+						       &a->switches[id])
+			   : -EINVAL;
+	else if (a->role[event_id] == WC_TP_MIGRATE)
+		err = data ? wc_tpdecode_decode_migrate(a->dec, event_id, data, size,
+							&a->migrates[id])
+			   : -EINVAL;
+	else
+		err = data ? wc_tpdecode_decode_wakeup(a->dec, event_id, data, size,
+						       &a->wakeups[id])
+			   : -EINVAL;
+	if (err == -ENOMEM)
+		return err;
+	a->decoded[id] = err ? 3
+			 : a->role[event_id] == WC_TP_SWITCH  ? 1
+			 : a->role[event_id] == WC_TP_MIGRATE ? 4
+							      : 2;
+	return a->decoded[id];
+}
+
+/* A sched_stat_runtime event, its payload @data of @size bytes (NULL: none). */
+static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns,
+		      const void *data, uint16_t size)
+{
+	struct wc_runtime rt;
+
+	if (!data || wc_tpdecode_decode_runtime(a->dec, event_id, data, size, &rt)) {
+		a->decode_errors++;
+		return 0;
+	}
+	a->runtime_events++;
+	if (rt.tid > 0)
+		wc_sched_runtime(&a->sched, (uint32_t)rt.tid, time_ns, rt.runtime_ns);
+	return 0;
+}
+
+static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *t)
+{
+	struct wc_sched_event ev;
+	int k, err;
+
+	a->tracepoints++;
+	if (t->event_id >= WC_REPLAY_MAX_EVENTS || !a->role[t->event_id] || a->skip[t->event_id])
+		return 0;
+	if (a->role[t->event_id] == WC_TP_MIGRATE && !a->consumer->sched_event)
+		return 0;
+	if (a->role[t->event_id] == WC_TP_RUNTIME) { /* as wcrec writes them: TP_INLINE */
+		uint16_t size;
+		const void *data = wc_replay_payload(a->replay, t->payload_id, &size);
+
+		return on_runtime(a, t->event_id, t->time_ns, data, size);
+	}
+	k = decode(a, t->payload_id, t->event_id);
+	if (k < 0)
+		return k;
+	/* undecodable, or decoded earlier for an event of another role (a crafted file: the
+	 * payload then holds no switch for a switch event; consumers rely on it) */
+	if (k != (a->role[t->event_id] == WC_TP_SWITCH	? 1
+		  : a->role[t->event_id] == WC_TP_MIGRATE ? 4
+							  : 2)) {
+		a->decode_errors++;
+		return 0;
+	}
+	if (k == 1)
+		err = wc_sched_switch(&a->sched, t->time_ns, t->cpu, &a->switches[t->payload_id],
+				      t->stack_id, t->pid);
+	else if (k == 2) {
+		wc_sched_context(&a->sched, t->tid, t->time_ns, t->cpu);
+		err = wc_sched_wakeup(&a->sched, t->time_ns, &a->wakeups[t->payload_id],
+				      a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW, t->tid,
+				      t->stack_id);
+	} else {
+		err = 0;
+	}
+	if (err || !a->consumer->sched_event)
+		return err;
+	ev = (struct wc_sched_event){
+		.time_ns = t->time_ns,
+		.cpu = t->cpu,
+		.role = a->role[t->event_id],
+		.wakeup_new = a->kind[t->event_id] == WC_EVENT_WAKEUP_NEW,
+		.sw = k == 1 ? &a->switches[t->payload_id] : NULL,
+		.wk = k == 2 ? &a->wakeups[t->payload_id] : NULL,
+		.mig = k == 4 ? &a->migrates[t->payload_id] : NULL,
+		.stack_id = t->stack_id,
+		.ctx_tid = t->tid,
+		.ctx_pid = t->pid,
+	};
+	return a->consumer->sched_event(a->consumer->ctx, &ev);
+}
+
+/* A SAMPLE record: the state machine's tick, then the consumer's decoded sample. */
+static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
+{
+	struct wc_cpu_sample s = { .time_ns = r->time_ns, .period = r->period, .cpu = r->cpu,
+				   .tid = r->tid, .pid = r->pid, .stack_id = r->stack_id,
+				   .event_id = r->event_id };
+	struct wc_thread *t;
+	uint64_t w, tick;
+
+	a->samples++;
+	w = s.event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s.event_id] : 0;
+	/* a per-CPU timer (cpu-clock, task-clock: their period is ns) ticks on a grid */
+	tick = s.event_id < WC_REPLAY_MAX_EVENTS && !w ? s.period : 0;
+	if (!s.tid || s.tid == UINT32_MAX) { /* idle, no task */
+		wc_sched_sample(&a->sched, NULL, s.time_ns, s.cpu, tick);
+		return 0;
+	}
+	t = wc_tasks_thread(&a->tasks, s.tid, s.pid, s.time_ns);
+	if (!t)
+		return -ENOMEM;
+	a->thread_samples++;
+	a->sample_on_timer = tick != 0;
+	a->sample_after_switch_in = s.cpu < a->sched.ncpus && a->sched.cpu_curr[s.cpu] == s.tid &&
+				    s.time_ns >= a->sched.cpu_since_ns[s.cpu] &&
+				    s.time_ns - a->sched.cpu_since_ns[s.cpu] <= WC_SKID_WINDOW_NS;
+	if (a->sample_after_switch_in) {
+		uint64_t *n = wc_map64_put(&a->near_stacks, s.stack_id, 0, NULL);
+
+		if (!n)
+			return -ENOMEM;
+		(*n)++;
+	}
+	wc_sched_sample(&a->sched, t, s.time_ns, s.cpu, tick);
+	if (!a->consumer->sample)
+		return 0;
+	return a->consumer->sample(a->consumer->ctx, t, &s, w ? w : s.period);
+}
+
+static int event(void *ctx, const struct wc_rec_header *h)
+{
+	struct wc_analysis *a = ctx;
+
+	/* the replay hands out QUEUED records only, each TIMED (rectypes.c): a time follows h */
+	if (!a->start_ns) {
+		memcpy(&a->start_ns, h + 1, sizeof(a->start_ns));
+		if (!a->start_ns)
+			a->start_ns = 1;
+	}
+	switch (h->type) {
+	case WC_REC_TRACEPOINT:
+		return on_tracepoint(a, (const void *)h);
+	case WC_REC_SAMPLE:
+		return on_sample(a, (const void *)h);
+	case WC_REC_TP_INLINE: {
+		const struct wc_rec_tp_inline *t = (const void *)h;
+
+		a->tracepoints++;
+		if (t->event_id >= WC_REPLAY_MAX_EVENTS || a->skip[t->event_id] ||
+		    a->role[t->event_id] != WC_TP_RUNTIME)
+			return 0;
+		return on_runtime(a, t->event_id, t->time_ns, t->data, t->size);
+	}
+	case WC_REC_SWITCH_IN: {
+		const struct wc_rec_switch_in *x = (const void *)h;
+		struct wc_sched_event ev = { .role = WC_TP_SWITCH_IN, .cpu = x->cpu,
+					     .ctx_tid = x->tid, .ctx_pid = x->pid };
+		int err = wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
+					     x->pid);
+
+		if (err <= 0 || !a->consumer->sched_event) /* error, or no switch-in to tell */
+			return err < 0 ? err : 0;
+		ev.time_ns = a->sched.cpu_since_ns[x->cpu]; /* where sched.c put it */
+		return a->consumer->sched_event(a->consumer->ctx, &ev);
+	}
+	case WC_REC_COMM:
+	case WC_REC_FORK:
+	case WC_REC_EXIT:
+	case WC_REC_MMAP:
+		return wc_tasks_record(&a->tasks, h);
+	}
+	return 0;
+}
+
+static void progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct wc_analysis *a = ctx;
+
+	a->progress(a->progress_ctx, done, total);
+}
+
+int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
+{
+	static const struct wc_analysis_consumer none;
+	struct wc_replay_ops ops = { .begin = begin, .event = event,
+				     .progress = a->progress ? progress : NULL };
+	int err;
+
+	a->consumer = c ? c : &none;
+	wc_replay_set_max_memory(a->replay, !a->max_memory		 ? WC_REPLAY_DEFAULT_MAX_MEMORY
+					    : a->max_memory == UINT64_MAX ? 0
+									  : a->max_memory);
+	err = wc_replay_run(a->replay, &ops, a);
+	if (!err)
+		wc_sched_finish(&a->sched, wc_analysis_end_ns(a));
+	if (err == -WC_ECORRUPT && !a->error[0])
+		fail(a, err, "%s", wc_replay_error(a->replay));
+	if (err == -ENOMEM && !a->error[0])
+		fail(a, err, "%s", "out of memory");
+	return err;
+}
+
+struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a)
+{
+	if (!a->sym && a->replay) {
+		const struct wc_replay_meta *m = wc_replay_meta(a->replay);
+
+		a->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
+					   a->paths);
+	}
+	return a->sym;
+}
+
+bool wc_analysis_dwarf_stacks(const struct wc_analysis *a)
+{
+	const char *v = wc_replay_note(a->replay, "user_stacks");
+
+	return v && !strncmp(v, "dwarf", 5);
+}
+
+uint64_t wc_analysis_end_ns(const struct wc_analysis *a)
+{
+	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+
+	return st->end_ns > st->last_ns ? st->end_ns : st->last_ns;
+}

@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * analysis.h - the replay pipeline every subcommand shares: trace file -> events in time
+ * order -> tracepoint decoding (once per distinct payload) -> threads and address spaces ->
+ * the scheduler state machine -> a consumer (a profile, a report).
+ */
+#ifndef WC_ANALYZER_ANALYSIS_H
+#define WC_ANALYZER_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzer/symbols/symbolize.h"
+#include "common/map64.h"
+#include "analyzer/core/replay.h"
+#include "analyzer/core/sched.h"
+#include "analyzer/core/tasks.h"
+#include "analyzer/core/tpdecode.h"
+
+struct wc_analysis;
+
+/* A scheduler tracepoint as the replay saw it, decoded (the event log of timehist). */
+struct wc_sched_event {
+	uint64_t time_ns;
+	uint32_t cpu;
+	uint8_t role;          /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE; WC_TP_SWITCH_IN
+				* for a SWITCH_IN record: a switch-in of ctx_tid (ctx_pid) that
+				* no sched_switch showed, at time_ns (its delay taken off), with
+				* sw, wk and mig NULL */
+	bool wakeup_new;       /* a sched_wakeup_new */
+	const struct wc_switch *sw;   /* WC_TP_SWITCH, else NULL */
+	const struct wc_wakeup *wk;   /* WC_TP_WAKEUP, else NULL */
+	const struct wc_migrate *mig; /* WC_TP_MIGRATE, else NULL */
+	uint32_t stack_id;     /* the event's callchain: the context task's (prev for a switch,
+				* the waker for a wakeup); 0 none */
+	uint32_t ctx_tid, ctx_pid; /* the task in whose context it fired */
+};
+
+/* A CPU sample, decoded: what a report sees of a SAMPLE record. */
+struct wc_cpu_sample {
+	uint64_t time_ns;
+	uint64_t period;   /* event count since the previous sample: ns for cpu-clock, task-clock */
+	uint32_t cpu;
+	uint32_t tid, pid; /* the task on the CPU; never 0 (idle) here */
+	uint32_t stack_id; /* its callchain (wc_replay_stack()); 0 none */
+	uint16_t event_id; /* the sampling event: wc_replay_meta.events[event_id] */
+};
+
+/* What a subcommand plugs in; every member may be NULL. */
+struct wc_analysis_consumer {
+	void *ctx;
+	/* once, when the metadata is known and before the first event */
+	int (*begin)(void *ctx, struct wc_analysis *a);
+	/* runs and off-CPU intervals from the state machine */
+	struct wc_sched_sink sink;
+	/* a CPU sample of @t, valid during the call; @weight_ns is its period as time (ns for
+	 * cpu-clock and task-clock, 1e9 / frequency for cycles) */
+	int (*sample)(void *ctx, struct wc_thread *t, const struct wc_cpu_sample *s,
+		      uint64_t weight_ns);
+	/* each decoded scheduler tracepoint, after the state machine took it (so the sink
+	 * calls for a switch come before its event); pointers valid during the call */
+	int (*sched_event)(void *ctx, const struct wc_sched_event *ev);
+};
+
+/* Most CPUs a trace may name: CONFIG_NR_CPUS is at most 8192 (arch/x86/Kconfig, MAXSMP). */
+#define WC_ANALYSIS_MAX_CPUS 8192
+#define WC_STR_(x) #x
+#define WC_STR(x) WC_STR_(x)
+
+struct wc_analysis {
+	const char *path;
+	struct wc_replay *replay;
+	struct wc_tpdecode *dec;
+	struct wc_tasks tasks;
+	struct wc_sched sched;
+	const struct wc_analysis_consumer *consumer;
+	bool have_switch;      /* sched_switch was recorded */
+	bool have_wakeup;      /* a wakeup event was recorded */
+	bool have_samples;     /* a sampling event was recorded */
+	bool have_migrate;     /* sched_migrate_task was recorded */
+	bool have_runtime;     /* sched_stat_runtime was recorded (wcrec's default) */
+	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
+	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
+	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */
+	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
+	/* decoded payloads by id */
+	uint8_t *decoded;      /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
+	struct wc_switch *switches;
+	struct wc_wakeup *wakeups;
+	struct wc_migrate *migrates;
+	size_t ndecoded;
+	uint64_t samples, tracepoints, decode_errors;
+	uint64_t thread_samples; /* samples of a thread (not of the idle task) */
+	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
+	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
+	bool sample_after_switch_in;
+	bool sample_on_timer;  /* ... and its event is a timer (cpu-clock, task-clock) */
+	struct wc_map64 near_stacks; /* stack id -> samples that came so (skid.h) */
+	uint64_t runtime_events; /* sched_stat_runtime events */
+	uint64_t start_ns;     /* the first event's time */
+	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
+	char format_error[256]; /* why the first of them did not */
+	char error[512];       /* why wc_analysis_run failed */
+	/* optional, set before wc_analysis_run(): compressed bytes read of @total_bytes, at
+	 * each round of the recording */
+	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
+	void *progress_ctx;
+	/* optional, set after wc_analysis_open() and before the first wc_analysis_symbolizer():
+	 * where the symbolizer looks for the recorded files; borrowed */
+	const struct wc_symbol_paths *paths;
+	struct wc_symbolizer *sym; /* wc_analysis_symbolizer(): made on first use, owned */
+	/* optional, set before wc_analysis_run(): the replay's memory limit in bytes
+	 * (wc_replay_set_max_memory()); 0 WC_REPLAY_DEFAULT_MAX_MEMORY, UINT64_MAX none */
+	uint64_t max_memory;
+};
+
+/**
+ * wc_analysis_open() - set up a replay of @path
+ * Return: 0, or -errno with a->error set ("FILE: No such file or directory").
+ */
+int wc_analysis_open(struct wc_analysis *a, const char *path);
+
+/**
+ * wc_analysis_run() - replay the whole file into @c
+ *
+ * A truncated file is analysed up to the cut (wc_replay_stats() says so).  A missing format
+ * or field of a recorded scheduler tracepoint stops the run with a->error naming the event
+ * and the field.
+ * Return: 0, -EINVAL (a->error says why), -ENOMEM, or a consumer's error.
+ */
+int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c);
+
+/**
+ * wc_analysis_symbolizer() - the one symbolizer of the analysis: over its tasks' address
+ * spaces (symbolize.h), the trace's kernel symbols and @a->paths; made on the first call (in a
+ * consumer's begin or later: the metadata must be known), freed by wc_analysis_close()
+ * Return: the symbolizer, borrowed; NULL when out of memory.
+ */
+struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a);
+
+/* wc_analysis_dwarf_stacks() - were the user stacks unwound by CFI alone (wcrec -g dwarf, as
+ * the trace's user_stacks note says)? */
+bool wc_analysis_dwarf_stacks(const struct wc_analysis *a);
+
+/* wc_analysis_end_ns() - the recording's end: the trailer's time, else the last event's. */
+uint64_t wc_analysis_end_ns(const struct wc_analysis *a);
+
+void wc_analysis_close(struct wc_analysis *a);
+
+#endif /* WC_ANALYZER_ANALYSIS_H */

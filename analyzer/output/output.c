@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* output.c - see output.h: the table of the profile's outputs and the one loop that feeds them. */
+#include <errno.h>
+#include <string.h>
+
+#include "analyzer/output/output.h"
+#include "analyzer/reports/profile.h"
+
+/* One row per format (output.h says how to add one). */
+const struct wc_output_ops *const wc_outputs[] = {
+	&wc_output_folded,
+	&wc_output_svg,
+	&wc_output_speedscope,
+	NULL,
+};
+
+const struct wc_output_ops *wc_output_find(const char *name)
+{
+	for (size_t i = 0; wc_outputs[i]; i++)
+		if (strcmp(wc_outputs[i]->name, name) == 0)
+			return wc_outputs[i];
+	return NULL;
+}
+
+/* The row's state and the count of lines, as wc_profile_lines()'s context. */
+struct feed {
+	const struct wc_output_ops *ops;
+	void *state;
+	size_t lines;
+};
+
+static int feed_line(void *ctx, const struct wc_out_line *l)
+{
+	struct feed *f = ctx;
+
+	f->lines++;
+	return f->ops->line(f->state, l);
+}
+
+int wc_output_run(const struct wc_output_ops *ops, const struct wc_out_args *args,
+		  struct wc_profile *p, struct wc_symbolizer *sym, struct wc_out_result *res)
+{
+	struct wc_out_result r = { 0 };
+	struct feed f = { .ops = ops };
+	int err = ops->begin(args, &f.state), eerr;
+
+	if (!err) {
+		err = wc_profile_lines(p, args->a, sym, feed_line, &f);
+		eerr = ops->end(f.state, !err, &r);
+		err = err ? err : eerr;
+	}
+	r.lines = f.lines;
+	if (res)
+		*res = r;
+	return err;
+}
