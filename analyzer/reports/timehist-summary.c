@@ -115,7 +115,8 @@ static void idle_chains(struct wc_timehist *th)
 	size_t h = 0;
 	char a[32];
 
-	qsort(th->hits, th->nhits, sizeof(*th->hits), cmp_hit);
+	if (th->nhits) /* none: hits is NULL, which qsort() may not be given */
+		qsort(th->hits, th->nhits, sizeof(*th->hits), cmp_hit);
 	th_outf(th, "\nIdle stats by callchain:\n");
 	for (uint32_t cpu = 0; cpu < th->ncpus && cpu < th->nvis; cpu++) {
 		th_outf(th, "  CPU %2" PRIu32 ":%s msec\n", cpu,
