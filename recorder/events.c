@@ -21,6 +21,7 @@
 
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
+#include "recorder/tracefs.h"
 
 static int perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
 			   unsigned long flags)

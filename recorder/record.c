@@ -23,6 +23,7 @@
 #include "recorder/events.h"
 #include "recorder/ksyms.h"
 #include "recorder/metadata.h"
+#include "recorder/tracefs.h"
 #include "recorder/targets.h"
 #include "recorder/unwind.h"
 

@@ -35,6 +35,7 @@
 #include "common/reader.h"
 #include "common/writer.h"
 #include "recorder/metadata.h"
+#include "recorder/tracefs.h"
 
 static char path[64], elf_path[3][64]; /* the trace, ELF files made by the tests */
 static int fd = -1;
