@@ -112,8 +112,8 @@ out_free:
 int wc_meta_write_host(struct wc_writer *w)
 {
 	struct utsname u;
-	const char *s[6] = { u.sysname, u.nodename, u.release, u.version, u.machine,
-			     "wcrec " PACKAGE_VERSION };
+	const char *s[6] = { u.sysname, u.nodename, u.release,
+			     u.version, u.machine,  "wcrec " PACKAGE_VERSION };
 	struct wc_rec_host *r;
 	long online, conf, page;
 	size_t len = 0;
@@ -353,7 +353,7 @@ static const struct wc_bid *build_id_of(struct wc_bid_cache *bids, int pid, uint
 struct walk {
 	struct wc_writer *w;
 	clockid_t clock;
-	struct buf b; /* /proc/PID/maps */
+	struct buf b;		   /* /proc/PID/maps */
 	struct wc_bid_cache *bids; /* the files' build-ids, read once per file in one call */
 	struct wc_meta_task_stats st;
 	struct wc_meta_snapshot *snap; /* the threads written, or NULL */
@@ -439,8 +439,8 @@ static int write_comms(struct walk *k, int pid)
 		return errno == ENOMEM ? -ENOMEM : 1;
 	while (!err && (tid = next_id(d)) > 0) {
 		struct wc_rec_comm_proc rp = { .c = { .h = { sizeof(rp), WC_REC_COMM,
-							      WC_REC_F_TIME },
-						       .flags = WC_TASK_SYNTH } };
+							     WC_REC_F_TIME },
+						      .flags = WC_TASK_SYNTH } };
 		struct wc_rec_comm *r = &rp.c;
 		ssize_t n;
 		int fd;
@@ -488,7 +488,8 @@ static int write_map(struct walk *k, int pid, const char *line)
 
 	/* 7f2c1a000000-7f2c1a028000 r-xp 00028000 fd:01 1311   /usr/lib/libc.so.6 */
 	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
-		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 || pos < 0)
+		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 ||
+	    pos < 0)
 		return 0;
 	if (strlen(perms) < 4 || perms[2] != 'x')
 		return 0;
@@ -496,9 +497,14 @@ static int write_map(struct walk *k, int pid, const char *line)
 	nlen = strnlen(name, PATH_MAX - 1);
 	*m = (struct wc_rec_mmap){
 		.h = { WC_ALIGN8(sizeof(*m) + nlen + 1), WC_REC_MMAP, WC_REC_F_TIME },
-		.pid = (uint32_t)pid, .tid = (uint32_t)pid,
-		.addr = start, .len = end - start, .pgoff = pgoff,
-		.ino = ino, .maj = maj, .min = min,
+		.pid = (uint32_t)pid,
+		.tid = (uint32_t)pid,
+		.addr = start,
+		.len = end - start,
+		.pgoff = pgoff,
+		.ino = ino,
+		.maj = maj,
+		.min = min,
 		.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 			PROT_EXEC,
 		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
@@ -507,8 +513,8 @@ static int write_map(struct walk *k, int pid, const char *line)
 	memset(m->filename, 0, m->h.size - sizeof(*m));
 	memcpy(m->filename, name, nlen);
 	if (ino && name[0] == '/') {
-		const struct wc_bid *e = build_id_of(k->bids, pid, start, end, name,
-						     makedev(maj, min), ino);
+		const struct wc_bid *e =
+			build_id_of(k->bids, pid, start, end, name, makedev(maj, min), ino);
 
 		if (!e)
 			return -ENOMEM;
@@ -580,9 +586,11 @@ static int write_process(struct walk *k, int pid)
 }
 
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
-			int exclude_pid, struct wc_meta_task_stats *stats, struct wc_meta_snapshot *snap)
+			int exclude_pid, struct wc_meta_task_stats *stats,
+			struct wc_meta_snapshot *snap)
 {
-	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid,
+	struct walk k = { .w = w,
+			  .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid,
 			  .snap = snap };
 	struct timespec ts;
 	long pid;

@@ -102,7 +102,7 @@ int wc_meta_write_vdso(struct wc_writer *w, uint32_t *written);
 struct wc_meta_task_stats {
 	uint64_t processes; /* processes written (kernel threads included) */
 	uint64_t threads;   /* COMM records */
-	uint64_t maps;      /* MMAP records */
+	uint64_t maps;	    /* MMAP records */
 	uint64_t build_ids; /* MMAP records with a build-id */
 };
 
@@ -140,7 +140,8 @@ struct wc_meta_snapshot {
  * first writer error (the walk stops there).
  */
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
-			int exclude_pid, struct wc_meta_task_stats *stats, struct wc_meta_snapshot *snap);
+			int exclude_pid, struct wc_meta_task_stats *stats,
+			struct wc_meta_snapshot *snap);
 
 /**
  * wc_meta_write_gone() - after the events are enabled, an EXIT record (ppid and ptid 0, timed

@@ -164,16 +164,22 @@ void write_elf(char *out, const uint8_t *id, size_t idlen, bool as_section)
 	if (idlen)
 		memcpy(p + note_off + sizeof(nh) + 4, id, idlen);
 	if (!as_section) {
-		Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = note_off, .p_filesz = note_len,
-				  .p_memsz = note_len, .p_align = 4 };
+		Elf64_Phdr ph = { .p_type = PT_NOTE,
+				  .p_offset = note_off,
+				  .p_filesz = note_len,
+				  .p_memsz = note_len,
+				  .p_align = 4 };
 
 		eh->e_phoff = sizeof(*eh);
 		eh->e_phentsize = sizeof(Elf64_Phdr);
 		eh->e_phnum = 1;
 		memcpy(p + sizeof(*eh), &ph, sizeof(ph));
 	} else {
-		Elf64_Shdr sh[2] = { { 0 }, { .sh_type = SHT_NOTE, .sh_offset = note_off,
-					      .sh_size = note_len, .sh_addralign = 4 } };
+		Elf64_Shdr sh[2] = { { 0 },
+				     { .sh_type = SHT_NOTE,
+				       .sh_offset = note_off,
+				       .sh_size = note_len,
+				       .sh_addralign = 4 } };
 
 		eh->e_shoff = sh_off;
 		eh->e_shentsize = sizeof(Elf64_Shdr);

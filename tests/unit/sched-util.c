@@ -60,7 +60,8 @@ void sched_init(void)
 	if (st_begin(&tr)) {
 		st_remove(&tr); /* .fini does not run after a failed .init */
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 }
 
@@ -99,9 +100,8 @@ void expect_run(size_t i, uint32_t tid, int32_t cpu, uint64_t start, uint64_t en
 }
 
 /* the off-CPU interval i: its times, state and flags */
-const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start,
-						uint64_t wake, uint64_t end, char state,
-						bool preempted)
+const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start, uint64_t wake,
+					 uint64_t end, char state, bool preempted)
 {
 	const struct wc_off_interval *iv;
 
@@ -119,15 +119,16 @@ const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start,
 /*
  * The counts, all of them: every edge-case counter not named here must be 0.  Order: switches,
  * wakeups, start_unknown, run_start_unknown, double_switch_out, inferred_switch_in,
- * inferred_by_samples, unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable, wakeup_repeated,
- * wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu.
+ * inferred_by_samples, unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable,
+ * wakeup_repeated, wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu.
  */
 void expect_counts(struct wc_sched_counts want)
 {
 	const struct wc_sched_counts *c = &a.sched.counts;
 
-#define C(f) cr_expect_eq(c->f, want.f, #f " is %lu, not %lu", (unsigned long)c->f, \
-			  (unsigned long)want.f)
+#define C(f)                                                                                       \
+	cr_expect_eq(c->f, want.f, #f " is %lu, not %lu", (unsigned long)c->f,                     \
+		     (unsigned long)want.f)
 	C(switches);
 	C(wakeups);
 	C(start_unknown);

@@ -36,7 +36,6 @@
 #include "recorder/tracefs.h"
 #include "tests/unit/metadata-util.h"
 
-
 TestSuite(metadata, .fini = metadata_fini);
 
 /* The build-id of an ELF64 file, parsed with plain reads.  Return: its length, or 0. */
@@ -80,7 +79,6 @@ static size_t parse_build_id(const char *file, uint8_t *id)
 /* ---- tasks and maps ---- */
 
 static pthread_barrier_t barrier;
-
 
 static const struct wc_rec_comm *find_comm(uint32_t pid, uint32_t tid)
 {
@@ -252,7 +250,8 @@ Test(metadata, tasks_map_the_test_binary_with_its_build_id)
 		line += strlen(prefix);
 		snprintf(rest, sizeof(rest), "%.*s", (int)strcspn(line, "\n"), line);
 		cr_assert_geq(sscanf(rest, "%4s %llx %x:%x %llu %4095[^\n]", perms, &pgoff, &maj,
-				     &min, &ino, name), 5);
+				     &min, &ino, name),
+			      5);
 		cr_assert_eq(perms[2], 'x', "only executable mappings");
 		cr_assert_eq(m->prot, (perms[0] == 'r' ? PROT_READ : 0u) |
 					      (perms[1] == 'w' ? PROT_WRITE : 0u) | PROT_EXEC);
@@ -387,7 +386,8 @@ Test(metadata, tasks_snapshot_states_and_the_gone)
 			cr_assert_eq(m->h.size, sizeof(*mp));
 			cr_expect_eq(mp->ppid, (uint32_t)self, "the child's parent: %u", mp->ppid);
 			if (m->tid == (uint32_t)child)
-				cr_expect_eq(m->state, 'S', "the blocked main thread: %c", m->state);
+				cr_expect_eq(m->state, 'S', "the blocked main thread: %c",
+					     m->state);
 			else
 				cr_expect_eq(m->state, 'R', "the spinning thread: %c", m->state);
 		} else if (recs[i]->type == WC_REC_COMM) {
@@ -562,9 +562,10 @@ Test(metadata, tasks_of_every_process)
 
 			if (o->h.type == WC_REC_MMAP && o->ino == m->ino && o->maj == m->maj &&
 			    o->min == m->min)
-				cr_assert(o->build_id_size == m->build_id_size &&
-					  !memcmp(o->build_id, m->build_id, m->build_id_size),
-					  "%s and %s", m->filename, o->filename);
+				cr_assert(
+					o->build_id_size == m->build_id_size &&
+						!memcmp(o->build_id, m->build_id, m->build_id_size),
+					"%s and %s", m->filename, o->filename);
 		}
 	}
 	cr_assert_eq(processes, st.processes, "one main thread per process");
@@ -624,7 +625,8 @@ Test(metadata, tasks_never_give_the_build_id_of_another_file)
 
 		if (setresgid(65534, 65534, 65534) || setresuid(65534, 65534, 65534))
 			_exit(2);
-		_exit(wc_meta_write_tasks(w, -1, &me, 1, -1, NULL, NULL) || wc_writer_close(w, 0, 0));
+		_exit(wc_meta_write_tasks(w, -1, &me, 1, -1, NULL, NULL) ||
+		      wc_writer_close(w, 0, 0));
 	}
 	cr_assert_eq(waitpid(child, &status, 0), child);
 	cr_assert(WIFEXITED(status) && !WEXITSTATUS(status), "the child as nobody: %#x", status);

@@ -38,7 +38,6 @@
 #include "recorder/tracefs.h"
 #include "tests/unit/metadata-util.h"
 
-
 TestSuite(metadata, .fini = metadata_fini);
 
 Test(metadata, host_record_describes_this_machine)
@@ -56,8 +55,8 @@ Test(metadata, host_record_describes_this_machine)
 	cr_assert_eq(h->ncpus_configured, (uint32_t)sysconf(_SC_NPROCESSORS_CONF));
 	cr_assert_eq(h->page_size, (uint32_t)getpagesize());
 	s = h->strings;
-	const char *want[6] = { u.sysname, u.nodename, u.release, u.version, u.machine,
-				"wcrec " PACKAGE_VERSION };
+	const char *want[6] = { u.sysname, u.nodename, u.release,
+				u.version, u.machine,  "wcrec " PACKAGE_VERSION };
 	for (int i = 0; i < 6; s += strlen(s) + 1, i++)
 		cr_assert_str_eq(s, want[i]);
 	cr_assert_eq((size_t)(s - h->strings), h->strings_len);
@@ -184,9 +183,10 @@ Test(metadata, kallsyms_referenced_record_and_snapshot)
 
 Test(metadata, elf_build_id_from_segment_and_from_section)
 {
-	static const uint8_t id[20] = { 0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01,
-					0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23,
-					0x45, 0x67 };
+	static const uint8_t id[20] = {
+		0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23,
+		0x45, 0x67, 0x89, 0xab, 0xcd, 0xef, 0x01, 0x23, 0x45, 0x67
+	};
 	const char *elf = elf_path[0];
 	uint8_t got[WC_BUILD_ID_MAX], big[32] = { 7 };
 
@@ -248,13 +248,15 @@ Test(metadata, tracefs_find_falls_back_to_debugfs)
 	private_mounts();
 	unmount_all("/sys/kernel/debug");
 	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_MOUNT | WC_TRACEFS_FORCE_DEBUGFS,
-				     &mounted, &fallback), 0);
+				     &mounted, &fallback),
+		     0);
 	cr_assert_str_eq(dir, "/sys/kernel/debug/tracing");
 	cr_assert(mounted, "debugfs was mounted");
 	cr_assert(fallback);
 	cr_assert_geq(wc_tracefs_event_id(dir, "sched", "sched_switch"), 0);
-	cr_assert_eq(wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_FORCE_DEBUGFS, &mounted,
-				     &fallback), 0);
+	cr_assert_eq(
+		wc_tracefs_find(dir, sizeof(dir), WC_TRACEFS_FORCE_DEBUGFS, &mounted, &fallback),
+		0);
 	cr_assert_not(mounted);
 	cr_assert(fallback);
 }

@@ -24,7 +24,6 @@
 #include "sched-util.h"
 #include "trace-util.h"
 
-
 TestSuite(sched, .init = sched_init, .fini = sched_fini);
 
 /*
@@ -60,9 +59,13 @@ Test(sched, double_switch_out_inferred)
 	cr_expect_eq(iv->stack_id, k1);
 	cr_expect_eq(iv->waker_tid, W);
 	/* B: first event a switch-out, off at the end; A: off at the end */
-	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 1, .start_unknown = 1,
-						.run_start_unknown = 1, .double_switch_out = 1,
-						.inferred_switch_in = 1, .open_off_at_end = 2 });
+	expect_counts((struct wc_sched_counts){ .switches = 4,
+						.wakeups = 1,
+						.start_unknown = 1,
+						.run_start_unknown = 1,
+						.double_switch_out = 1,
+						.inferred_switch_in = 1,
+						.open_off_at_end = 2 });
 }
 
 /*
@@ -103,9 +106,13 @@ Test(sched, double_switch_out_busy_cpu_and_dropped)
 	cr_expect_eq(iv->waker_tid, W);
 	cr_expect_not(expect_off(1, B, 1700, 1700, 2000, 'R', true)->inferred);
 	/* A, B and C start with a switch-in; C and B run at the end, A is off */
-	expect_counts((struct wc_sched_counts){ .switches = 6, .wakeups = 1, .start_unknown = 3,
-						.double_switch_out = 2, .inferred_switch_in = 1,
-						.unknown_dropped = 1, .open_off_at_end = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 6,
+						.wakeups = 1,
+						.start_unknown = 3,
+						.double_switch_out = 2,
+						.inferred_switch_in = 1,
+						.unknown_dropped = 1,
+						.open_off_at_end = 1,
 						.open_run_at_end = 2 });
 }
 
@@ -158,9 +165,12 @@ Test(sched, double_switch_out_between_ticks)
 	/* in (2500, 3500], taken at its middle: off by at most 500 */
 	cr_expect_eq(expect_off(0, A, 1000, 1000, 3000, 'R', true)->inferred_bound_ns, 500);
 	/* A and C start with a switch-in (A's is its first event); C runs at the end, A is off */
-	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
-						.double_switch_out = 1, .inferred_switch_in = 1,
-						.inferred_by_samples = 1, .open_off_at_end = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.start_unknown = 2,
+						.double_switch_out = 1,
+						.inferred_switch_in = 1,
+						.inferred_by_samples = 1,
+						.open_off_at_end = 1,
 						.open_run_at_end = 1 });
 }
 
@@ -191,9 +201,12 @@ Test(sched, no_wakeup_between_ticks)
 	cr_expect(iv->inferred);
 	cr_expect(iv->no_wakeup);
 	cr_expect_eq(iv->cpu, 1);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 1,
-						.double_switch_out = 1, .inferred_switch_in = 1,
-						.inferred_by_samples = 1, .no_wakeup = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.start_unknown = 1,
+						.double_switch_out = 1,
+						.inferred_switch_in = 1,
+						.inferred_by_samples = 1,
+						.no_wakeup = 1,
 						.open_off_at_end = 1 });
 }
 
@@ -237,9 +250,13 @@ Test(sched, no_wakeup_tick_grid)
 	cr_expect(iv->inferred);
 	cr_expect_not(iv->no_wakeup);
 	cr_expect_eq(iv->waker_tid, W);
-	expect_counts((struct wc_sched_counts){ .switches = 6, .wakeups = 1, .start_unknown = 2,
-						.double_switch_out = 2, .inferred_switch_in = 2,
-						.inferred_by_samples = 1, .no_wakeup = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 6,
+						.wakeups = 1,
+						.start_unknown = 2,
+						.double_switch_out = 2,
+						.inferred_switch_in = 2,
+						.inferred_by_samples = 1,
+						.no_wakeup = 1,
 						.open_off_at_end = 2 });
 }
 
@@ -269,10 +286,15 @@ Test(sched, double_switch_out_bounded_by_own_wakeup)
 	cr_expect(expect_off(0, A, 900, 900, 2650, 'R', true)->inferred);
 	/* A and C start with a switch-in; B is woken never having switched out; C runs at
 	 * the end, A is off */
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 2,
-						.double_switch_out = 1, .inferred_switch_in = 1,
-						.inferred_by_samples = 1, .wakeup_unknown = 1,
-						.open_off_at_end = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.wakeups = 1,
+						.start_unknown = 2,
+						.double_switch_out = 1,
+						.inferred_switch_in = 1,
+						.inferred_by_samples = 1,
+						.wakeup_unknown = 1,
+						.open_off_at_end = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -388,9 +410,13 @@ Test(sched, switch_in_record)
 	cr_expect_eq(a.sched.cpu_curr[0], 0, "the record of the idle task put it on CPU 0");
 	cr_expect_eq(a.sched.cpu_since_ns[0], 2300);
 	/* A's first event a switch-in, B's a switch-out; A off at the end, B on */
-	expect_counts((struct wc_sched_counts){ .switches = 7, .wakeups = 2, .start_unknown = 1,
-						.run_start_unknown = 1, .switch_in_records = 4,
-						.no_wakeup = 1, .open_off_at_end = 1,
+	expect_counts((struct wc_sched_counts){ .switches = 7,
+						.wakeups = 2,
+						.start_unknown = 1,
+						.run_start_unknown = 1,
+						.switch_in_records = 4,
+						.no_wakeup = 1,
+						.open_off_at_end = 1,
 						.open_run_at_end = 1 });
 }
 
@@ -428,10 +454,15 @@ Test(sched, lost_switches_told)
 		cr_expect_eq(losts[i].tid, B);
 		cr_expect_eq(losts[i].kind, WC_SCHED_LOST_SWITCH_OUT);
 	}
-	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
-						.double_switch_out = 1, .inferred_switch_in = 1,
-						.switch_in_running = 2, .switch_in_records = 1,
-						.open_off_at_end = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 5,
+						.wakeups = 1,
+						.start_unknown = 2,
+						.double_switch_out = 1,
+						.inferred_switch_in = 1,
+						.switch_in_running = 2,
+						.switch_in_records = 1,
+						.open_off_at_end = 1,
+						.open_run_at_end = 1 });
 }
 
 /*

@@ -25,7 +25,6 @@
 #include "sched-util.h"
 #include "trace-util.h"
 
-
 TestSuite(sched, .init = sched_init, .fini = sched_fini);
 TestSuite(replay, .init = sched_init, .fini = sched_fini);
 
@@ -62,8 +61,8 @@ Test(sched, simple_sleep)
 	cr_expect_eq(iv->waker_tid, W);
 	cr_expect_eq(iv->waker_stack_id, wk);
 	/* 4 switches, 2 wakeups; the first switch-in is A's first event; A ends off-CPU */
-	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 2, .start_unknown = 1,
-						.open_off_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 4, .wakeups = 2, .start_unknown = 1, .open_off_at_end = 1 });
 	/* the thread got its comm from the payloads and its pid from the switch-out context */
 	struct wc_thread *t = wc_tasks_find(&a.tasks, A);
 
@@ -101,8 +100,8 @@ Test(sched, preempted)
 	cr_expect_not(iv->inferred);
 	cr_expect_eq(iv->waker_tid, 0);
 	/* A's and B's first events are switch-ins */
-	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 2,
-						.open_off_at_end = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 3, .start_unknown = 2, .open_off_at_end = 1, .open_run_at_end = 1 });
 	uint64_t vol, invol;
 
 	wc_sched_switches(&a.sched, wc_tasks_find(&a.tasks, A), &vol, &invol);
@@ -126,8 +125,8 @@ Test(sched, d_state)
 	expect_run(0, A, 0, 100, 1000);
 	cr_assert_eq(noffs, 1);
 	cr_expect_eq(expect_off(0, A, 1000, 1200, 1300, 'D', false)->cpu, 1);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
-						.open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 3, .wakeups = 1, .start_unknown = 1, .open_run_at_end = 1 });
 }
 
 /*
@@ -143,8 +142,8 @@ Test(sched, first_event_switch_in)
 	cr_expect_eq(noffs, 0);
 	cr_assert_eq(nruns, 1);
 	expect_run(0, A, 1, 500, 900);
-	expect_counts((struct wc_sched_counts){ .switches = 2, .start_unknown = 1,
-						.open_off_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 2, .start_unknown = 1, .open_off_at_end = 1 });
 }
 
 /*
@@ -162,8 +161,8 @@ Test(sched, first_event_switch_out)
 	cr_expect_eq(nruns, 0);
 	cr_assert_eq(noffs, 1);
 	expect_off(0, A, 1000, 1100, 1400, 'S', false);
-	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1,
-						.run_start_unknown = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 2, .wakeups = 1, .run_start_unknown = 1, .open_run_at_end = 1 });
 }
 
 /*
@@ -189,8 +188,11 @@ Test(sched, wakeup_running_provisional)
 	cr_expect_eq(iv->waker_stack_id, wk);
 	cr_assert_eq(nruns, 1);
 	expect_run(0, A, 0, 100, 1000);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
-						.wakeup_running = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.wakeups = 1,
+						.start_unknown = 1,
+						.wakeup_running = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -208,8 +210,11 @@ Test(sched, wakeup_running_then_later_wakeup)
 
 	cr_assert_eq(noffs, 1);
 	cr_expect_eq(expect_off(0, A, 1000, 1200, 1400, 'S', false)->waker_tid, 301);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 2, .start_unknown = 1,
-						.wakeup_running = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.wakeups = 2,
+						.start_unknown = 1,
+						.wakeup_running = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -227,8 +232,11 @@ Test(sched, wakeup_repeated)
 
 	cr_assert_eq(noffs, 1);
 	cr_expect_eq(expect_off(0, A, 1000, 1200, 1500, 'S', false)->waker_tid, W);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 2, .start_unknown = 1,
-						.wakeup_repeated = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.wakeups = 2,
+						.start_unknown = 1,
+						.wakeup_repeated = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -245,8 +253,11 @@ Test(sched, wakeup_runnable)
 
 	cr_assert_eq(noffs, 1);
 	cr_expect_eq(expect_off(0, A, 1000, 1000, 1500, 'R', true)->waker_tid, 0);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
-						.wakeup_runnable = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.wakeups = 1,
+						.start_unknown = 1,
+						.wakeup_runnable = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -263,8 +274,11 @@ Test(sched, wakeup_unknown)
 	cr_expect_eq(noffs, 0);
 	cr_assert_eq(nruns, 1);
 	expect_run(0, A, 0, 600, 1000);
-	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1, .wakeup_unknown = 1,
-						.start_unknown = 1, .open_off_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 2,
+						.wakeups = 1,
+						.wakeup_unknown = 1,
+						.start_unknown = 1,
+						.open_off_at_end = 1 });
 }
 
 /*
@@ -280,8 +294,8 @@ Test(sched, no_wakeup)
 
 	cr_assert_eq(noffs, 1);
 	cr_expect(expect_off(0, A, 1000, 1600, 1600, 'S', false)->no_wakeup);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .start_unknown = 1, .no_wakeup = 1,
-						.open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 3, .start_unknown = 1, .no_wakeup = 1, .open_run_at_end = 1 });
 }
 
 /*
@@ -303,8 +317,8 @@ Test(sched, open_off_at_end)
 	cr_assert_eq(nruns, 2);
 	expect_run(0, B, 1, 200, 300);
 	expect_run(1, A, 0, 100, 1000);
-	expect_counts((struct wc_sched_counts){ .switches = 4, .wakeups = 1, .start_unknown = 2,
-						.open_off_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 4, .wakeups = 1, .start_unknown = 2, .open_off_at_end = 1 });
 	cr_expect_eq(wc_analysis_end_ns(&a), 5000);
 }
 
@@ -333,8 +347,8 @@ Test(sched, wakeup_new)
 	cr_expect_eq(iv->cpu, 1);
 	cr_assert_eq(nruns, 1);
 	expect_run(0, 400, 1, 1250, 2000);
-	expect_counts((struct wc_sched_counts){ .switches = 2, .wakeups = 1,
-						.open_off_at_end = 1 });
+	expect_counts(
+		(struct wc_sched_counts){ .switches = 2, .wakeups = 1, .open_off_at_end = 1 });
 }
 
 /*
@@ -356,8 +370,8 @@ Test(sched, idle_not_a_task)
 	cr_expect_eq(noffs, 0);
 	cr_expect_null(wc_tasks_find(&a.tasks, 0));
 	cr_expect_eq(a.tasks.nthreads, 2); /* slot 0 unused, then A */
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
-						.open_off_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 3, .wakeups = 1, .start_unknown = 1, .open_off_at_end = 1 });
 }
 
 /* A switch on a CPU beyond HOST's ncpus_configured (2) is counted and ignored. */
@@ -368,10 +382,9 @@ Test(sched, bad_cpu)
 	analyse(2000);
 
 	cr_expect_eq(nruns, 0);
-	expect_counts((struct wc_sched_counts){ .switches = 2, .start_unknown = 1, .bad_cpu = 1,
-						.open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 2, .start_unknown = 1, .bad_cpu = 1, .open_run_at_end = 1 });
 }
-
 
 /* ---- the replay: reordering by ROUND, late events, a cut file ---- */
 
@@ -480,8 +493,11 @@ Test(replay, reorder_into_sched)
 	cr_assert_eq(nruns, 2);
 	expect_run(0, A, 0, 100, 1000);
 	expect_run(1, A, 0, 1700, 2500);
-	expect_counts((struct wc_sched_counts){ .switches = 5, .wakeups = 1, .start_unknown = 2,
-						.open_off_at_end = 1, .open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){ .switches = 5,
+						.wakeups = 1,
+						.start_unknown = 2,
+						.open_off_at_end = 1,
+						.open_run_at_end = 1 });
 }
 
 /*
@@ -523,6 +539,6 @@ Test(replay, truncated_file)
 	expect_run(0, A, 0, 100, 1000);
 	cr_assert_eq(noffs, 1);
 	expect_off(0, A, 1000, 1500, 1700, 'S', false);
-	expect_counts((struct wc_sched_counts){ .switches = 3, .wakeups = 1, .start_unknown = 1,
-						.open_run_at_end = 1 });
+	expect_counts((struct wc_sched_counts){
+		.switches = 3, .wakeups = 1, .start_unknown = 1, .open_run_at_end = 1 });
 }

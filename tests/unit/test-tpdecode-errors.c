@@ -25,7 +25,6 @@
 #include "common/wct.h"
 #include "tests/unit/tpdecode-util.h"
 
-
 TestSuite(tpdecode, .fini = tpdecode_fini);
 
 /* ---- errors ---- */
@@ -50,9 +49,9 @@ Test(tpdecode, missing_field_is_named)
 
 Test(tpdecode, field_of_the_wrong_shape)
 {
-	const char *text = edit(format("linux-6.18", "sched_switch"),
-				"int prev_prio;\toffset:28;\tsize:4",
-				"int prev_prio;\toffset:28;\tsize:3");
+	const char *text =
+		edit(format("linux-6.18", "sched_switch"), "int prev_prio;\toffset:28;\tsize:4",
+		     "int prev_prio;\toffset:28;\tsize:3");
 
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);

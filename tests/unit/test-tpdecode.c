@@ -26,7 +26,6 @@
 #include "common/wct.h"
 #include "tests/unit/tpdecode-util.h"
 
-
 TestSuite(tpdecode, .fini = tpdecode_fini);
 
 /* ---- the state letter, per era ---- */
@@ -45,7 +44,7 @@ Test(tpdecode, state_6_18)
 	expect_state(text, 0x40, "P", 'P', false);
 	expect_state(text, 0x80, "I", 'I', false);
 	expect_state(text, 0x100, "R+", 'R', true); /* perf 6.1 shows 'W' here */
-	expect_state(text, 0x1, "S", 'S', false);  /* again, from the cache */
+	expect_state(text, 0x1, "S", 'S', false);   /* again, from the cache */
 	expect_state(text, 0x100, "R+", 'R', true);
 }
 
@@ -190,14 +189,14 @@ Test(tpdecode, render_only_safe_print_fmts)
 Test(tpdecode, refuse_dangerous_print_fmts)
 {
 	static const char *const bad[] = {
-		"sizeof(int)",       /* use after free in the parser */
+		"sizeof(int)",	     /* use after free in the parser */
 		"REC->next_pid / 0", /* evaluated when printed */
 		"REC->next_pid % 0",
-		"REC->nope",         /* NULL field in __print_flags() */
-		"\"x\".",            /* a string followed by '.' */
+		"REC->nope", /* NULL field in __print_flags() */
+		"\"x\".",    /* a string followed by '.' */
 		"REC->next_pid;",
 		"1 ? 2 : char REC->next_pid", /* NULL dereference in the parser */
-		"char REC->next_pid", /* a cast without its parentheses */
+		"char REC->next_pid",	      /* a cast without its parentheses */
 		"(unsigned REC->next_pid)",
 	};
 
@@ -210,9 +209,8 @@ Test(tpdecode, refuse_dangerous_print_fmts)
 		cr_assert(wc_tpdecode_error(d)[0]);
 	}
 	{
-		const char *text =
-			edit(format("linux-6.18", "sched_switch"), "__print_flags(REC->prev_state",
-			     "__print_flags(REC->nope");
+		const char *text = edit(format("linux-6.18", "sched_switch"),
+					"__print_flags(REC->prev_state", "__print_flags(REC->nope");
 
 		cr_assert_eq(wc_tpdecode_add_format(d, "sched", text), -EINVAL);
 		cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: the print fmt reads "

@@ -64,8 +64,8 @@ const char *format(const char *dir, const char *event)
 	char path[512];
 	char *text;
 
-	snprintf(path, sizeof(path), "%s/testdata/formats/%s/%s.format", srcdir ? srcdir : ".",
-		 dir, event);
+	snprintf(path, sizeof(path), "%s/testdata/formats/%s/%s.format", srcdir ? srcdir : ".", dir,
+		 event);
 	text = read_file(path);
 	cr_assert_not_null(text, "cannot read %s (set srcdir)", path);
 	return keep(text);
@@ -249,7 +249,7 @@ struct wc_switch switch_with(const char *text, uint64_t raw)
 }
 
 void expect_state(const char *text, uint64_t raw, const char *state_text, char state,
-			 bool preempted)
+		  bool preempted)
 {
 	struct wc_switch sw = switch_with(text, raw);
 

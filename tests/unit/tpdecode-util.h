@@ -14,7 +14,7 @@
 #include "analyzer/core/tpdecode.h"
 
 extern struct wc_tpdecode *d; /* the decoder under test, freed by tpdecode_fini() */
-extern char *texts[64]; /* format texts read or made by the current test */
+extern char *texts[64];	      /* format texts read or made by the current test */
 extern size_t ntexts;
 
 /* the suite's .fini: the decoder and the texts freed */
@@ -44,6 +44,6 @@ const char *switch_of(const char *dir);
 /* Decode a switch of pid 100 "worker" to 200 "next" with @raw as prev_state. */
 struct wc_switch switch_with(const char *text, uint64_t raw);
 void expect_state(const char *text, uint64_t raw, const char *state_text, char state,
-			 bool preempted);
+		  bool preempted);
 
 #endif /* WC_TEST_TPDECODE_UTIL_H */
