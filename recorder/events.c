@@ -21,6 +21,7 @@
 
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
+#include "recorder/tracefs.h"
 
 static int perf_event_open(struct perf_event_attr *attr, int pid, int cpu, int group,
 			   unsigned long flags)
@@ -102,7 +103,8 @@ static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 		if (ev->no_switch_records)
 			a->context_switch = 0;
 		if (ev->no_user_copy) {
-			a->sample_type &= ~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
+			a->sample_type &=
+				~(uint64_t)(PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER);
 			a->sample_regs_user = 0;
 			a->sample_stack_user = 0;
 		}
@@ -281,8 +283,7 @@ static int choose_sched_events(struct wc_events *ev, const struct wc_events_opts
  * The attrs' common part: the clock, the wakeup watermark, the callchains and user stack copies
  * asked for, and the side-band records on the event @track.
  */
-static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, int track,
-			long page)
+static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, int track, long page)
 {
 	for (int i = 0; i < ev->nevents; i++) {
 		struct perf_event_attr *a = &ev->attrs[i];
@@ -293,7 +294,8 @@ static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, in
 		if (!o->kernel_stacks)
 			a->exclude_callchain_kernel = 1;
 		if (!o->user_stacks || (o->dwarf && o->user_copy))
-			a->exclude_callchain_user = 1; /* -g dwarf: as perf's, the user part by CFI */
+			a->exclude_callchain_user =
+				1; /* -g dwarf: as perf's, the user part by CFI */
 		if (o->user_stacks && o->user_copy && (a->sample_type & PERF_SAMPLE_CALLCHAIN)) {
 			a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
 			a->sample_regs_user = WC_UNWIND_REGS_MASK;
@@ -327,7 +329,8 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->payloads = wc_stack_table_new(0);
 	ev->copy = malloc(1 << 16);
 	ev->bids = wc_bid_cache_new();
-	ev->mended = malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 2) * 8); /* a record is < 64 KiB */
+	ev->mended =
+		malloc(((1 << 16) / 8 + WC_UNWIND_MAX_FRAMES + 2) * 8); /* a record is < 64 KiB */
 	if (unwind) {
 		ev->unwind = wc_unwind_new();
 		ev->user_copy = o->user_copy;
@@ -460,7 +463,8 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w)
 	for (int i = 0; i < ev->nevents && !err; i++) {
 		struct wc_event *e = &ev->events[i];
 		uint32_t name_len = (uint32_t)strlen(e->name) + 1;
-		uint32_t size = WC_ALIGN8(sizeof(struct wc_rec_event_attr) + sizeof(*e->attr) + name_len);
+		uint32_t size =
+			WC_ALIGN8(sizeof(struct wc_rec_event_attr) + sizeof(*e->attr) + name_len);
 		struct wc_rec_event_attr *rec = calloc(1, size);
 
 		if (!rec)
@@ -495,28 +499,38 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 	if (!err && ev->cycles_fallback)
 		err = wc_meta_write_note(w, "fallback", "no PMU cycles: sampling on cpu-clock");
 	if (!err && ev->switch_records_off)
-		err = wc_meta_write_note(w, "switch_records", "off (--no-switch-records): the "
-				"switch-ins the kernel leaves untraced are placed by sched_stat_runtime "
-				"where recorded, else inferred");
+		err = wc_meta_write_note(
+			w, "switch_records",
+			"off (--no-switch-records): the "
+			"switch-ins the kernel leaves untraced are placed by sched_stat_runtime "
+			"where recorded, else inferred");
 	else if (!err && ev->no_switch_records && ev->wakeup_used[0])
-		err = wc_meta_write_note(w, "fallback", "no context-switch records: the switch-ins "
-				"the kernel leaves untraced are placed by sched_stat_runtime where "
-				"recorded, else inferred");
+		err = wc_meta_write_note(
+			w, "fallback",
+			"no context-switch records: the switch-ins "
+			"the kernel leaves untraced are placed by sched_stat_runtime where "
+			"recorded, else inferred");
 	if (!err && ev->no_runtime)
-		err = wc_meta_write_note(w, "fallback", "no sched_stat_runtime: untraced "
-							"switch-ins are inferred");
+		err = wc_meta_write_note(w, "fallback",
+					 "no sched_stat_runtime: untraced "
+					 "switch-ins are inferred");
 	if (!err && ev->unwind && ev->no_user_copy)
-		err = wc_meta_write_note(w, "fallback", "no user registers and stack copies: user "
-							"callchains by frame pointers alone");
+		err = wc_meta_write_note(w, "fallback",
+					 "no user registers and stack copies: user "
+					 "callchains by frame pointers alone");
 	else if (!err && ev->unwind) {
 		char note[128];
 
 		if (ev->dwarf)
-			snprintf(note, sizeof(note), "dwarf: unwound by CFI from a %u-byte copy of "
-				 "the user stack", ev->user_copy);
+			snprintf(note, sizeof(note),
+				 "dwarf: unwound by CFI from a %u-byte copy of "
+				 "the user stack",
+				 ev->user_copy);
 		else
-			snprintf(note, sizeof(note), "frame pointers, the top mended by CFI from a "
-				 "%u-byte copy of the user stack", ev->user_copy);
+			snprintf(note, sizeof(note),
+				 "frame pointers, the top mended by CFI from a "
+				 "%u-byte copy of the user stack",
+				 ev->user_copy);
 		err = wc_meta_write_note(w, "user_stacks", note);
 	}
 	return err;
@@ -533,8 +547,9 @@ int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
 	if (!u.stacks && !u.bad_copies && !u.wrong_abi)
 		return 0;
 	len = snprintf(note, sizeof(note),
-		       "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64 " spliced, %" PRIu64
-		       " complete, %" PRIu64 " truncated, %" PRIu64 " failed, %" PRIu64 " skipped",
+		       "%" PRIu64 " callchains, %.1f%% from the cache: %" PRIu64
+		       " spliced, %" PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64
+		       " failed, %" PRIu64 " skipped",
 		       u.stacks, u.stacks ? 100.0 * (double)u.hits / (double)u.stacks : 0.0,
 		       u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
 		       u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],

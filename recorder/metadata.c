@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
@@ -31,25 +30,10 @@
 #include "common/kallsyms.h"
 #include "common/wct.h"
 #include "common/writer.h"
+#include "recorder/metadata-priv.h"
 #include "recorder/metadata.h"
 
-#define TRACEFS_DIR "/sys/kernel/tracing"
-#define DEBUGFS_DIR "/sys/kernel/debug"
-#define DEBUGFS_TRACING DEBUGFS_DIR "/tracing"
-
-/* A whole file, NUL-terminated, at p + off; p is malloc'ed, so aligned for any record. */
-struct buf {
-	char *p;
-	size_t len; /* bytes used, the off bytes before the content included */
-	size_t cap; /* bytes allocated */
-};
-
-/*
- * Read the file at path into b from offset off to EOF.  The content is followed by at least 8
- * zero bytes, so a record ending with it can be padded to 8 bytes in place.
- * Return: 0, -E2BIG when a record could not hold it, -ENOMEM, or the error of open/read.
- */
-static int slurp(const char *path, struct buf *b, size_t off)
+int wc_meta_slurp(const char *path, struct buf *b, size_t off)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	int err = 0;
@@ -94,144 +78,6 @@ static uint64_t now_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* ---- tracefs ---- */
-
-/* Does dir hold an events/ directory?  Looking inside also triggers the tracefs automount. */
-static bool has_events(const char *dir)
-{
-	char path[PATH_MAX];
-	struct stat st;
-
-	if (snprintf(path, sizeof(path), "%s/events", dir) >= (int)sizeof(path))
-		return false;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
-}
-
-/* Is dir an existing, empty directory? */
-static bool is_empty_dir(const char *dir)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	bool empty = true;
-
-	if (!d)
-		return false;
-	while (empty && (e = readdir(d)))
-		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
-	closedir(d);
-	return empty;
-}
-
-/*
- * Use dir when it has events/; else, when allowed, mount fstype on mnt if mnt is empty.
- * Return: 0 when dir is usable, -ENOENT, or the error of mount(2).
- */
-static int try_dir(const char *dir, const char *mnt, const char *fstype, unsigned flags,
-		   bool *mounted)
-{
-	if (has_events(dir))
-		return 0;
-	if (!(flags & WC_TRACEFS_MOUNT) || !is_empty_dir(mnt))
-		return -ENOENT;
-	if (mount("nodev", mnt, fstype, 0, NULL))
-		return -errno;
-	*mounted = true;
-	return has_events(dir) ? 0 : -ENOENT;
-}
-
-int wc_tracefs_find(char *dir, size_t len, unsigned flags, bool *mounted, bool *debugfs_fallback)
-{
-	const char *found = NULL;
-	bool m = false, fallback = false;
-	int err = -ENOENT, e;
-
-	if (len < sizeof(DEBUGFS_TRACING))
-		return -ENAMETOOLONG;
-	if (!(flags & WC_TRACEFS_FORCE_DEBUGFS)) {
-		err = try_dir(TRACEFS_DIR, TRACEFS_DIR, "tracefs", flags, &m);
-		found = err ? NULL : TRACEFS_DIR;
-	}
-	if (!found) {
-		/* a mount error here says more than one of tracefs, which older kernels lack */
-		e = try_dir(DEBUGFS_TRACING, DEBUGFS_DIR, "debugfs", flags, &m);
-		if (e != -ENOENT)
-			err = e;
-		if (!e) {
-			found = DEBUGFS_TRACING;
-			fallback = true;
-		}
-	}
-	if (found)
-		strcpy(dir, found);
-	if (mounted)
-		*mounted = m;
-	if (debugfs_fallback)
-		*debugfs_fallback = fallback;
-	return err;
-}
-
-/* DIR/events/SYSTEM/NAME/FILE into path[PATH_MAX].  Return: 0, -EINVAL, -ENAMETOOLONG. */
-static int event_path(char *path, const char *dir, const char *system, const char *name,
-		      const char *file)
-{
-	if (!dir || !system || !name || !*system || !*name)
-		return -EINVAL;
-	if (snprintf(path, PATH_MAX, "%s/events/%s/%s/%s", dir, system, name, file) >= PATH_MAX)
-		return -ENAMETOOLONG;
-	return 0;
-}
-
-int wc_tracefs_event_id(const char *dir, const char *system, const char *name)
-{
-	struct buf b = { NULL, 0, 0 };
-	char path[PATH_MAX], *end;
-	long id = -1;
-	int err;
-
-	err = event_path(path, dir, system, name, "id");
-	if (!err)
-		err = slurp(path, &b, 0);
-	if (!err) {
-		errno = 0;
-		id = strtol(b.p, &end, 10);
-		if (errno || end == b.p || (*end && *end != '\n') || id < 0 || id > INT_MAX)
-			err = -EINVAL;
-	}
-	free(b.p);
-	return err ? err : (int)id;
-}
-
-int wc_tracefs_field(const char *dir, const char *system, const char *name, const char *field,
-		     unsigned *offset, unsigned *size)
-{
-	struct buf b = { NULL, 0, 0 };
-	char path[PATH_MAX];
-	size_t n = strlen(field);
-	int err;
-
-	err = event_path(path, dir, system, name, "format");
-	if (!err)
-		err = slurp(path, &b, 0);
-	if (err) {
-		free(b.p);
-		return err;
-	}
-	err = -ENOENT;
-	for (char *line = b.p; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		char *f = strstr(line, "field:"), *semi = f ? strchr(f, ';') : NULL;
-		char *eol = strchr(line, '\n');
-
-		if (!semi || (eol && semi > eol) || (size_t)(semi - f) < n + 1 ||
-		    strncmp(semi - n, field, n) || (semi[-(long)n - 1] != ' ' && semi[-(long)n - 1] != '*'))
-			continue;
-		if (sscanf(semi, "; offset:%u; size:%u;", offset, size) == 2) /* any blanks */
-			err = 0;
-		break;
-	}
-	free(b.p);
-	return err;
-}
-
 int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *system,
 			    const char *name)
 {
@@ -241,11 +87,11 @@ int wc_meta_write_tp_format(struct wc_writer *w, const char *dir, const char *sy
 	size_t off;
 	int err;
 
-	err = event_path(path, dir, system, name, "format");
+	err = wc_tracefs_event_path(path, dir, system, name, "format");
 	if (err)
 		return err;
 	off = sizeof(*r) + strlen(system) + 1;
-	err = slurp(path, &b, off);
+	err = wc_meta_slurp(path, &b, off);
 	if (err)
 		goto out_free;
 	r = (struct wc_rec_tp_format *)b.p;
@@ -266,8 +112,8 @@ out_free:
 int wc_meta_write_host(struct wc_writer *w)
 {
 	struct utsname u;
-	const char *s[6] = { u.sysname, u.nodename, u.release, u.version, u.machine,
-			     "wcrec " PACKAGE_VERSION };
+	const char *s[6] = { u.sysname, u.nodename, u.release,
+			     u.version, u.machine,  "wcrec " PACKAGE_VERSION };
 	struct wc_rec_host *r;
 	long online, conf, page;
 	size_t len = 0;
@@ -364,7 +210,7 @@ int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **
 	int err;
 
 	*snapshot = NULL;
-	err = slurp("/proc/kallsyms", &b, sizeof(*r));
+	err = wc_meta_slurp("/proc/kallsyms", &b, sizeof(*r));
 	if (err)
 		goto out_free;
 	/* "ffffffff81000000 T _text": hidden addresses read as zeros */
@@ -507,7 +353,7 @@ static const struct wc_bid *build_id_of(struct wc_bid_cache *bids, int pid, uint
 struct walk {
 	struct wc_writer *w;
 	clockid_t clock;
-	struct buf b; /* /proc/PID/maps */
+	struct buf b;		   /* /proc/PID/maps */
 	struct wc_bid_cache *bids; /* the files' build-ids, read once per file in one call */
 	struct wc_meta_task_stats st;
 	struct wc_meta_snapshot *snap; /* the threads written, or NULL */
@@ -593,8 +439,8 @@ static int write_comms(struct walk *k, int pid)
 		return errno == ENOMEM ? -ENOMEM : 1;
 	while (!err && (tid = next_id(d)) > 0) {
 		struct wc_rec_comm_proc rp = { .c = { .h = { sizeof(rp), WC_REC_COMM,
-							      WC_REC_F_TIME },
-						       .flags = WC_TASK_SYNTH } };
+							     WC_REC_F_TIME },
+						      .flags = WC_TASK_SYNTH } };
 		struct wc_rec_comm *r = &rp.c;
 		ssize_t n;
 		int fd;
@@ -642,7 +488,8 @@ static int write_map(struct walk *k, int pid, const char *line)
 
 	/* 7f2c1a000000-7f2c1a028000 r-xp 00028000 fd:01 1311   /usr/lib/libc.so.6 */
 	if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %4s %" SCNx64 " %x:%x %" SCNu64 " %n", &start,
-		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 || pos < 0)
+		   &end, perms, &pgoff, &maj, &min, &ino, &pos) != 7 ||
+	    pos < 0)
 		return 0;
 	if (strlen(perms) < 4 || perms[2] != 'x')
 		return 0;
@@ -650,9 +497,14 @@ static int write_map(struct walk *k, int pid, const char *line)
 	nlen = strnlen(name, PATH_MAX - 1);
 	*m = (struct wc_rec_mmap){
 		.h = { WC_ALIGN8(sizeof(*m) + nlen + 1), WC_REC_MMAP, WC_REC_F_TIME },
-		.pid = (uint32_t)pid, .tid = (uint32_t)pid,
-		.addr = start, .len = end - start, .pgoff = pgoff,
-		.ino = ino, .maj = maj, .min = min,
+		.pid = (uint32_t)pid,
+		.tid = (uint32_t)pid,
+		.addr = start,
+		.len = end - start,
+		.pgoff = pgoff,
+		.ino = ino,
+		.maj = maj,
+		.min = min,
 		.prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
 			PROT_EXEC,
 		.flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE,
@@ -661,8 +513,8 @@ static int write_map(struct walk *k, int pid, const char *line)
 	memset(m->filename, 0, m->h.size - sizeof(*m));
 	memcpy(m->filename, name, nlen);
 	if (ino && name[0] == '/') {
-		const struct wc_bid *e = build_id_of(k->bids, pid, start, end, name,
-						     makedev(maj, min), ino);
+		const struct wc_bid *e =
+			build_id_of(k->bids, pid, start, end, name, makedev(maj, min), ino);
 
 		if (!e)
 			return -ENOMEM;
@@ -701,7 +553,7 @@ static int slurp_task_maps(struct walk *k, int pid)
 		if (tid == pid)
 			continue;
 		snprintf(path, sizeof(path), "/proc/%d/task/%ld/maps", pid, tid);
-		err = slurp(path, &k->b, 0);
+		err = wc_meta_slurp(path, &k->b, 0);
 		if (err == -ENOMEM)
 			break;
 		if (err)
@@ -723,7 +575,7 @@ static int write_process(struct walk *k, int pid)
 		return err < 0 ? err : 0;
 	k->st.processes++;
 	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
-	err = slurp(path, &k->b, 0);
+	err = wc_meta_slurp(path, &k->b, 0);
 	if (!err && !k->b.len)
 		err = slurp_task_maps(k, pid);
 	if (err) /* gone, or not ours to read: the COMMs stay */
@@ -734,9 +586,11 @@ static int write_process(struct walk *k, int pid)
 }
 
 int wc_meta_write_tasks(struct wc_writer *w, int clockid, const int *pids, size_t npids,
-			int exclude_pid, struct wc_meta_task_stats *stats, struct wc_meta_snapshot *snap)
+			int exclude_pid, struct wc_meta_task_stats *stats,
+			struct wc_meta_snapshot *snap)
 {
-	struct walk k = { .w = w, .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid,
+	struct walk k = { .w = w,
+			  .clock = clockid == -1 ? CLOCK_MONOTONIC : (clockid_t)clockid,
 			  .snap = snap };
 	struct timespec ts;
 	long pid;

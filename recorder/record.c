@@ -23,6 +23,7 @@
 #include "recorder/events.h"
 #include "recorder/ksyms.h"
 #include "recorder/metadata.h"
+#include "recorder/tracefs.h"
 #include "recorder/targets.h"
 #include "recorder/unwind.h"
 
@@ -36,10 +37,10 @@ struct rec {
 	struct wc_writer *w;
 	struct wc_ksym_writer *kw;
 	struct wc_meta_snapshot tasks; /* the threads written at the start */
-	struct wc_command cmd;         /* COMMAND, pid -1 without */
-	int status;                    /* COMMAND's wait status, once reaped */
-	bool reaped;                   /* COMMAND exited and status holds its wait status */
-	bool targets_gone;             /* every -p process exited */
+	struct wc_command cmd;	       /* COMMAND, pid -1 without */
+	int status;		       /* COMMAND's wait status, once reaped */
+	bool reaped;		       /* COMMAND exited and status holds its wait status */
+	bool targets_gone;	       /* every -p process exited */
 	struct wc_drain_stats ds;
 	uint64_t t_start, t_end; /* ns of the events' clock */
 	uint32_t trailer_flags;
@@ -145,19 +146,25 @@ static int add_descendants(int *pids, int n, struct wc_target *targets, int verb
 	int named = n, err = wc_targets_add_descendants(pids, &total, WC_REC_MAX_PIDS, getpid());
 
 	if (err == -E2BIG)
-		fprintf(stderr, "wcrec: warning: -p: more than %d processes with the descendants: "
-				"the first %d followed\n", WC_REC_MAX_PIDS, WC_REC_MAX_PIDS);
+		fprintf(stderr,
+			"wcrec: warning: -p: more than %d processes with the descendants: "
+			"the first %d followed\n",
+			WC_REC_MAX_PIDS, WC_REC_MAX_PIDS);
 	else if (err < 0)
-		fprintf(stderr, "wcrec: warning: -p: cannot list the descendants (%s): only the "
-				"processes named followed\n", strerror(-err));
+		fprintf(stderr,
+			"wcrec: warning: -p: cannot list the descendants (%s): only the "
+			"processes named followed\n",
+			strerror(-err));
 	if (err < 0 && err != -E2BIG)
 		return n;
 	for (size_t i = (size_t)n; i < total; i++)
 		if (!wc_target_init(&targets[n], pids[i]))
 			pids[n++] = pids[i];
 	if (verbose > 1 && n > named)
-		fprintf(stderr, "wcrec: -p: following %d descendant processes too (--no-children "
-				"for those named alone)\n", n - named);
+		fprintf(stderr,
+			"wcrec: -p: following %d descendant processes too (--no-children "
+			"for those named alone)\n",
+			n - named);
 	return n;
 }
 
@@ -244,8 +251,9 @@ static int open_output(struct rec *r)
 
 	r->fd = create_output(out);
 	if (r->fd == -EEXIST) {
-		fprintf(stderr, "wcrec: %s: is %s, not a regular file or a character device: "
-				"refusing to write the trace there (nothing renamed)\n",
+		fprintf(stderr,
+			"wcrec: %s: is %s, not a regular file or a character device: "
+			"refusing to write the trace there (nothing renamed)\n",
 			out, output_kind(out));
 		return 2;
 	}
@@ -316,9 +324,9 @@ static int write_metadata(struct rec *r)
 	if (!err)
 		err = wc_meta_write_note(r->w, "recorder_pid", note);
 	if (!err)
-		err = wc_meta_write_note(r->w, "target", o->npids ? (r->cmd.pid > 0 ? "command"
-									       : "pids")
-								: "system-wide");
+		err = wc_meta_write_note(r->w, "target",
+					 o->npids ? (r->cmd.pid > 0 ? "command" : "pids")
+						  : "system-wide");
 	for (int i = 0; !err && i < o->npids; i++) {
 		snprintf(note, sizeof(note), "%d", o->pids[i]);
 		err = wc_meta_write_note(r->w, "target_pid", note);
@@ -402,8 +410,8 @@ static int poll_ms(uint64_t now, uint64_t deadline)
 static void drain_loop(struct rec *r)
 {
 	int clk = wc_events_clockid(r->ev), err;
-	uint64_t deadline = r->o->duration_s > 0
-				    ? r->t_start + (uint64_t)(r->o->duration_s * 1e9) : 0;
+	uint64_t deadline =
+		r->o->duration_s > 0 ? r->t_start + (uint64_t)(r->o->duration_s * 1e9) : 0;
 
 	for (;;) {
 		int n = wc_events_poll(r->ev, poll_ms(clock_now(clk), deadline));
@@ -470,16 +478,16 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 	if (u.stacks)
 		fprintf(stderr,
 			"wcrec: user stacks mended by CFI: %" PRIu64 " (%.1f%% from the cache, "
-			"%.1f us of CPU per unwind otherwise, %" PRIu64 " process sessions): %"
-			PRIu64 " spliced, %" PRIu64 " complete, %" PRIu64 " truncated, %" PRIu64
-			" failed, %" PRIu64 " skipped (the drain behind); %.1f MB of stack "
+			"%.1f us of CPU per unwind otherwise, %" PRIu64
+			" process sessions): %" PRIu64 " spliced, %" PRIu64 " complete, %" PRIu64
+			" truncated, %" PRIu64 " failed, %" PRIu64
+			" skipped (the drain behind); %.1f MB of stack "
 			"copied\n",
 			u.stacks, 100.0 * (double)u.hits / (double)u.stacks,
 			misses ? (double)u.miss_ns / 1e3 / (double)misses : 0.0, u.sessions,
 			u.by_result[WC_UNWIND_SPLICED], u.by_result[WC_UNWIND_COMPLETE],
 			u.by_result[WC_UNWIND_TRUNCATED], u.by_result[WC_UNWIND_FAILED],
-			u.by_result[WC_UNWIND_SKIPPED],
-			(double)ds->user_copy_bytes / 1e6);
+			u.by_result[WC_UNWIND_SKIPPED], (double)ds->user_copy_bytes / 1e6);
 	if (u.changed || u.bad_copies || u.wrong_abi)
 		fprintf(stderr,
 			"wcrec: user stacks not unwound: %" PRIu64 " files changed since mapped "
@@ -500,7 +508,8 @@ static void print_details(const struct rec *r, uint64_t events)
 			100.0 * (double)ds->peak_fill / (double)ds->ring_bytes,
 			ds->peak_fill / 1024, ds->ring_bytes / 1024, ds->peak_fill_cpu,
 			r->t_end > r->t_start
-				? (double)events * 1e9 / (double)(r->t_end - r->t_start) : 0.0);
+				? (double)events * 1e9 / (double)(r->t_end - r->t_start)
+				: 0.0);
 	print_unwind_stats(r->ev, ds);
 	if (ds->runtime_dropped)
 		fprintf(stderr,
@@ -510,7 +519,8 @@ static void print_details(const struct rec *r, uint64_t events)
 	if (eo->sched && !eo->no_switch_records && !wc_events_fallback(r->ev, "switch"))
 		fprintf(stderr,
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
-			"from context-switch records\n", ds->switch_ins);
+			"from context-switch records\n",
+			ds->switch_ins);
 }
 
 /* The summary line (unless -q), and the details of -v. */
@@ -525,13 +535,13 @@ static void print_summary(const struct rec *r)
 	wc_writer_stats(r->w, &ws);
 	fprintf(stderr,
 		"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
-		" other tracepoints, %" PRIu64
-		" samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64 " lost, %.1f MB written, "
+		" other tracepoints, %" PRIu64 " samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64
+		" lost, %.1f MB written, "
 		"%.2f bytes/event, compression %.1fx%s\n",
 		r->o->out, (double)(r->t_end - r->t_start) / 1e9, ds->switches, ds->wakeups,
-		ds->other_tp, ds->samples,
-		ds->comm + ds->fork + ds->exit + ds->mmap, ds->lost_records + ds->lost_samples,
-		ws.bytes_written / 1e6, events ? (double)ws.bytes_written / events : 0.0,
+		ds->other_tp, ds->samples, ds->comm + ds->fork + ds->exit + ds->mmap,
+		ds->lost_records + ds->lost_samples, ws.bytes_written / 1e6,
+		events ? (double)ws.bytes_written / events : 0.0,
 		ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0,
 		!r->targets_gone  ? ""
 		: r->o->npids > 1 ? "; stopped: every -p process exited"

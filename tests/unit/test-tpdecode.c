@@ -3,6 +3,7 @@
  * test-tpdecode.c - sched payloads decoded from the format texts of several kernel eras
  * (testdata/formats, found through $srcdir), built here at the offsets each format text
  * gives, plus a live sched_switch captured through perf_event_open(2) on this machine.
+ * (test-tpdecode-errors.c: missing fields and formats, short payloads, damaged formats.)
  *
  * Payloads sit at the end of exactly-sized heap blocks, so that AddressSanitizer catches a
  * read past the end.
@@ -23,248 +24,9 @@
 
 #include "analyzer/core/tpdecode.h"
 #include "common/wct.h"
+#include "tests/unit/tpdecode-util.h"
 
-static struct wc_tpdecode *d;
-static char *texts[64]; /* format texts read or made by the current test */
-static size_t ntexts;
-
-static void fini(void)
-{
-	wc_tpdecode_free(d);
-	d = NULL;
-	for (size_t i = 0; i < ntexts; i++)
-		free(texts[i]);
-	ntexts = 0;
-}
-
-TestSuite(tpdecode, .fini = fini);
-
-/* Keep @text until fini(). */
-static char *keep(char *text)
-{
-	cr_assert_lt(ntexts, sizeof(texts) / sizeof(texts[0]));
-	texts[ntexts++] = text;
-	return text;
-}
-
-/* ---- format texts and payloads built from them ---- */
-
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	size_t n;
-
-	if (!f)
-		return NULL;
-	buf = calloc(1, 1 << 16);
-	cr_assert_not_null(buf);
-	n = fread(buf, 1, (1 << 16) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-/* testdata/formats/DIR/EVENT.format, kept until fini(). */
-static const char *format(const char *dir, const char *event)
-{
-	const char *srcdir = getenv("srcdir");
-	char path[512];
-	char *text;
-
-	snprintf(path, sizeof(path), "%s/testdata/formats/%s/%s.format", srcdir ? srcdir : ".",
-		 dir, event);
-	text = read_file(path);
-	cr_assert_not_null(text, "cannot read %s (set srcdir)", path);
-	return keep(text);
-}
-
-/* A copy of @text with every @from replaced by @to (at least one), kept until fini(). */
-static const char *edit(const char *text, const char *from, const char *to)
-{
-	size_t n = 0, lf = strlen(from), lt = strlen(to);
-	char *out, *o;
-
-	for (const char *at = strstr(text, from); at; at = strstr(at + lf, from))
-		n++;
-	cr_assert_gt(n, 0, "no \"%s\" in the format", from);
-	out = o = calloc(1, strlen(text) + n * lt + 1);
-	cr_assert_not_null(out);
-	for (const char *at; (at = strstr(text, from)); text = at + lf) {
-		memcpy(o, text, (size_t)(at - text));
-		o += at - text;
-		memcpy(o, to, lt);
-		o += lt;
-	}
-	strcpy(o, text);
-	return keep(out);
-}
-
-/* @text with field @from renamed @to, in its declaration and in the print fmt. */
-static const char *rename_field(const char *text, const char *from, const char *to)
-{
-	char a[64], b[64];
-
-	snprintf(a, sizeof(a), " %s;", from);
-	snprintf(b, sizeof(b), " %s;", to);
-	text = edit(text, a, b);
-	snprintf(a, sizeof(a), "REC->%s", from);
-	snprintf(b, sizeof(b), "REC->%s", to);
-	return strstr(text, a) ? edit(text, a, b) : text;
-}
-
-/* Offset and size of field @name, read from the format text by hand (not libtraceevent). */
-static void field_pos(const char *text, const char *name, unsigned *off, unsigned *size)
-{
-	for (const char *line = text; *line;) {
-		const char *eol = strchr(line, '\n'), *f = strstr(line, "field:");
-		const char *semi, *stop, *start;
-
-		if (!eol)
-			eol = line + strlen(line);
-		semi = f ? strchr(f, ';') : NULL;
-		if (f && semi && semi < eol) {
-			stop = semi;
-			if (stop[-1] == ']')
-				while (stop > f && *stop != '[')
-					stop--;
-			for (start = stop; start > f && start[-1] != ' '; start--)
-				;
-			if ((size_t)(stop - start) == strlen(name) &&
-			    !strncmp(start, name, strlen(name))) {
-				const char *at = strstr(semi, "offset:");
-
-				cr_assert_eq(sscanf(at, "offset:%u;%*[ \t]size:%u", off, size), 2);
-				return;
-			}
-		}
-		line = *eol ? eol + 1 : eol;
-	}
-	cr_assert_fail("no field %s in the format", name);
-}
-
-static bool has_field(const char *text, const char *name)
-{
-	char pat[64];
-
-	snprintf(pat, sizeof(pat), " %s;", name);
-	return strstr(text, pat) != NULL;
-}
-
-/* Bytes the record layout spans: the end of its last field. */
-static size_t record_bytes(const char *text)
-{
-	size_t end = 0;
-
-	for (const char *p = strstr(text, "offset:"); p; p = strstr(p + 1, "offset:")) {
-		unsigned off, size;
-
-		cr_assert_eq(sscanf(p, "offset:%u;%*[ \t]size:%u", &off, &size), 2);
-		if (off + size > end)
-			end = off + size;
-	}
-	return end;
-}
-
-static void put(uint8_t *buf, const char *text, const char *name, uint64_t v)
-{
-	unsigned off, size;
-
-	field_pos(text, name, &off, &size);
-	cr_assert(size == 1 || size == 2 || size == 4 || size == 8);
-	memcpy(buf + off, &v, size); /* little-endian host */
-}
-
-static void put_comm(uint8_t *buf, const char *text, const char *name, const char *comm)
-{
-	unsigned off, size;
-
-	field_pos(text, name, &off, &size);
-	memset(buf + off, 0, size);
-	memcpy(buf + off, comm, strlen(comm) < size ? strlen(comm) : size);
-}
-
-/* An all-zero payload of the record's size, common_type set. */
-static uint8_t *payload(const char *text, size_t *size)
-{
-	uint8_t *buf;
-	unsigned id;
-
-	*size = record_bytes(text);
-	buf = calloc(1, *size);
-	cr_assert_not_null(buf);
-	cr_assert_eq(sscanf(strstr(text, "ID: "), "ID: %u", &id), 1);
-	put(buf, text, "common_type", id);
-	put(buf, text, "common_pid", 4242);
-	return buf;
-}
-
-/* ---- decoder set-up ---- */
-
-static void add(const char *text)
-{
-	int ret = wc_tpdecode_add_format(d, "sched", text);
-
-	cr_assert_eq(ret, 0, "add_format: %d %s", ret, wc_tpdecode_error(d));
-}
-
-static void bind(uint16_t id, const char *name, enum wc_tp_role role)
-{
-	int ret = wc_tpdecode_bind(d, id, name, role);
-
-	cr_assert_eq(ret, 0, "bind %s: %d %s", name, ret, wc_tpdecode_error(d));
-}
-
-/* A decoder holding the sched_switch format of @dir, bound to event id 1. */
-static const char *switch_of(const char *dir)
-{
-	const char *text = format(dir, "sched_switch");
-
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	add(text);
-	bind(1, "sched:sched_switch", WC_TP_SWITCH);
-	return text;
-}
-
-/* Decode a switch of pid 100 "worker" to 200 "next" with @raw as prev_state. */
-static struct wc_switch switch_with(const char *text, uint64_t raw)
-{
-	struct wc_switch sw;
-	size_t size;
-	uint8_t *buf = payload(text, &size);
-	int ret;
-
-	put_comm(buf, text, "prev_comm", "worker");
-	put(buf, text, "prev_pid", 100);
-	put(buf, text, "prev_prio", 120);
-	put(buf, text, "prev_state", raw);
-	put_comm(buf, text, "next_comm", "next");
-	put(buf, text, "next_pid", 200);
-	put(buf, text, "next_prio", 98);
-	memset(&sw, 0x5a, sizeof(sw));
-	ret = wc_tpdecode_decode_switch(d, 1, buf, size, &sw);
-	cr_assert_eq(ret, 0, "decode: %d %s", ret, wc_tpdecode_error(d));
-	free(buf);
-	cr_assert_eq(sw.prev_tid, 100);
-	cr_assert_eq(sw.next_tid, 200);
-	cr_assert_eq(sw.prev_prio, 120);
-	cr_assert_eq(sw.next_prio, 98);
-	cr_assert_str_eq(sw.prev_comm, "worker");
-	cr_assert_str_eq(sw.next_comm, "next");
-	cr_assert_eq(sw.prev_state_raw, raw);
-	return sw;
-}
-
-static void expect_state(const char *text, uint64_t raw, const char *state_text, char state,
-			 bool preempted)
-{
-	struct wc_switch sw = switch_with(text, raw);
-
-	cr_expect_str_eq(sw.state_text, state_text, "raw %#llx", (unsigned long long)raw);
-	cr_expect_eq(sw.state, state, "raw %#llx: state %c", (unsigned long long)raw, sw.state);
-	cr_expect_eq(sw.preempted, preempted, "raw %#llx", (unsigned long long)raw);
-}
+TestSuite(tpdecode, .fini = tpdecode_fini);
 
 /* ---- the state letter, per era ---- */
 
@@ -282,7 +44,7 @@ Test(tpdecode, state_6_18)
 	expect_state(text, 0x40, "P", 'P', false);
 	expect_state(text, 0x80, "I", 'I', false);
 	expect_state(text, 0x100, "R+", 'R', true); /* perf 6.1 shows 'W' here */
-	expect_state(text, 0x1, "S", 'S', false);  /* again, from the cache */
+	expect_state(text, 0x1, "S", 'S', false);   /* again, from the cache */
 	expect_state(text, 0x100, "R+", 'R', true);
 }
 
@@ -360,7 +122,7 @@ Test(tpdecode, state_print_fmt_with_plain_number)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(plain);
-	bind(1, "sched:sched_switch", WC_TP_SWITCH);
+	tp_bind(1, "sched:sched_switch", WC_TP_SWITCH);
 	expect_state(plain, 2, "2", '?', false);
 }
 
@@ -372,7 +134,7 @@ Test(tpdecode, state_unknown_print_helper_keeps_the_fields)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(text);
-	bind(1, "sched:sched_switch", WC_TP_SWITCH);
+	tp_bind(1, "sched:sched_switch", WC_TP_SWITCH);
 	expect_state(text, 1, "?", '?', false); /* tids, comms and prios checked inside */
 }
 
@@ -406,9 +168,9 @@ Test(tpdecode, render_only_safe_print_fmts)
 		d = wc_tpdecode_new();
 		cr_assert_not_null(d);
 		add(text);
-		bind(1, "sched:sched_switch", WC_TP_SWITCH);
+		tp_bind(1, "sched:sched_switch", WC_TP_SWITCH);
 		expect_state(text, 1, "?", '?', false);
-		fini();
+		tpdecode_fini();
 	}
 	/* __get_str() is safe (libtraceevent checks the locator): still rendered */
 	{
@@ -417,7 +179,7 @@ Test(tpdecode, render_only_safe_print_fmts)
 		d = wc_tpdecode_new();
 		cr_assert_not_null(d);
 		add(text);
-		bind(1, "sched:sched_switch", WC_TP_SWITCH);
+		tp_bind(1, "sched:sched_switch", WC_TP_SWITCH);
 		expect_state(text, 1, "S", 'S', false);
 		expect_state(text, 0xffff0001, "S", 'S', false); /* a locator far outside */
 	}
@@ -427,14 +189,14 @@ Test(tpdecode, render_only_safe_print_fmts)
 Test(tpdecode, refuse_dangerous_print_fmts)
 {
 	static const char *const bad[] = {
-		"sizeof(int)",       /* use after free in the parser */
+		"sizeof(int)",	     /* use after free in the parser */
 		"REC->next_pid / 0", /* evaluated when printed */
 		"REC->next_pid % 0",
-		"REC->nope",         /* NULL field in __print_flags() */
-		"\"x\".",            /* a string followed by '.' */
+		"REC->nope", /* NULL field in __print_flags() */
+		"\"x\".",    /* a string followed by '.' */
 		"REC->next_pid;",
 		"1 ? 2 : char REC->next_pid", /* NULL dereference in the parser */
-		"char REC->next_pid", /* a cast without its parentheses */
+		"char REC->next_pid",	      /* a cast without its parentheses */
 		"(unsigned REC->next_pid)",
 	};
 
@@ -447,9 +209,8 @@ Test(tpdecode, refuse_dangerous_print_fmts)
 		cr_assert(wc_tpdecode_error(d)[0]);
 	}
 	{
-		const char *text =
-			edit(format("linux-6.18", "sched_switch"), "__print_flags(REC->prev_state",
-			     "__print_flags(REC->nope");
+		const char *text = edit(format("linux-6.18", "sched_switch"),
+					"__print_flags(REC->prev_state", "__print_flags(REC->nope");
 
 		cr_assert_eq(wc_tpdecode_add_format(d, "sched", text), -EINVAL);
 		cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: the print fmt reads "
@@ -486,7 +247,7 @@ static struct wc_wakeup wakeup_of(const char *dir, const char *event, uint16_t i
 	cr_assert_not_null(d);
 	add(text);
 	snprintf(name, sizeof(name), "sched:%s", event);
-	bind(id, name, WC_TP_WAKEUP);
+	tp_bind(id, name, WC_TP_WAKEUP);
 	buf = payload(text, &size);
 	put_comm(buf, text, "comm", "a-very-long-comm-name");
 	put(buf, text, "pid", 31337);
@@ -514,23 +275,23 @@ Test(tpdecode, wakeup_layouts)
 	cr_expect_eq(wk.target_cpu, 3);
 	wk = wakeup_of("linux-2.6.32", "sched_wakeup_new", 2);
 	cr_expect_eq(wk.success, 0);
-	fini();
+	tpdecode_fini();
 
 	wk = wakeup_of("linux-3.0", "sched_wakeup", 1);
 	cr_expect_eq(wk.success, 0);
 	cr_expect_eq(wk.target_cpu, 3);
-	fini();
+	tpdecode_fini();
 
 	wk = wakeup_of("linux-3.10", "sched_wakeup", 1);
 	cr_expect_eq(wk.target_cpu, 3);
-	fini();
+	tpdecode_fini();
 
 	wk = wakeup_of("linux-4.14", "sched_waking", 1);
 	cr_expect_eq(wk.success, 0); /* the field is there (the kernel wrote 1) */
 	cr_expect_eq(wk.target_cpu, 3);
 	wk = wakeup_of("linux-4.14", "sched_wakeup", 2);
 	wk = wakeup_of("linux-4.14", "sched_wakeup_new", 3);
-	fini();
+	tpdecode_fini();
 
 	wk = wakeup_of("linux-6.18", "sched_waking", 7);
 	cr_expect_eq(wk.success, 1, "no success field: 1");
@@ -551,7 +312,7 @@ Test(tpdecode, wakeup_without_target_cpu_is_minus_one)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	cr_assert_eq(wc_tpdecode_add_format(d, "sched", text), 0, "%s", wc_tpdecode_error(d));
-	bind(3, "sched:sched_waking", WC_TP_WAKEUP);
+	tp_bind(3, "sched:sched_waking", WC_TP_WAKEUP);
 	put(buf, text, "pid", 7);
 	cr_assert_eq(wc_tpdecode_decode_wakeup(d, 3, buf, size, &wk), 0);
 	free(buf);
@@ -575,7 +336,7 @@ Test(tpdecode, field_sizes_and_signs)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(old);
-	bind(1, "sched:sched_wakeup", WC_TP_WAKEUP);
+	tp_bind(1, "sched:sched_wakeup", WC_TP_WAKEUP);
 	buf = payload(old, &size);
 	put(buf, old, "target_cpu", 0xffffffffu); /* int, no "signed:": -1 */
 	put(buf, old, "prio", 120);
@@ -585,7 +346,7 @@ Test(tpdecode, field_sizes_and_signs)
 	cr_expect_eq(wk.prio, 120);
 
 	add(small);
-	bind(2, "sched:sched_waking", WC_TP_WAKEUP);
+	tp_bind(2, "sched:sched_waking", WC_TP_WAKEUP);
 	buf = payload(small, &size);
 	put(buf, small, "prio", 0xfffd); /* a 2-byte signed field: -3 */
 	put(buf, small, "pid", 0x7fffffff);
@@ -605,7 +366,7 @@ Test(tpdecode, migrate_fixed_comm_3_0)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(text);
-	bind(5, "sched:sched_migrate_task", WC_TP_MIGRATE);
+	tp_bind(5, "sched:sched_migrate_task", WC_TP_MIGRATE);
 	put_comm(buf, text, "comm", "mover");
 	put(buf, text, "pid", 99);
 	put(buf, text, "prio", 120);
@@ -634,7 +395,7 @@ Test(tpdecode, migrate_data_loc_comm_6_18)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(text);
-	bind(5, "sched:sched_migrate_task", WC_TP_MIGRATE);
+	tp_bind(5, "sched:sched_migrate_task", WC_TP_MIGRATE);
 	memcpy(buf + fixed, "kworker", 8);
 	put(buf, text, "comm", (uint64_t)8 << 16 | fixed);
 	put(buf, text, "pid", 12);
@@ -655,228 +416,6 @@ Test(tpdecode, migrate_data_loc_comm_6_18)
 	put(buf, text, "comm", (uint64_t)0xffffu << 16 | 0xffffu);
 	cr_assert_eq(wc_tpdecode_decode_migrate(d, 5, buf, size, &mg), -EINVAL);
 	free(buf);
-}
-
-/* ---- errors ---- */
-
-Test(tpdecode, missing_field_is_named)
-{
-	const char *text =
-		rename_field(format("linux-6.18", "sched_switch"), "prev_state", "prev_st");
-
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	add(text);
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH), -EINVAL);
-	cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: no field prev_state");
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 1, "", 0, &(struct wc_switch){ 0 }), -ENOENT);
-
-	text = rename_field(format("linux-4.14", "sched_wakeup"), "pid", "tgid");
-	add(text);
-	cr_assert_eq(wc_tpdecode_bind(d, 2, "sched:sched_wakeup", WC_TP_WAKEUP), -EINVAL);
-	cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_wakeup: no field pid");
-}
-
-Test(tpdecode, field_of_the_wrong_shape)
-{
-	const char *text = edit(format("linux-6.18", "sched_switch"),
-				"int prev_prio;\toffset:28;\tsize:4",
-				"int prev_prio;\toffset:28;\tsize:3");
-
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	add(text);
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH), -EINVAL);
-	cr_expect(strstr(wc_tpdecode_error(d), "sched:sched_switch: field prev_prio"), "%s",
-		  wc_tpdecode_error(d));
-}
-
-Test(tpdecode, missing_format)
-{
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	add(format("linux-6.18", "sched_waking"));
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH), -ENOENT);
-	cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: no format");
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched_switch", WC_TP_SWITCH), -EINVAL);
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:", WC_TP_SWITCH), -EINVAL);
-	cr_assert_eq(wc_tpdecode_bind(d, 1, NULL, WC_TP_SWITCH), -EINVAL);
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:sched_waking", (enum wc_tp_role)9), -EINVAL);
-}
-
-Test(tpdecode, short_payload_every_length)
-{
-	const char *text = switch_of("linux-6.18");
-	size_t full;
-	uint8_t *good = payload(text, &full);
-	struct wc_switch sw;
-
-	put(good, text, "prev_state", 1);
-	for (size_t n = 0; n < 56 + 8; n++) {
-		uint8_t *buf = malloc(n ? n : 1);
-		int ret;
-
-		cr_assert_not_null(buf);
-		memcpy(buf, good, n < full ? n : full);
-		ret = wc_tpdecode_decode_switch(d, 1, buf, n, &sw);
-		free(buf);
-		if (n < full) {
-			cr_assert_eq(ret, -EINVAL, "length %zu", n);
-			cr_assert(strstr(wc_tpdecode_error(d), "sched:sched_switch: payload of"));
-		} else {
-			cr_assert_eq(ret, 0, "length %zu", n);
-		}
-	}
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 1, NULL, 100, &sw), -EINVAL);
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 1, good, 35, &sw), -EINVAL);
-	cr_assert_str_eq(wc_tpdecode_error(d), "sched:sched_switch: payload of 35 bytes ends "
-					       "before field prev_state (bytes 32 to 40)");
-	free(good);
-}
-
-Test(tpdecode, unknown_id_and_wrong_role)
-{
-	const char *text = switch_of("linux-6.18");
-	size_t size;
-	uint8_t *buf = payload(text, &size);
-	struct wc_wakeup wk;
-	struct wc_switch sw;
-
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 2, buf, size, &sw), -ENOENT);
-	cr_assert_str_eq(wc_tpdecode_error(d), "event id 2 is not bound");
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 65535, buf, size, &sw), -ENOENT);
-	cr_assert_eq(wc_tpdecode_decode_wakeup(d, 1, buf, size, &wk), -EINVAL);
-	cr_assert(strstr(wc_tpdecode_error(d), "sched:sched_switch"), "%s", wc_tpdecode_error(d));
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH), -EEXIST);
-	bind(65535, "sched:sched_switch", WC_TP_SWITCH); /* two ids, one event: fine */
-	cr_assert_eq(wc_tpdecode_decode_switch(d, 65535, buf, size, &sw), 0);
-	free(buf);
-}
-
-Test(tpdecode, formats_added_twice)
-{
-	const char *sw = format("linux-6.18", "sched_switch");
-
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	add(sw);
-	cr_assert_eq(wc_tpdecode_add_format(d, "sched", sw), -EEXIST);
-	cr_assert(strstr(wc_tpdecode_error(d), "sched:sched_switch"));
-	/* Another event under an ID already taken. */
-	cr_assert_eq(wc_tpdecode_add_format(d, "sched", edit(sw, "name: sched_switch", "name: x")),
-		     -EEXIST);
-	cr_assert(strstr(wc_tpdecode_error(d), "ID 372"), "%s", wc_tpdecode_error(d));
-	/* The same name in another system is another event, given another ID. */
-	cr_assert_eq(wc_tpdecode_add_format(d, "other", edit(sw, "ID: 372", "ID: 9999")), 0);
-	cr_assert_eq(wc_tpdecode_role_of_kind(WC_EVENT_SWITCH), WC_TP_SWITCH);
-	cr_assert_eq(wc_tpdecode_role_of_kind(WC_EVENT_WAKING), WC_TP_WAKEUP);
-	cr_assert_eq(wc_tpdecode_role_of_kind(WC_EVENT_WAKEUP_NEW), WC_TP_WAKEUP);
-	cr_assert_eq(wc_tpdecode_role_of_kind(WC_EVENT_MIGRATE), WC_TP_MIGRATE);
-	cr_assert_eq(wc_tpdecode_role_of_kind(WC_EVENT_SAMPLE), 0);
-}
-
-Test(tpdecode, garbage_formats)
-{
-	static const char *const junk[] = {
-		"",
-		"hello world",
-		"name: x\nID: abc\n",
-		"name: x\nID: 5\nformat:\n\tfield:int;\n",
-		"name:\n",
-		"\xff\xfe",
-		"name: z\nID: 7\nformat:\n\tfield:int a;\toffset:-8;\tsize:4;\n\nprint fmt: \"\"\n",
-		/* valid layout, absurd field: may be added, refused at bind */
-		"name: y\nID: 6\nformat:\n\tfield:unsigned short common_type;\toffset:0;\tsize:2;\n"
-		"\tfield:int common_pid;\toffset:4;\tsize:4;\n\n"
-		"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
-		"\tfield:int pid;\toffset:4294967295;\tsize:99999999;\tsigned:1;\n"
-		"\tfield:int prio;\toffset:28;\tsize:4;\tsigned:1;\n"
-		"\nprint fmt: \"%d\", REC->pid\n",
-	};
-
-	d = wc_tpdecode_new();
-	cr_assert_not_null(d);
-	cr_assert_eq(wc_tpdecode_add_format(d, "sched", NULL), -EINVAL);
-	cr_assert_eq(wc_tpdecode_add_format(d, NULL, "name: x\n"), -EINVAL);
-	for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
-		int ret = wc_tpdecode_add_format(d, "sched", junk[i]);
-
-		cr_assert(ret == -EINVAL || ret == 0, "junk %zu: %d", i, ret);
-		cr_assert(ret == 0 || wc_tpdecode_error(d)[0], "junk %zu has no error text", i);
-	}
-	/* The last one parses; its field is refused at bind. */
-	cr_assert_eq(wc_tpdecode_bind(d, 1, "sched:y", WC_TP_WAKEUP), -EINVAL);
-	cr_assert_str_eq(wc_tpdecode_error(d),
-			 "sched:y: field pid has an impossible offset or size");
-}
-
-/* Every prefix of a real format: refused or accepted, never a crash or an over-read. */
-Test(tpdecode, truncated_formats)
-{
-	const char *text = format("linux-6.18", "sched_switch");
-	size_t len = strlen(text), size;
-	uint8_t *buf = payload(text, &size);
-
-	for (size_t n = 0; n < len; n++) {
-		char *cut = strndup(text, n);
-		struct wc_switch sw;
-		int ret;
-
-		cr_assert_not_null(cut);
-		d = wc_tpdecode_new();
-		cr_assert_not_null(d);
-		ret = wc_tpdecode_add_format(d, "sched", cut);
-		cr_assert(ret == 0 || ret == -EINVAL, "prefix %zu: %d", n, ret);
-		if (!ret && !wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH)) {
-			ret = wc_tpdecode_decode_switch(d, 1, buf, size, &sw);
-			cr_assert(ret == 0 || ret == -EINVAL, "prefix %zu: %d", n, ret);
-		}
-		wc_tpdecode_free(d);
-		d = NULL;
-		free(cut);
-	}
-	free(buf);
-}
-
-/* Random byte changes in a format text, then random payloads. */
-Test(tpdecode, mutated_formats)
-{
-	const char *text = format("linux-6.18", "sched_switch");
-	size_t len = strlen(text);
-	unsigned seed = 12345;
-
-	for (int round = 0; round < 300; round++) {
-		char *m = strdup(text);
-		uint8_t buf[80];
-		struct wc_switch sw;
-
-		cr_assert_not_null(m);
-		for (int k = 0; k < 1 + round % 4; k++)
-			m[rand_r(&seed) % len] = " 0123456789;:[]abc\t\n"[rand_r(&seed) % 20];
-		d = wc_tpdecode_new();
-		cr_assert_not_null(d);
-		if (!wc_tpdecode_add_format(d, "sched", m) &&
-		    !wc_tpdecode_bind(d, 1, "sched:sched_switch", WC_TP_SWITCH)) {
-			for (int p = 0; p < 20; p++) {
-				size_t n = (size_t)rand_r(&seed) % sizeof(buf);
-				uint8_t *pl = malloc(n ? n : 1);
-
-				cr_assert_not_null(pl);
-				for (size_t i = 0; i < n; i++)
-					pl[i] = (uint8_t)rand_r(&seed);
-				(void)wc_tpdecode_decode_switch(d, 1, pl, n, &sw);
-				free(pl);
-			}
-		}
-		wc_tpdecode_free(d);
-		d = NULL;
-		free(m);
-	}
-}
-
-Test(tpdecode, free_null)
-{
-	wc_tpdecode_free(NULL);
 }
 
 /* ---- this machine: its tracefs format, and a sched_switch the kernel writes ---- */
@@ -931,7 +470,7 @@ Test(tpdecode, live_sched_switch)
 	d = wc_tpdecode_new();
 	cr_assert_not_null(d);
 	add(text);
-	bind(1, "sched:sched_switch", WC_TP_SWITCH);
+	tp_bind(1, "sched:sched_switch", WC_TP_SWITCH);
 	prctl(PR_GET_NAME, comm);
 
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
