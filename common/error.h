@@ -10,9 +10,9 @@
 enum wc_error {
 	WC_EFIRST = 4096,
 	WC_ECORRUPT = WC_EFIRST, /* the trace file is damaged */
-	WC_ETRUNCATED,           /* the trace file ends early */
-	WC_EVERSION,             /* the trace file's version or features are not supported */
-	WC_EZSTD,                /* zstd failed for a reason other than the data */
+	WC_ETRUNCATED,		 /* the trace file ends early */
+	WC_EVERSION,		 /* the trace file's version or features are not supported */
+	WC_EZSTD,		 /* zstd failed for a reason other than the data */
 	WC_ELAST
 };
 

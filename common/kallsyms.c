@@ -16,22 +16,22 @@
 
 #include "common/strbuf.h"
 
-#define NO_NAME    WC_STRBUF_FAIL /* also: a bound, not a function */
+#define NO_NAME	   WC_STRBUF_FAIL /* also: a bound, not a function */
 #define PAGE_BYTES 4096u
 
 /* A symbol as read from one line. */
 struct ent {
 	uint64_t addr;
-	uint32_t name;   /* offset in names; NO_NAME for a bound (not a function) */
+	uint32_t name;	 /* offset in names; NO_NAME for a bound (not a function) */
 	uint32_t module; /* offset in names of the module's name; 0 ("") for the kernel image */
-	uint32_t line;   /* line number: the last tie-break, so that the result is stable */
-	char type;       /* 't', 'T', 'W', ... */
+	uint32_t line;	 /* line number: the last tie-break, so that the result is stable */
+	char type;	 /* 't', 'T', 'W', ... */
 };
 
 /* A function, as looked up. */
 struct ksym {
 	uint64_t start;
-	uint64_t end;       /* first address past the function */
+	uint64_t end;	    /* first address past the function */
 	const char *name;   /* in names, or in an arena block */
 	const char *module; /* likewise; "" for the kernel image */
 };
@@ -283,7 +283,8 @@ static int build(struct wc_kallsyms *k, struct ent *ents, size_t n)
 		s->name = k->names + ents[i].name;
 		s->module = k->names + ents[i].module;
 		s->end = page_end(s->start);
-		if (i + 1 < m && (ents[i + 1].module == ents[i].module || ents[i + 1].addr < s->end))
+		if (i + 1 < m &&
+		    (ents[i + 1].module == ents[i].module || ents[i + 1].addr < s->end))
 			s->end = ents[i + 1].addr;
 		k->nsyms++;
 	}
@@ -455,7 +456,8 @@ static bool overlaps(const struct ksym *s, size_t n, uint64_t start, uint64_t en
 	size_t i = upto(s, n, start);
 
 	if (i && s[i - 1].end > start) {
-		*same = s[i - 1].start == start && s[i - 1].end == end && !strcmp(s[i - 1].name, name);
+		*same = s[i - 1].start == start && s[i - 1].end == end &&
+			!strcmp(s[i - 1].name, name);
 		return true;
 	}
 	return i < n && s[i].start < end;
@@ -471,7 +473,8 @@ static int merge_tail(struct wc_kallsyms *k)
 		return -ENOMEM;
 	k->syms = syms;
 	while (j) /* from the back: the larger start goes last */
-		syms[--o] = i && syms[i - 1].start > k->tail[j - 1].start ? syms[--i] : k->tail[--j];
+		syms[--o] =
+			i && syms[i - 1].start > k->tail[j - 1].start ? syms[--i] : k->tail[--j];
 	k->nsyms += k->ntail;
 	k->ntail = 0;
 	return 0;

@@ -17,7 +17,7 @@
 
 #include "rectypes.h"
 
-#define IN_BYTES (1u << 20)
+#define IN_BYTES	    (1u << 20)
 #define FRAME_INITIAL_BYTES (4u << 20)
 
 struct wc_reader {
@@ -111,7 +111,8 @@ static void read_header(struct wc_reader *r)
 				fail(r, WC_READER_CORRUPT, 0, "not a wcrec trace file (empty)");
 			else if (memcmp(p, WC_FILE_MAGIC, k))
 				fail(r, WC_READER_CORRUPT, 0,
-				     "not a wcrec trace file (bad magic at byte 0, %zu bytes)", got);
+				     "not a wcrec trace file (bad magic at byte 0, %zu bytes)",
+				     got);
 			else
 				fail(r, WC_READER_TRUNCATED, got,
 				     "file ends at byte %zu, inside the 64-byte header", got);
@@ -133,8 +134,8 @@ static void read_header(struct wc_reader *r)
 	}
 	if (r->hdr.version_major != WC_FILE_VERSION_MAJOR) {
 		fail(r, WC_READER_UNSUPPORTED, 12,
-		     "file format version %u.%u at byte 12, this reader knows %u.x", r->hdr.version_major,
-		     r->hdr.version_minor, WC_FILE_VERSION_MAJOR);
+		     "file format version %u.%u at byte 12, this reader knows %u.x",
+		     r->hdr.version_major, r->hdr.version_minor, WC_FILE_VERSION_MAJOR);
 		return;
 	}
 	if (r->hdr.features_incompat) {
@@ -243,10 +244,13 @@ static bool next_frame(struct wc_reader *r)
 		}
 		if (r->out_total + r->frame_len >= r->out_limit) {
 			fail(r, WC_READER_CORRUPT, r->frame_off,
-			     "frames decompress to more than %" PRIu64 " MiB by the one at byte %" PRIu64
-			     ": over %u times the file's %" PRIu64 " bytes, as no trace does (a zstd "
+			     "frames decompress to more than %" PRIu64
+			     " MiB by the one at byte %" PRIu64
+			     ": over %u times the file's %" PRIu64
+			     " bytes, as no trace does (a zstd "
 			     "bomb?)",
-			     r->out_limit >> 20, r->frame_off, WC_READER_MAX_EXPANSION, r->file_size);
+			     r->out_limit >> 20, r->frame_off, WC_READER_MAX_EXPANSION,
+			     r->file_size);
 			return false;
 		}
 		if (r->frame_len == r->frame_cap) {
@@ -255,8 +259,8 @@ static bool next_frame(struct wc_reader *r)
 
 			if (r->frame_cap >= WC_FRAME_MAX_BYTES) {
 				fail(r, WC_READER_CORRUPT, r->frame_off,
-				     "frame at byte %" PRIu64 " holds more than %u MiB", r->frame_off,
-				     WC_FRAME_MAX_BYTES >> 20);
+				     "frame at byte %" PRIu64 " holds more than %u MiB",
+				     r->frame_off, WC_FRAME_MAX_BYTES >> 20);
 				return false;
 			}
 			if (cap > WC_FRAME_MAX_BYTES)
@@ -284,8 +288,8 @@ static bool next_frame(struct wc_reader *r)
 		r->frame_len = out.pos;
 		if (ZSTD_isError(ret)) {
 			fail(r, WC_READER_CORRUPT, in_offset(r),
-			     "corrupt frame at byte %" PRIu64 " (zstd: %s, at or before byte %" PRIu64
-			     ")",
+			     "corrupt frame at byte %" PRIu64
+			     " (zstd: %s, at or before byte %" PRIu64 ")",
 			     r->frame_off, ZSTD_getErrorName(ret), in_offset(r));
 			return false;
 		}
@@ -336,7 +340,8 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 
 		NEED(x->strings_len <= body - sizeof(*x) && has_nul(x->strings, x->strings_len),
 		     "host strings overrun the record");
-		for (const char *s = x->strings; s < x->strings + x->strings_len; s += strlen(s) + 1)
+		for (const char *s = x->strings; s < x->strings + x->strings_len;
+		     s += strlen(s) + 1)
 			n++;
 		NEED(n >= 6, "host record has %zu strings, not 6", n);
 		break;
@@ -374,8 +379,9 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		name_len = strlen(x->strings);
 		NEED(name_len && name_len + 1 < x->strings_len, "kernel symbol without %s",
 		     name_len ? "a module string" : "a name");
-		NEED(x->start < x->end, "kernel symbol ends at 0x%" PRIx64 ", not after its start 0x%" PRIx64,
-		     x->end, x->start);
+		NEED(x->start < x->end,
+		     "kernel symbol ends at 0x%" PRIx64 ", not after its start 0x%" PRIx64, x->end,
+		     x->start);
 		break;
 	}
 	case WC_REC_MMAP: {
@@ -428,7 +434,8 @@ static bool check_record(const struct wc_rec_header *h, char *why, size_t whylen
 		const struct wc_rec_note *x = (const void *)h;
 
 		NEED((uint64_t)x->key_len + x->value_len <= body - sizeof(*x) &&
-			     has_nul(x->data, x->key_len) && has_nul(x->data + x->key_len, x->value_len),
+			     has_nul(x->data, x->key_len) &&
+			     has_nul(x->data + x->key_len, x->value_len),
 		     "note lengths overrun the record");
 		break;
 	}
@@ -442,7 +449,8 @@ static void finish_clean(struct wc_reader *r, const struct wc_rec_trailer *t)
 	for (uint32_t i = 1; i < t->ncounts && i < WC_REC_TYPE_COUNT; i++) {
 		if (i != WC_REC_TRAILER && t->counts[i] != r->counts[i]) {
 			fail(r, WC_READER_CORRUPT, r->frame_off,
-			     "trailer counts %" PRIu64 " records of type %" PRIu32 ", the file has %" PRIu64,
+			     "trailer counts %" PRIu64 " records of type %" PRIu32
+			     ", the file has %" PRIu64,
 			     t->counts[i], i, r->counts[i]);
 			return;
 		}
@@ -507,7 +515,8 @@ int wc_reader_next(struct wc_reader *r, const struct wc_rec_header **rec)
 		}
 		if (r->trailer_seen) {
 			fail(r, WC_READER_CORRUPT, r->frame_off,
-			     "record after the trailer in the frame at byte %" PRIu64, r->frame_off);
+			     "record after the trailer in the frame at byte %" PRIu64,
+			     r->frame_off);
 			break;
 		}
 		if (h->flags & WC_REC_F_TIME) {
@@ -539,7 +548,8 @@ int wc_reader_next(struct wc_reader *r, const struct wc_rec_header **rec)
 					finish_clean(r, (const void *)h);
 				else if (r->state == WC_READER_OK)
 					fail(r, WC_READER_CORRUPT, in_offset(r),
-					     "data after the trailer at byte %" PRIu64, in_offset(r));
+					     "data after the trailer at byte %" PRIu64,
+					     in_offset(r));
 				return 1;
 			}
 			if (r->frame_partial) {
@@ -547,7 +557,8 @@ int wc_reader_next(struct wc_reader *r, const struct wc_rec_header **rec)
 				return 1;
 			}
 			fail(r, WC_READER_CORRUPT, r->frame_off,
-			     "record after the trailer in the frame at byte %" PRIu64, r->frame_off);
+			     "record after the trailer in the frame at byte %" PRIu64,
+			     r->frame_off);
 			break;
 		}
 		r->counts[h->type]++;

@@ -90,7 +90,7 @@ uint64_t wc_reader_skipped(const struct wc_reader *r);
  * times their size at its default zstd level 3 (16 for wcdemo's repeated ping-pong, 6.5 for a
  * busy host); a file past the bound is a zstd bomb, refused as corrupt.
  */
-#define WC_READER_MAX_EXPANSION 256u
+#define WC_READER_MAX_EXPANSION	   256u
 #define WC_READER_MIN_DECOMPRESSED (32ull << 20)
 
 /**

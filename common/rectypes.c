@@ -2,9 +2,9 @@
 /* rectypes.c - see rectypes.h. */
 #include "rectypes.h"
 
-#define TIMED WC_RECT_TIMED
-#define QUEUED WC_RECT_QUEUED
-#define META WC_RECT_METADATA
+#define TIMED			WC_RECT_TIMED
+#define QUEUED			WC_RECT_QUEUED
+#define META			WC_RECT_METADATA
 #define ROW(type, nm, size, fl) [type] = { .name = nm, .min_size = size, .flags = fl }
 
 const struct wc_rec_type_info wc_rec_types[WC_REC_TYPE_COUNT] = {

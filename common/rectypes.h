@@ -13,15 +13,15 @@
 #include "wct.h"
 
 /* wc_rec_type_info.flags */
-#define WC_RECT_TIMED 0x1u    /* carries a time: WC_REC_F_TIME is required */
-#define WC_RECT_QUEUED 0x2u   /* an event: reordered by time and handed to the consumer */
+#define WC_RECT_TIMED	 0x1u /* carries a time: WC_REC_F_TIME is required */
+#define WC_RECT_QUEUED	 0x2u /* an event: reordered by time and handed to the consumer */
 #define WC_RECT_METADATA 0x4u /* describes the recording: kept in struct wc_replay_meta */
 /* none of QUEUED and METADATA: STACK and PAYLOAD (kept by id), ROUND, TRAILER (control) */
 
 struct wc_rec_type_info {
 	const char *name;  /* "tracepoint": lower case, as tests print it; NULL: no such type */
 	uint32_t min_size; /* bytes: the fixed part, header included, and any least tail */
-	uint32_t flags;    /* WC_RECT_* */
+	uint32_t flags;	   /* WC_RECT_* */
 };
 
 /* By type, 0..WC_REC_TYPE_COUNT-1; row 0 (no type) is all zero. */

@@ -10,9 +10,9 @@
 
 #include <xxhash.h>
 
-#define MIN_BYTES (64u << 10)
+#define MIN_BYTES     (64u << 10)
 #define INITIAL_SLOTS 1024u /* a power of two */
-#define CHUNK_BYTES (1u << 20)
+#define CHUNK_BYTES   (1u << 20)
 
 struct slot {
 	uint64_t hash; /* 0: empty */
@@ -32,7 +32,7 @@ struct wc_stack_table {
 	struct slot *slots;
 	size_t nslots, nused;
 	struct chunk *chunks; /* newest first */
-	size_t bytes;         /* slots and chunks */
+	size_t bytes;	      /* slots and chunks */
 	uint32_t next_id;
 	struct wc_stack_table_stats stats;
 };
@@ -87,8 +87,7 @@ static uint64_t hash_ips(const uint64_t *ips, uint32_t nr)
 	return h ? h : 1; /* 0 marks an empty slot */
 }
 
-static struct slot *find(struct wc_stack_table *t, uint64_t hash, const uint64_t *ips,
-			 uint32_t nr)
+static struct slot *find(struct wc_stack_table *t, uint64_t hash, const uint64_t *ips, uint32_t nr)
 {
 	size_t mask = t->nslots - 1;
 

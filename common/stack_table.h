@@ -45,7 +45,7 @@ struct wc_stack_table_stats {
 	uint64_t lookups;  /* calls of wc_stack_table_add() */
 	uint64_t distinct; /* ids handed out */
 	uint64_t resets;   /* times the bound was reached and the table emptied */
-	size_t bytes;      /* memory in use now */
+	size_t bytes;	   /* memory in use now */
 };
 
 /** wc_stack_table_stats() - figures so far */

@@ -12,7 +12,7 @@
 #define WC_STRBUF_FAIL UINT32_MAX /* wc_strbuf_add(): out of memory, or past 4 GiB */
 
 struct wc_strbuf {
-	char *p;         /* owned by the caller: free(p) */
+	char *p;	 /* owned by the caller: free(p) */
 	size_t len, cap; /* bytes */
 };
 

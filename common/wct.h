@@ -27,71 +27,72 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define WC_FILE_MAGIC "WCTRACE\0"
-#define WC_FILE_MAGIC_LEN 8
-#define WC_FILE_ENDIAN_MARK 0x01020304u /* reads as 0x04030201 on a byte-swapped file */
-#define WC_FILE_VERSION_MAJOR 1 /* a reader refuses a file with another major version */
-#define WC_FILE_VERSION_MINOR 7 /* additions a reader of the same major may ignore
-				 * (1.1: TP_INLINE records, the RUNTIME event kind;
-				 * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;
-				 * 1.3: the state of a COMM from /proc, EXITs of the snapshot's
-				 * threads gone before the events were enabled;
-				 * 1.4: the parent pid of a COMM from /proc;
-				 * 1.5: SWITCH_IN records;
-				 * 1.6: WC_CONTEXT_TRUNCATED in callchains;
-				 * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker) */
+#define WC_FILE_MAGIC	      "WCTRACE\0"
+#define WC_FILE_MAGIC_LEN     8
+#define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
+#define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
+#define WC_FILE_VERSION_MINOR                                                                      \
+	7 /* additions a reader of the same major may ignore                                       \
+	   * (1.1: TP_INLINE records, the RUNTIME event kind;                                      \
+	   * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                            \
+	   * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                          \
+	   * threads gone before the events were enabled;                                          \
+	   * 1.4: the parent pid of a COMM from /proc;                                             \
+	   * 1.5: SWITCH_IN records;                                                               \
+	   * 1.6: WC_CONTEXT_TRUNCATED in callchains;                                              \
+	   * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
-#define WC_REC_MAX_BYTES (256u << 20)
+#define WC_REC_MAX_BYTES   (256u << 20)
 #define WC_FRAME_MAX_BYTES (WC_REC_MAX_BYTES + (4u << 20))
 
 /* Uncompressed file header, 64 bytes, at offset 0. */
 struct wc_file_header {
 	char magic[WC_FILE_MAGIC_LEN]; /* "WCTRACE\0" */
-	uint32_t endian;               /* WC_FILE_ENDIAN_MARK */
+	uint32_t endian;	       /* WC_FILE_ENDIAN_MARK */
 	uint16_t version_major;
 	uint16_t version_minor;
-	uint32_t header_size;          /* 64; frames start at this offset */
-	uint32_t reserved0;            /* 0 */
-	uint64_t features_compat;      /* bits a reader may ignore (none defined in 1.0) */
-	uint64_t features_incompat;    /* bits a reader must understand or refuse the file */
-	uint64_t reserved[3];          /* 0 */
+	uint32_t header_size;	    /* 64; frames start at this offset */
+	uint32_t reserved0;	    /* 0 */
+	uint64_t features_compat;   /* bits a reader may ignore (none defined in 1.0) */
+	uint64_t features_incompat; /* bits a reader must understand or refuse the file */
+	uint64_t reserved[3];	    /* 0 */
 };
 static_assert(sizeof(struct wc_file_header) == 64, "file header is 64 bytes");
 
 /* Each type's name, least size and class (timed, queued, metadata): common/rectypes.c. */
 enum wc_rec_type {
-	WC_REC_HOST = 1,          /* struct wc_rec_host */
-	WC_REC_CLOCK = 2,         /* struct wc_rec_clock */
-	WC_REC_EVENT_ATTR = 3,    /* struct wc_rec_event_attr */
-	WC_REC_TP_FORMAT = 4,     /* struct wc_rec_tp_format */
-	WC_REC_KALLSYMS = 5,      /* struct wc_rec_kallsyms */
-	WC_REC_COMM = 6,          /* struct wc_rec_comm */
-	WC_REC_FORK = 7,          /* struct wc_rec_task */
-	WC_REC_EXIT = 8,          /* struct wc_rec_task */
-	WC_REC_MMAP = 9,          /* struct wc_rec_mmap */
-	WC_REC_STACK = 10,        /* struct wc_rec_stack */
-	WC_REC_TRACEPOINT = 11,   /* struct wc_rec_tracepoint */
-	WC_REC_SAMPLE = 12,       /* struct wc_rec_sample */
-	WC_REC_LOST = 13,         /* struct wc_rec_lost */
-	WC_REC_ROUND = 14,        /* struct wc_rec_header only */
-	WC_REC_THROTTLE = 15,     /* struct wc_rec_throttle */
-	WC_REC_TRAILER = 16,      /* struct wc_rec_trailer; last record of a cleanly closed file */
-	WC_REC_NOTE = 17,         /* struct wc_rec_note: a key and a text value */
-	WC_REC_PAYLOAD = 18,      /* struct wc_rec_payload */
-	WC_REC_TP_INLINE = 19,    /* struct wc_rec_tp_inline (since 1.1) */
-	WC_REC_KSYM = 20,         /* struct wc_rec_ksym (since 1.2) */
-	WC_REC_SWITCH_IN = 21,    /* struct wc_rec_switch_in (since 1.5) */
-	WC_REC_IMAGE = 22,        /* struct wc_rec_image (since 1.7) */
-	WC_REC_TYPE_COUNT         /* one past the highest type this version knows */
+	WC_REC_HOST = 1,	/* struct wc_rec_host */
+	WC_REC_CLOCK = 2,	/* struct wc_rec_clock */
+	WC_REC_EVENT_ATTR = 3,	/* struct wc_rec_event_attr */
+	WC_REC_TP_FORMAT = 4,	/* struct wc_rec_tp_format */
+	WC_REC_KALLSYMS = 5,	/* struct wc_rec_kallsyms */
+	WC_REC_COMM = 6,	/* struct wc_rec_comm */
+	WC_REC_FORK = 7,	/* struct wc_rec_task */
+	WC_REC_EXIT = 8,	/* struct wc_rec_task */
+	WC_REC_MMAP = 9,	/* struct wc_rec_mmap */
+	WC_REC_STACK = 10,	/* struct wc_rec_stack */
+	WC_REC_TRACEPOINT = 11, /* struct wc_rec_tracepoint */
+	WC_REC_SAMPLE = 12,	/* struct wc_rec_sample */
+	WC_REC_LOST = 13,	/* struct wc_rec_lost */
+	WC_REC_ROUND = 14,	/* struct wc_rec_header only */
+	WC_REC_THROTTLE = 15,	/* struct wc_rec_throttle */
+	WC_REC_TRAILER = 16,	/* struct wc_rec_trailer; last record of a cleanly closed file */
+	WC_REC_NOTE = 17,	/* struct wc_rec_note: a key and a text value */
+	WC_REC_PAYLOAD = 18,	/* struct wc_rec_payload */
+	WC_REC_TP_INLINE = 19,	/* struct wc_rec_tp_inline (since 1.1) */
+	WC_REC_KSYM = 20,	/* struct wc_rec_ksym (since 1.2) */
+	WC_REC_SWITCH_IN = 21,	/* struct wc_rec_switch_in (since 1.5) */
+	WC_REC_IMAGE = 22,	/* struct wc_rec_image (since 1.7) */
+	WC_REC_TYPE_COUNT	/* one past the highest type this version knows */
 };
 
 /* wc_rec_header.flags */
 #define WC_REC_F_TIME 0x0001u /* a u64 time (delta-encoded on disk) follows the header */
 
 struct wc_rec_header {
-	uint32_t size;  /* bytes, header included; a multiple of 8, >= 8 */
-	uint16_t type;  /* enum wc_rec_type */
+	uint32_t size;	/* bytes, header included; a multiple of 8, >= 8 */
+	uint16_t type;	/* enum wc_rec_type */
 	uint16_t flags; /* WC_REC_F_* */
 };
 static_assert(sizeof(struct wc_rec_header) == 8, "record header is 8 bytes");
@@ -105,10 +106,10 @@ static_assert(sizeof(struct wc_rec_header) == 8, "record header is 8 bytes");
  */
 struct wc_rec_host {
 	struct wc_rec_header h;
-	uint32_t ncpus_online;     /* sysconf(_SC_NPROCESSORS_ONLN) */
+	uint32_t ncpus_online;	   /* sysconf(_SC_NPROCESSORS_ONLN) */
 	uint32_t ncpus_configured; /* sysconf(_SC_NPROCESSORS_CONF); cpu numbers are below it */
-	uint32_t page_size;        /* bytes */
-	uint32_t strings_len;      /* bytes of strings[], NULs included */
+	uint32_t page_size;	   /* bytes */
+	uint32_t strings_len;	   /* bytes of strings[], NULs included */
 	char strings[];
 };
 static_assert(sizeof(struct wc_rec_host) == 24, "host record");
@@ -120,7 +121,7 @@ static_assert(sizeof(struct wc_rec_host) == 24, "host record");
 struct wc_rec_clock {
 	struct wc_rec_header h;
 	int32_t clockid;      /* perf_event_attr.clockid used, or -1 for perf's default clock */
-	uint32_t flags;       /* reserved, 0 */
+	uint32_t flags;	      /* reserved, 0 */
 	uint64_t clock_ns;    /* a reading of that clock, ns */
 	uint64_t realtime_ns; /* CLOCK_REALTIME at the same moment, ns since the epoch */
 };
@@ -129,13 +130,13 @@ static_assert(sizeof(struct wc_rec_clock) == 32, "clock record");
 /* EVENT_ATTR kinds: what the analyzer should make of an event */
 enum wc_event_kind {
 	WC_EVENT_OTHER = 0,
-	WC_EVENT_SAMPLE = 1,      /* CPU samples (cycles, cpu-clock, task-clock) */
-	WC_EVENT_SWITCH = 2,      /* sched:sched_switch */
-	WC_EVENT_WAKEUP = 3,      /* sched:sched_wakeup */
-	WC_EVENT_WAKING = 4,      /* sched:sched_waking */
-	WC_EVENT_WAKEUP_NEW = 5,  /* sched:sched_wakeup_new */
-	WC_EVENT_MIGRATE = 6,     /* sched:sched_migrate_task */
-	WC_EVENT_RUNTIME = 7,     /* sched:sched_stat_runtime, in TP_INLINE records (since 1.1) */
+	WC_EVENT_SAMPLE = 1,	 /* CPU samples (cycles, cpu-clock, task-clock) */
+	WC_EVENT_SWITCH = 2,	 /* sched:sched_switch */
+	WC_EVENT_WAKEUP = 3,	 /* sched:sched_wakeup */
+	WC_EVENT_WAKING = 4,	 /* sched:sched_waking */
+	WC_EVENT_WAKEUP_NEW = 5, /* sched:sched_wakeup_new */
+	WC_EVENT_MIGRATE = 6,	 /* sched:sched_migrate_task */
+	WC_EVENT_RUNTIME = 7,	 /* sched:sched_stat_runtime, in TP_INLINE records (since 1.1) */
 };
 
 /*
@@ -145,8 +146,8 @@ enum wc_event_kind {
  */
 struct wc_rec_event_attr {
 	struct wc_rec_header h;
-	uint32_t event_id; /* small integer, unique in the file */
-	uint32_t kind;     /* enum wc_event_kind */
+	uint32_t event_id;  /* small integer, unique in the file */
+	uint32_t kind;	    /* enum wc_event_kind */
 	uint32_t attr_size; /* bytes of perf_event_attr that follow */
 	uint32_t name_len;  /* bytes of the name, NUL included */
 	uint8_t data[];
@@ -166,8 +167,9 @@ struct wc_rec_tp_format {
 static_assert(sizeof(struct wc_rec_tp_format) == 16, "tp format record");
 
 #define WC_KALLSYMS_RESTRICTED 0x1u /* addresses were hidden (kptr_restrict): all zero */
-#define WC_KALLSYMS_REFERENCED 0x2u /* since 1.2: the text is empty; the kernel functions the
-				     * callchains refer to follow in KSYM records */
+#define WC_KALLSYMS_REFERENCED                                                                     \
+	0x2u /* since 1.2: the text is empty; the kernel functions the                             \
+	      * callchains refer to follow in KSYM records */
 
 /*
  * KALLSYMS: /proc/kallsyms as read at the start of the recording, NUL-terminated text; or,
@@ -176,7 +178,7 @@ static_assert(sizeof(struct wc_rec_tp_format) == 16, "tp format record");
  */
 struct wc_rec_kallsyms {
 	struct wc_rec_header h;
-	uint32_t flags;    /* WC_KALLSYMS_* */
+	uint32_t flags;	   /* WC_KALLSYMS_* */
 	uint32_t text_len; /* bytes, NUL included */
 	char text[];
 };
@@ -193,7 +195,7 @@ static_assert(sizeof(struct wc_rec_kallsyms) == 16, "kallsyms record");
 struct wc_rec_ksym {
 	struct wc_rec_header h;
 	uint64_t start;
-	uint64_t end;         /* first address past the function; above start */
+	uint64_t end;	      /* first address past the function; above start */
 	uint32_t strings_len; /* bytes, both NULs included */
 	uint32_t reserved;    /* 0 */
 	char strings[];
@@ -201,7 +203,7 @@ struct wc_rec_ksym {
 static_assert(sizeof(struct wc_rec_ksym) == 32, "ksym record");
 
 #define WC_TASK_SYNTH 0x1u /* read from /proc at the start, not seen happening */
-#define WC_COMM_EXEC 0x2u  /* the comm changed because of an exec (PERF_RECORD_MISC_COMM_EXEC) */
+#define WC_COMM_EXEC  0x2u /* the comm changed because of an exec (PERF_RECORD_MISC_COMM_EXEC) */
 
 /* COMM: a thread's name (comm) from then on.  Flags WC_TASK_SYNTH, WC_COMM_EXEC. */
 struct wc_rec_comm {
@@ -210,8 +212,8 @@ struct wc_rec_comm {
 	uint32_t pid;
 	uint32_t tid;
 	uint32_t flags;
-	char state;     /* with WC_TASK_SYNTH: the state letter of /proc/PID/task/TID/stat then
-			 * (R, S, D, I, T, ...), 0 unknown (since 1.3) */
+	char state; /* with WC_TASK_SYNTH: the state letter of /proc/PID/task/TID/stat then
+		     * (R, S, D, I, T, ...), 0 unknown (since 1.3) */
 	uint8_t reserved[3];
 	char comm[16]; /* NUL-terminated unless 16 characters long, as TASK_COMM_LEN */
 };
@@ -223,7 +225,7 @@ static_assert(sizeof(struct wc_rec_comm) == 48, "comm record");
  */
 struct wc_rec_comm_proc {
 	struct wc_rec_comm c;
-	uint32_t ppid;     /* the process's parent (/proc/PID/task/TID/stat's fourth field),
+	uint32_t ppid;	   /* the process's parent (/proc/PID/task/TID/stat's fourth field),
 			    * read with c.state: meaningless when c.state is 0 (unknown); 0 is
 			    * a real parent (init's, kthreadd's) */
 	uint32_t reserved; /* 0 */
@@ -251,16 +253,16 @@ struct wc_rec_mmap {
 	uint64_t time_ns;
 	uint32_t pid;
 	uint32_t tid;
-	uint64_t addr;  /* start address */
-	uint64_t len;   /* bytes */
+	uint64_t addr;	/* start address */
+	uint64_t len;	/* bytes */
 	uint64_t pgoff; /* file offset of addr, bytes */
 	uint64_t ino;
 	uint64_t ino_generation;
 	uint32_t maj, min;
-	uint32_t prot;  /* PROT_* */
-	uint32_t flags; /* MAP_* as in MMAP2 */
-	uint32_t task_flags;    /* WC_TASK_SYNTH */
-	uint8_t build_id_size;  /* 0 when unknown */
+	uint32_t prot;	       /* PROT_* */
+	uint32_t flags;	       /* MAP_* as in MMAP2 */
+	uint32_t task_flags;   /* WC_TASK_SYNTH */
+	uint8_t build_id_size; /* 0 when unknown */
 	uint8_t reserved[3];
 	uint8_t build_id[WC_BUILD_ID_MAX + 4]; /* first build_id_size bytes used */
 	char filename[];
@@ -314,10 +316,10 @@ struct wc_rec_tracepoint {
 	uint64_t time_ns;
 	uint32_t payload_id; /* PAYLOAD record; WC_PAYLOAD_NONE for an empty payload */
 	uint32_t stack_id;   /* WC_STACK_NONE without callchain */
-	uint32_t tid;        /* thread in whose context the event fired */
-	uint32_t pid;        /* its process (tgid) */
+	uint32_t tid;	     /* thread in whose context the event fired */
+	uint32_t pid;	     /* its process (tgid) */
 	uint32_t cpu;
-	uint16_t event_id;   /* EVENT_ATTR it came from */
+	uint16_t event_id; /* EVENT_ATTR it came from */
 	uint16_t reserved;
 };
 static_assert(sizeof(struct wc_rec_tracepoint) == 40, "tracepoint record");
@@ -331,7 +333,7 @@ struct wc_rec_payload {
 	struct wc_rec_header h;
 	uint32_t id;
 	uint16_t event_id; /* EVENT_ATTR of the events that carry it */
-	uint16_t size;     /* bytes of data */
+	uint16_t size;	   /* bytes of data */
 	uint8_t data[];
 };
 static_assert(sizeof(struct wc_rec_payload) == 16, "payload record");
@@ -347,11 +349,11 @@ static_assert(sizeof(struct wc_rec_payload) == 16, "payload record");
 struct wc_rec_tp_inline {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
 	uint64_t time_ns;
-	uint32_t tid;      /* thread in whose context the event fired */
-	uint32_t pid;      /* its process (tgid) */
+	uint32_t tid; /* thread in whose context the event fired */
+	uint32_t pid; /* its process (tgid) */
 	uint32_t cpu;
 	uint16_t event_id; /* EVENT_ATTR it came from */
-	uint16_t size;     /* bytes of data */
+	uint16_t size;	   /* bytes of data */
 	uint8_t data[];
 };
 static_assert(sizeof(struct wc_rec_tp_inline) == 32, "inline tracepoint record");
@@ -366,7 +368,7 @@ struct wc_rec_sample {
 	uint32_t tid;
 	uint32_t pid;
 	uint32_t cpu;
-	uint64_t period;   /* event count since the previous sample: ns for cpu-clock/task-clock */
+	uint64_t period; /* event count since the previous sample: ns for cpu-clock/task-clock */
 	uint16_t event_id;
 	uint16_t reserved[3];
 };
@@ -385,8 +387,8 @@ static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
 struct wc_rec_switch_in {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
 	uint64_t time_ns;
-	uint32_t tid;      /* the task switched in */
-	uint32_t pid;      /* its process (tgid) */
+	uint32_t tid; /* the task switched in */
+	uint32_t pid; /* its process (tgid) */
 	uint32_t cpu;
 	uint32_t prev_tid; /* the task switched out (0: the idle task) */
 	uint32_t prev_pid; /* its process */
@@ -424,7 +426,7 @@ struct wc_rec_lost {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
 	uint64_t time_ns;
 	uint32_t cpu;
-	uint32_t kind;  /* WC_LOST_* */
+	uint32_t kind;	/* WC_LOST_* */
 	uint64_t count; /* events lost */
 };
 static_assert(sizeof(struct wc_rec_lost) == 32, "lost record");
@@ -460,10 +462,10 @@ static_assert(sizeof(struct wc_rec_note) == 16, "note record");
  * it saw them all.
  */
 struct wc_rec_trailer {
-	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
-	uint64_t time_ns;       /* end of the recording */
-	uint32_t flags;         /* WC_TRAILER_* */
-	uint32_t ncounts;       /* entries of counts[] */
+	struct wc_rec_header h;	     /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;	     /* end of the recording */
+	uint32_t flags;		     /* WC_TRAILER_* */
+	uint32_t ncounts;	     /* entries of counts[] */
 	uint64_t bytes_uncompressed; /* record bytes before the trailer */
 	uint64_t counts[];
 };

@@ -13,10 +13,10 @@
 #include "error.h"
 #include "stack_table.h"
 
-#define DEFAULT_LEVEL 3
-#define DEFAULT_FLUSH_MS 1000
+#define DEFAULT_LEVEL	    3
+#define DEFAULT_FLUSH_MS    1000
 #define DEFAULT_FRAME_BYTES (4u << 20)
-#define CLOCK_CHECK_EVERY 1024 /* records between two looks at the clock in wc_writer_add() */
+#define CLOCK_CHECK_EVERY   1024 /* records between two looks at the clock in wc_writer_add() */
 
 struct wc_writer {
 	int fd;
@@ -28,7 +28,7 @@ struct wc_writer {
 	uint8_t *stage; /* records of the current frame */
 	size_t stage_len, stage_cap;
 	uint64_t prev_time_ns; /* time base of the current frame */
-	uint8_t *out;          /* compressed frame */
+	uint8_t *out;	       /* compressed frame */
 	size_t out_cap;
 
 	uint64_t last_flush_ns; /* CLOCK_MONOTONIC */
@@ -251,7 +251,8 @@ int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uin
 	size = sizeof(*rec) + nr * 8u;
 	rec = malloc(size);
 	if (!rec)
-		return w->error = -ENOMEM; /* the id is handed out: the file cannot go on without it */
+		return w->error =
+			       -ENOMEM; /* the id is handed out: the file cannot go on without it */
 	rec->h = (struct wc_rec_header){ .size = size, .type = WC_REC_STACK };
 	rec->id = *id;
 	rec->nr = nr;
@@ -295,7 +296,8 @@ int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_
 		return err;
 	rec = malloc(sizeof(*rec) + WC_ALIGN8(size));
 	if (!rec)
-		return w->error = -ENOMEM; /* the id is handed out: the file cannot go on without it */
+		return w->error =
+			       -ENOMEM; /* the id is handed out: the file cannot go on without it */
 	memset(rec, 0, sizeof(*rec) + WC_ALIGN8(size));
 	rec->h = (struct wc_rec_header){ .size = (uint32_t)sizeof(*rec) + WC_ALIGN8(size),
 					 .type = WC_REC_PAYLOAD };

@@ -21,9 +21,9 @@ struct wc_writer;
 struct wc_stack_table;
 
 struct wc_writer_opts {
-	int level;                  /* zstd level, 1..19 (ZSTD_maxCLevel() allowed); 0 = 3 */
+	int level;		    /* zstd level, 1..19 (ZSTD_maxCLevel() allowed); 0 = 3 */
 	uint32_t flush_interval_ms; /* 0 = 1000 */
-	uint32_t frame_bytes;       /* uncompressed bytes per frame, 0 = 4 MiB, at most 4 MiB */
+	uint32_t frame_bytes;	    /* uncompressed bytes per frame, 0 = 4 MiB, at most 4 MiB */
 };
 
 /**
@@ -60,8 +60,8 @@ int wc_writer_add(struct wc_writer *w, const void *rec);
  * @id:    set to the stack id (never WC_STACK_NONE)
  *
  * Return: 0, -EINVAL for a callchain longer than a record holds, or the error of
- * wc_stack_table_add(), the stack hook or wc_writer_add().  Once an id was handed out whose STACK record could
- * not be written, the writer keeps failing with that error, so no event refers to it.
+ * wc_stack_table_add(), the stack hook or wc_writer_add().  Once an id was handed out whose STACK
+ * record could not be written, the writer keeps failing with that error, so no event refers to it.
  */
 int wc_writer_stack(struct wc_writer *w, struct wc_stack_table *table, const uint64_t *ips,
 		    uint32_t nr, uint32_t *id);
@@ -124,12 +124,12 @@ int wc_writer_tick(struct wc_writer *w);
 int wc_writer_close(struct wc_writer *w, uint64_t end_time_ns, uint32_t flags);
 
 struct wc_writer_stats {
-	uint64_t records;            /* records added, trailer included */
+	uint64_t records;		    /* records added, trailer included */
 	uint64_t counts[WC_REC_TYPE_COUNT]; /* records added by type */
-	uint64_t bytes_uncompressed; /* record bytes added */
-	uint64_t bytes_written;      /* bytes written to the file, header included, and the
-				      * part of a frame whose write failed (ENOSPC) */
-	uint64_t frames;             /* frames written */
+	uint64_t bytes_uncompressed;	    /* record bytes added */
+	uint64_t bytes_written;		    /* bytes written to the file, header included, and the
+					     * part of a frame whose write failed (ENOSPC) */
+	uint64_t frames;		    /* frames written */
 };
 
 /** wc_writer_stats() - figures so far; bytes_written is what reached the file. */

@@ -129,8 +129,8 @@ void wc_bid_cache_free(struct wc_bid_cache *c)
 
 static size_t hash(const struct wc_bid_key *k)
 {
-	uint64_t h = k->ino * 0x9e3779b97f4a7c15ull ^ k->ino_generation ^
-		     k->dev * 0xc2b2ae3d27d4eb4full;
+	uint64_t h =
+		k->ino * 0x9e3779b97f4a7c15ull ^ k->ino_generation ^ k->dev * 0xc2b2ae3d27d4eb4full;
 
 	return (size_t)(h ^ h >> 29);
 }

@@ -82,8 +82,8 @@ static uint64_t not_unwound(const struct wc_sample_view *s, uint64_t *out)
  */
 static void user_part(struct wc_events *ev, struct wc_sample_view *s, struct wc_drain_stats *st)
 {
-	struct wc_unwind_sample smp = { s->pid, s->tid, s->time,
-					{ s->regs[0], s->regs[1], s->regs[2] },
+	struct wc_unwind_sample smp = { s->pid,	  s->tid,
+					s->time,  { s->regs[0], s->regs[1], s->regs[2] },
 					s->stack, s->stack_size };
 	uint32_t n;
 
@@ -179,7 +179,8 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	};
 	uint32_t raw_size = s.raw_size;
 
-	/* the kernel pads raw data to 8 bytes with the u32 size; the format says how much is used */
+	/* the kernel pads raw data to 8 bytes with the u32 size; the format says how much is used
+	 */
 	if (raw_size > WC_PAYLOAD_MAX_BYTES)
 		raw_size = WC_PAYLOAD_MAX_BYTES;
 	err = wc_writer_payload(w, ev->payloads, (uint16_t)e->event_id, s.raw, raw_size,
@@ -193,7 +194,7 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
-		 e->kind == WC_EVENT_WAKEUP_NEW)
+		   e->kind == WC_EVENT_WAKEUP_NEW)
 		st->wakeups++;
 	else
 		st->other_tp++;
@@ -207,7 +208,8 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
  */
 static void fill_build_id(struct wc_events *ev, struct wc_rec_mmap *m, const char *name)
 {
-	struct wc_bid_key key = { .dev = (uint64_t)m->maj << 32 | m->min, .ino = m->ino,
+	struct wc_bid_key key = { .dev = (uint64_t)m->maj << 32 | m->min,
+				  .ino = m->ino,
 				  .ino_generation = m->ino_generation };
 	struct wc_bid *b;
 	char path[4096 + 32];
@@ -242,7 +244,8 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	uint64_t time;
 	size_t len;
 
-	if (!parse_sample_id(h, &pid, &tid, &time, &cpu) || h->size < sizeof(*h) + 64 + SAMPLE_ID_BYTES)
+	if (!parse_sample_id(h, &pid, &tid, &time, &cpu) ||
+	    h->size < sizeof(*h) + 64 + SAMPLE_ID_BYTES)
 		return 0;
 	memset(&m.r, 0, sizeof(m.r));
 	m.r.h.type = WC_REC_MMAP;
@@ -336,7 +339,8 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		uint64_t d = r.time_ns - ring->out_ns, bin = d / WC_IN_DELAY_BIN_NS;
 
 		if (ring->out_ns && ring->out_ns <= r.time_ns) {
-			ev->in_delay[prev == 0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+			ev->in_delay[prev == 0]
+				    [bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
 			ev->in_delay_n[prev == 0]++;
 		}
 		ring->out_ns = 0;
@@ -377,8 +381,8 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 		   struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
-	struct wc_rec_task r = { .h = { sizeof(r), h->type == PERF_RECORD_FORK ? WC_REC_FORK
-									       : WC_REC_EXIT,
+	struct wc_rec_task r = { .h = { sizeof(r),
+					h->type == PERF_RECORD_FORK ? WC_REC_FORK : WC_REC_EXIT,
 					WC_REC_F_TIME } };
 
 	if (h->size < sizeof(*h) + 24)
@@ -435,8 +439,8 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 }
 
 /* PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE */
-static int on_throttle(struct wc_events *ev, struct wc_writer *w,
-		       const struct perf_event_header *h, struct wc_drain_stats *st)
+static int on_throttle(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
+		       struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
 	struct wc_rec_throttle r = { .h = { sizeof(r), WC_REC_THROTTLE, WC_REC_F_TIME } };

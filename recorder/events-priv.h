@@ -21,7 +21,7 @@ struct ring {
 	int fd; /* owner of the buffer */
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
-	uint64_t size; /* bytes of data, a power of two */
+	uint64_t size;	     /* bytes of data, a power of two */
 	int64_t switch_prev; /* the task (tid) a sched_switch of this CPU last switched out, until
 			      * the context-switch record of the same switch; -1: none */
 	uint64_t switch_ns;  /* ... and that sched_switch's time */
@@ -43,7 +43,7 @@ struct ring {
  * event's work on it (its callchain): where the kernel drops that event, the switch-out
  * record (dropped too) would have come at about the time of the switch.
  */
-#define WC_IN_DELAY_BINS 128
+#define WC_IN_DELAY_BINS   128
 #define WC_IN_DELAY_BIN_NS 125
 
 struct id_slot {
@@ -63,21 +63,22 @@ struct wc_events {
 	size_t nids_slots;
 	int clockid;
 	bool no_clockid, no_build_id, cycles_fallback;
-	bool no_runtime; /* sched_stat_runtime was wanted, and the kernel lacks it */
-	bool no_switch_records; /* no context-switch records (attr.context_switch) are taken: */
+	bool no_runtime;	 /* sched_stat_runtime was wanted, and the kernel lacks it */
+	bool no_switch_records;	 /* no context-switch records (attr.context_switch) are taken: */
 	bool switch_records_off; /* ... because of --no-switch-records, not for want of them */
 	bool no_user_copy; /* the kernel refused PERF_SAMPLE_REGS_USER / STACK_USER (before 3.7) */
 	struct wc_unwind *unwind; /* NULL: no user stack copied */
-	unsigned user_copy;       /* ... else its size, bytes */
-	bool dwarf;               /* -g dwarf: the user part by CFI alone (wc_unwind_mend()'s whole) */
+	unsigned user_copy;	  /* ... else its size, bytes */
+	bool dwarf;	  /* -g dwarf: the user part by CFI alone (wc_unwind_mend()'s whole) */
 	uint64_t *mended; /* room for a mended callchain */
 	uint64_t bad_copies, wrong_abi; /* stacks not unwound: drain.c user_part() */
 	uint32_t *targets; /* wc_events_set_targets(): an open-addressed set of pids, 0 empty */
 	size_t ntargets, targets_cap; /* ... its count and size (a power of two); cap 0: all */
-	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown */
+	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown
+			 */
 	char wakeup_used[48];
 	struct wc_stack_table *stacks, *payloads;
-	uint8_t *copy; /* a record that wraps around the buffer end */
+	uint8_t *copy;		   /* a record that wraps around the buffer end */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];

@@ -19,36 +19,36 @@
 
 /* What to open. */
 struct wc_events_opts {
-	const char *tracefs;      /* tracing directory (wc_tracefs_find) */
-	bool samples, sched;      /* record CPU samples, scheduler tracepoints */
-	int sample_event;         /* enum wc_sample_event: -e, or WC_SAMPLE_DEFAULT */
-	unsigned freq_hz;         /* sampling frequency */
-	bool callchains;          /* -g fp */
+	const char *tracefs; /* tracing directory (wc_tracefs_find) */
+	bool samples, sched; /* record CPU samples, scheduler tracepoints */
+	int sample_event;    /* enum wc_sample_event: -e, or WC_SAMPLE_DEFAULT */
+	unsigned freq_hz;    /* sampling frequency */
+	bool callchains;     /* -g fp */
 	bool kernel_stacks, user_stacks;
-	bool waker_stacks;        /* callchains on wakeup events too */
-	unsigned user_copy;       /* bytes of user stack copied with each callchain, to mend its
-				   * top by CFI (recorder/unwind.h); 0: none.  A multiple of 8 */
-	bool dwarf;               /* -g dwarf: user stacks by CFI alone, from a user_copy-byte copy */
-	int wakeup;               /* WC_WAKEUP_* */
-	bool migrations;          /* sched_migrate_task too */
-	int runtime;              /* sched_stat_runtime too, without callchains: 0 no, 1 where
-				   * the kernel has it and lacks context-switch records (which
-				   * place the switch-ins it leaves untraced better), 2 or fail */
-	unsigned pages;           /* ring buffer data pages per CPU, a power of two */
-	const int *cpus;          /* CPUs to record */
+	bool waker_stacks;  /* callchains on wakeup events too */
+	unsigned user_copy; /* bytes of user stack copied with each callchain, to mend its
+			     * top by CFI (recorder/unwind.h); 0: none.  A multiple of 8 */
+	bool dwarf;	    /* -g dwarf: user stacks by CFI alone, from a user_copy-byte copy */
+	int wakeup;	    /* WC_WAKEUP_* */
+	bool migrations;    /* sched_migrate_task too */
+	int runtime;	    /* sched_stat_runtime too, without callchains: 0 no, 1 where
+			     * the kernel has it and lacks context-switch records (which
+			     * place the switch-ins it leaves untraced better), 2 or fail */
+	unsigned pages;	    /* ring buffer data pages per CPU, a power of two */
+	const int *cpus;    /* CPUs to record */
 	int ncpus;
-	bool force_no_clockid;    /* test hook: act as on a kernel without use_clockid */
-	bool force_no_build_id;   /* test hook: act as on a kernel without MMAP2 build-ids */
-	bool force_no_cycles;     /* test hook: act as on a machine without a PMU cycles event */
-	bool force_no_runtime;    /* test hook: act as on a kernel without sched_stat_runtime */
+	bool force_no_clockid;	/* test hook: act as on a kernel without use_clockid */
+	bool force_no_build_id; /* test hook: act as on a kernel without MMAP2 build-ids */
+	bool force_no_cycles;	/* test hook: act as on a machine without a PMU cycles event */
+	bool force_no_runtime;	/* test hook: act as on a kernel without sched_stat_runtime */
 	bool force_no_switch_records; /* test hook: act as on a kernel without context-switch
 				       * records (before Linux 4.3) */
-	bool no_switch_records;   /* --no-switch-records: do without them */
+	bool no_switch_records;	      /* --no-switch-records: do without them */
 };
 
 /* The sampling events of -e. */
 enum wc_sample_event {
-	WC_SAMPLE_DEFAULT,    /* cycles where the PMU has it, else cpu-clock */
+	WC_SAMPLE_DEFAULT, /* cycles where the PMU has it, else cpu-clock */
 	WC_SAMPLE_CYCLES,
 	WC_SAMPLE_CPU_CLOCK,
 	WC_SAMPLE_TASK_CLOCK,
@@ -61,14 +61,14 @@ enum wc_sample_event {
  */
 int wc_events_sample_parse(const char *name);
 
-#define WC_WAKEUP_AUTO 0   /* sched_waking where the kernel has it, else sched_wakeup */
+#define WC_WAKEUP_AUTO	 0 /* sched_waking where the kernel has it, else sched_wakeup */
 #define WC_WAKEUP_WAKING 1
 #define WC_WAKEUP_WAKEUP 2
-#define WC_WAKEUP_BOTH 3
+#define WC_WAKEUP_BOTH	 3
 
 struct wc_event {
 	uint32_t event_id; /* in the file */
-	uint32_t kind;     /* enum wc_event_kind */
+	uint32_t kind;	   /* enum wc_event_kind */
 	char name[64];
 	char system[32], tp_name[32]; /* tracepoints */
 	uint64_t sample_type;
@@ -81,13 +81,14 @@ struct wc_events;
 struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
-	uint64_t skipped_self; /* CPU samples of wcrec itself, left out */
-	uint64_t switch_ins;   /* SWITCH_IN records: switch-ins no sched_switch showed */
-	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c) */
+	uint64_t skipped_self;	  /* CPU samples of wcrec itself, left out */
+	uint64_t switch_ins;	  /* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
+				   */
 	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
-	uint64_t peak_fill;    /* most bytes found waiting in one CPU's ring at a drain */
-	uint64_t ring_bytes;   /* the size of each CPU's ring (data pages), bytes */
-	int peak_fill_cpu;     /* the CPU of peak_fill */
+	uint64_t peak_fill;	  /* most bytes found waiting in one CPU's ring at a drain */
+	uint64_t ring_bytes;	  /* the size of each CPU's ring (data pages), bytes */
+	int peak_fill_cpu;	  /* the CPU of peak_fill */
 };
 
 /**

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #define WC_STR_(x) #x
-#define WC_STR(x) WC_STR_(x)
+#define WC_STR(x)  WC_STR_(x)
 
 static const char usage[] =
 	"usage: wcrec [options] -- COMMAND [ARGS]   record COMMAND until it exits\n"
@@ -30,27 +30,28 @@ static const char usage[] =
 	"  --no-sched       CPU samples only\n"
 	"  -g fp[,SIZE]     callchains by frame pointers, user and kernel (the default); the\n"
 	"                   top of a user stack is mended by CFI from a SIZE-byte copy (default\n"
-	"                   " WC_STR(WC_USER_COPY_DEFAULT) ", a multiple of 8; 0: no copy)\n"
-	"  -g dwarf[,SIZE]  user stacks unwound by CFI alone, from a SIZE-byte copy (default\n"
-	"                   8192), for programs built without frame pointers\n"
-	"  -g none          no callchains\n"
-	"  --no-kernel-stacks, --no-user-stacks\n"
-	"  --waker-stacks   callchains on wakeup events too\n"
-	"  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
-	"  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
-	"  --no-switch-records  no context-switch records (taken by default, Linux 4.3+: they\n"
-	"                   give the switch-ins a kernel leaves untraced; about 0.9 us a switch)\n"
-	"  --no-runtime     no sched_stat_runtime (recorded by default only without\n"
-	"                   context-switch records: it places the switch-ins a kernel leaves\n"
-	"                   untraced; about one more event per switch); --runtime: record it\n"
-	"                   always, fail where the kernel lacks it\n"
-	"  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
-	"                   functions the callchains refer to)\n"
-	"  -C CPUS          record these CPUs only (0,2-3)\n"
-	"  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
-	"  -z LEVEL         zstd level (default 3)\n"
-	"  -q, -v           quieter, more verbose\n"
-	"  -h, --help       this text\n";
+	"                   " WC_STR(
+		WC_USER_COPY_DEFAULT) ", a multiple of 8; 0: no copy)\n"
+				      "  -g dwarf[,SIZE]  user stacks unwound by CFI alone, from a SIZE-byte copy (default\n"
+				      "                   8192), for programs built without frame pointers\n"
+				      "  -g none          no callchains\n"
+				      "  --no-kernel-stacks, --no-user-stacks\n"
+				      "  --waker-stacks   callchains on wakeup events too\n"
+				      "  --wakeup-event waking|wakeup|both   (default sched_waking where the kernel has it)\n"
+				      "  --migrations     sched_migrate_task too (wcanalyze timehist -M)\n"
+				      "  --no-switch-records  no context-switch records (taken by default, Linux 4.3+: they\n"
+				      "                   give the switch-ins a kernel leaves untraced; about 0.9 us a switch)\n"
+				      "  --no-runtime     no sched_stat_runtime (recorded by default only without\n"
+				      "                   context-switch records: it places the switch-ins a kernel leaves\n"
+				      "                   untraced; about one more event per switch); --runtime: record it\n"
+				      "                   always, fail where the kernel lacks it\n"
+				      "  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
+				      "                   functions the callchains refer to)\n"
+				      "  -C CPUS          record these CPUs only (0,2-3)\n"
+				      "  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
+				      "  -z LEVEL         zstd level (default 3)\n"
+				      "  -q, -v           quieter, more verbose\n"
+				      "  -h, --help       this text\n";
 
 enum {
 	OPT_NO_SAMPLES = 256,
@@ -166,7 +167,8 @@ static int parse_call_graph(struct wc_events_opts *eo, const char *arg)
 
 		if (!arg[3] || *end || size < 0 || size > 65528 || size % 8)
 			return wc_rec_bad("-g fp,SIZE wants a multiple of 8 from 0 to 65528 "
-					  "bytes, not '%s'", arg);
+					  "bytes, not '%s'",
+					  arg);
 		eo->callchains = true;
 		eo->user_copy = (unsigned)size;
 	} else if (!strcmp(arg, "dwarf") || !strncmp(arg, "dwarf,", 6)) {
@@ -174,7 +176,8 @@ static int parse_call_graph(struct wc_events_opts *eo, const char *arg)
 
 		if (arg[5] && (!arg[6] || *end || size < 8 || size > 65528 || size % 8))
 			return wc_rec_bad("-g dwarf,SIZE wants a multiple of 8 from 8 to 65528 "
-					  "bytes, not '%s'", arg);
+					  "bytes, not '%s'",
+					  arg);
 		eo->callchains = true;
 		eo->dwarf = true;
 		eo->user_copy = (unsigned)size;
@@ -212,7 +215,8 @@ static int parse_number(struct wc_rec_opts *o, int c, const char *arg)
 		o->duration_s = strtod(arg, &end);
 		if (*end || !(o->duration_s > 0) || o->duration_s > 1e9) /* 31 years: no overflow */
 			return wc_rec_bad("-d wants a positive number of seconds, at most 1e9, "
-					  "not '%s'", arg);
+					  "not '%s'",
+					  arg);
 		return -1;
 	}
 	v = strtol(arg, &end, 10);
@@ -275,20 +279,48 @@ static int parse_value(struct wc_rec_opts *o, int c, const char *arg)
 static int parse_flag(struct wc_rec_opts *o, int c)
 {
 	switch (c) {
-	case 'a': o->all = true; break;
-	case OPT_NO_CHILDREN: o->children = false; break;
-	case OPT_NO_SAMPLES: o->eo.samples = false; break;
-	case OPT_NO_SCHED: o->eo.sched = false; break;
-	case OPT_NO_KSTACKS: o->eo.kernel_stacks = false; break;
-	case OPT_NO_USTACKS: o->eo.user_stacks = false; break;
-	case OPT_WAKER_STACKS: o->eo.waker_stacks = true; break;
-	case OPT_MIGRATIONS: o->eo.migrations = true; break;
-	case OPT_RUNTIME: o->eo.runtime = 2; break;
-	case OPT_NO_RUNTIME: o->eo.runtime = 0; break;
-	case OPT_FULL_KALLSYMS: o->full_kallsyms = true; break;
-	case OPT_NO_SWITCH_RECORDS: o->eo.no_switch_records = true; break;
-	case 'q': o->verbose = 0; break;
-	case 'v': o->verbose = 2; break;
+	case 'a':
+		o->all = true;
+		break;
+	case OPT_NO_CHILDREN:
+		o->children = false;
+		break;
+	case OPT_NO_SAMPLES:
+		o->eo.samples = false;
+		break;
+	case OPT_NO_SCHED:
+		o->eo.sched = false;
+		break;
+	case OPT_NO_KSTACKS:
+		o->eo.kernel_stacks = false;
+		break;
+	case OPT_NO_USTACKS:
+		o->eo.user_stacks = false;
+		break;
+	case OPT_WAKER_STACKS:
+		o->eo.waker_stacks = true;
+		break;
+	case OPT_MIGRATIONS:
+		o->eo.migrations = true;
+		break;
+	case OPT_RUNTIME:
+		o->eo.runtime = 2;
+		break;
+	case OPT_NO_RUNTIME:
+		o->eo.runtime = 0;
+		break;
+	case OPT_FULL_KALLSYMS:
+		o->full_kallsyms = true;
+		break;
+	case OPT_NO_SWITCH_RECORDS:
+		o->eo.no_switch_records = true;
+		break;
+	case 'q':
+		o->verbose = 0;
+		break;
+	case 'v':
+		o->verbose = 2;
+		break;
 	case 'h':
 		fputs(usage, stdout);
 		return 0;
@@ -304,8 +336,14 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 	int c, ret = -1;
 
 	o->eo = (struct wc_events_opts){
-		.samples = true, .sched = true, .freq_hz = 99, .callchains = true,
-		.kernel_stacks = true, .user_stacks = true, .pages = 2048, .runtime = 1,
+		.samples = true,
+		.sched = true,
+		.freq_hz = 99,
+		.callchains = true,
+		.kernel_stacks = true,
+		.user_stacks = true,
+		.pages = 2048,
+		.runtime = 1,
 		.user_copy = WC_USER_COPY_DEFAULT,
 	};
 	o->npids = 0;
@@ -316,8 +354,8 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 	o->verbose = 1;
 	o->all = o->full_kallsyms = false;
 	o->children = true;
-	while (ret < 0 && (c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts,
-					   NULL)) != -1) {
+	while (ret < 0 &&
+	       (c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {
 		if (c == 'o')
 			o->out = optarg;
 		else if ((c < OPT_NO_SAMPLES && strchr("dFepCmzg", c)) || c == OPT_WAKEUP_EVENT)
@@ -355,7 +393,8 @@ int wc_rec_opts_cpus(struct wc_rec_opts *o)
 
 				snprintf(cpu, sizeof(cpu), "%d", o->cpus[i]);
 				return wc_rec_bad("-C: CPU %s is not online here "
-						  "(/sys/devices/system/cpu/online)", cpu);
+						  "(/sys/devices/system/cpu/online)",
+						  cpu);
 			}
 		}
 	} else {

@@ -12,21 +12,21 @@
 
 #include "recorder/events.h"
 
-#define WC_REC_MAX_CPUS 4096
-#define WC_REC_MAX_PIDS 1024
+#define WC_REC_MAX_CPUS	     4096
+#define WC_REC_MAX_PIDS	     1024
 #define WC_USER_COPY_DEFAULT 512 /* bytes of user stack copied under -g fp */
 
 /* What to record, from the command line.  Its arrays are big: keep it static. */
 struct wc_rec_opts {
-	struct wc_events_opts eo;       /* eo.cpus points into cpus[] after wc_rec_opts_cpus() */
-	int cpus[WC_REC_MAX_CPUS];      /* -C, else the online CPUs */
-	pid_t pids[WC_REC_MAX_PIDS];    /* -p (the descendants are added by record.c) */
+	struct wc_events_opts eo;    /* eo.cpus points into cpus[] after wc_rec_opts_cpus() */
+	int cpus[WC_REC_MAX_CPUS];   /* -C, else the online CPUs */
+	pid_t pids[WC_REC_MAX_PIDS]; /* -p (the descendants are added by record.c) */
 	int npids;
-	char **command;                 /* COMMAND [ARGS] (NULL-terminated), or NULL */
-	const char *out;                /* -o: the trace file */
-	double duration_s;              /* -d, 0 without */
-	int level;                      /* -z: zstd level */
-	int verbose;                    /* 0 -q, 1, 2 -v */
+	char **command;	   /* COMMAND [ARGS] (NULL-terminated), or NULL */
+	const char *out;   /* -o: the trace file */
+	double duration_s; /* -d, 0 without */
+	int level;	   /* -z: zstd level */
+	int verbose;	   /* 0 -q, 1, 2 -v */
 	bool all, full_kallsyms, children;
 };
 

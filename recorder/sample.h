@@ -17,19 +17,19 @@
 struct wc_sample_view {
 	uint64_t identifier;
 	uint32_t pid, tid;
-	uint64_t time;		/* ns, the event's clock */
+	uint64_t time; /* ns, the event's clock */
 	uint32_t cpu;
 	uint64_t period;
-	uint64_t nr;		/* callchain entries, markers included */
-	const uint64_t *ips;	/* borrowed from the record (8-aligned) */
-	uint32_t raw_size;	/* bytes */
+	uint64_t nr;	     /* callchain entries, markers included */
+	const uint64_t *ips; /* borrowed from the record (8-aligned) */
+	uint32_t raw_size;   /* bytes */
 	const uint8_t *raw;
-	uint64_t regs_abi;	/* PERF_SAMPLE_REGS_ABI_*; NONE for a kernel thread */
-	uint64_t regs[3];	/* WC_UNWIND_REGS_MASK (recorder/unwind.h): bp, sp, ip */
-	uint64_t stack_size;	/* bytes of user stack copied (dyn_size); 0: none usable */
-	const uint8_t *stack;	/* the copy, borrowed from the record */
-	bool bad_copy;		/* the stack copy overran the record, or its dyn_size its size:
-				 * left out (stack_size 0), the rest of the sample kept */
+	uint64_t regs_abi;    /* PERF_SAMPLE_REGS_ABI_*; NONE for a kernel thread */
+	uint64_t regs[3];     /* WC_UNWIND_REGS_MASK (recorder/unwind.h): bp, sp, ip */
+	uint64_t stack_size;  /* bytes of user stack copied (dyn_size); 0: none usable */
+	const uint8_t *stack; /* the copy, borrowed from the record */
+	bool bad_copy;	      /* the stack copy overran the record, or its dyn_size its size:
+			       * left out (stack_size 0), the rest of the sample kept */
 };
 
 /**

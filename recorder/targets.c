@@ -34,8 +34,9 @@ static int read_stat(pid_t pid, char *state, unsigned long long *start_ticks)
 	buf[n] = '\0';
 	p = strrchr(buf, ')');
 	/* after ") ": state (3), then 18 fields, then starttime (22) */
-	if (!p || sscanf(p + 1, " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
-				"%*s %*s %*s %llu",
+	if (!p || sscanf(p + 1,
+			 " %c %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s "
+			 "%*s %*s %*s %llu",
 			 state, start_ticks) != 2)
 		return -EIO;
 	return 0;
@@ -124,7 +125,7 @@ static bool listed(const pid_t *pids, size_t n, long pid)
 
 int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude)
 {
-	long (*procs)[2] = NULL; /* pid, parent */
+	long(*procs)[2] = NULL; /* pid, parent */
 	size_t nprocs = 0, procs_cap = 0;
 	struct dirent *e;
 	bool grew = true;

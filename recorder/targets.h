@@ -53,8 +53,8 @@ int wc_targets_add_descendants(pid_t *pids, size_t *n, size_t cap, pid_t exclude
 
 /* A COMMAND started by wc_command_start(). */
 struct wc_command {
-	pid_t pid;  /* the child, -1 when none was started */
-	int go_fd;  /* the start pipe's write end, -1 once written or closed */
+	pid_t pid; /* the child, -1 when none was started */
+	int go_fd; /* the start pipe's write end, -1 once written or closed */
 };
 
 /**

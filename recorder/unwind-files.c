@@ -205,8 +205,8 @@ int wc_unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwar
  * recorder must not go looking elsewhere (dwfl_standard_find_debuginfo() would ask the
  * debuginfod servers of DEBUGINFOD_URLS, over the network, from a production host).
  */
-int wc_unwind_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			   Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+int wc_unwind_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   const char *file_name, const char *debuglink_file,
 			   GElf_Word debuglink_crc, char **debuginfo_file_name)
 {
 	(void)mod, (void)userdata, (void)modname, (void)base, (void)file_name;

@@ -33,8 +33,8 @@ int wc_unwind_find_elf(Dwfl_Module *mod, void **userdata, const char *name, Dwar
 
 /* wc_unwind_no_debuginfo() - Dwfl_Callbacks.find_debuginfo: none (-1), so that a recorder
  * never asks DEBUGINFOD_URLS' servers, over the network, from a production host */
-int wc_unwind_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
-			   Dwarf_Addr base, const char *file_name, const char *debuglink_file,
+int wc_unwind_no_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname, Dwarf_Addr base,
+			   const char *file_name, const char *debuglink_file,
 			   GElf_Word debuglink_crc, char **debuginfo_file_name);
 
 #endif /* WC_RECORDER_UNWIND_FILES_H */

@@ -18,10 +18,10 @@
 #include "common/wct.h"
 #include "recorder/unwind-files.h"
 
-#define NPROCS 256     /* libdwfl sessions kept, direct-mapped by pid */
-#define NCACHE 2048    /* cached unwinds, direct-mapped by ip, sp, bp */
-#define MAX_LOADS 1024 /* stack words one unwind may load and still be cached */
-#define MAX_KEYS 160   /* ... of which decide its result (decides()) */
+#define NPROCS	   256		 /* libdwfl sessions kept, direct-mapped by pid */
+#define NCACHE	   2048		 /* cached unwinds, direct-mapped by ip, sp, bp */
+#define MAX_LOADS  1024		 /* stack words one unwind may load and still be cached */
+#define MAX_KEYS   160		 /* ... of which decide its result (decides()) */
 #define STACK_NEAR (64ull << 20) /* a word this close to sp may be an address on the stack */
 
 /* A stack word an unwind loaded: at @off bytes above sp. */
@@ -33,9 +33,9 @@ struct load {
 /* What an unwind found: kept with the sample, and in the cache for the next that reads the same. */
 struct result {
 	uint32_t nframes;
-	bool outside;	/* a read fell outside the copy, or WC_UNWIND_MAX_FRAMES were reached */
-	bool outermost; /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
-	bool have_bp;	/* last_bp is known: */
+	bool outside;	  /* a read fell outside the copy, or WC_UNWIND_MAX_FRAMES were reached */
+	bool outermost;	  /* the unwind reached a frame whose CFI ends the stack (_start, clone3) */
+	bool have_bp;	  /* last_bp is known: */
 	uint64_t last_bp; /* the last frame's %rbp, as the CFI restored it */
 	uint64_t fp_mask[2]; /* bit j: frame j's CFA is %rbp + 16 there (cfa_by_rbp()) */
 	uint64_t frames[WC_UNWIND_MAX_FRAMES];
@@ -49,8 +49,8 @@ struct sample {
 	const uint8_t *stack;
 	uint64_t size;
 	uint32_t nreads;
-	bool overflow;	/* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
-	bool skipped; /* not in the cache, and not unwound: wc_unwind_set_busy() */
+	bool overflow; /* more loads than MAX_LOADS, or keys than MAX_KEYS: not cached */
+	bool skipped;  /* not in the cache, and not unwound: wc_unwind_set_busy() */
 	struct load reads[MAX_LOADS];
 	struct result r;
 };
@@ -64,10 +64,10 @@ struct sample {
  */
 struct proc {
 	uint32_t pid;
-	uint32_t gen;	   /* bumped at each close: cache entries of older sessions are stale */
-	Dwfl *dwfl;	   /* NULL: to open */
-	bool attached;	   /* ... and usable; a failed open is retried at the next drain */
-	bool stale;	   /* forgotten: closed at the end of the drain (wc_unwind_end_round()) */
+	uint32_t gen;	    /* bumped at each close: cache entries of older sessions are stale */
+	Dwfl *dwfl;	    /* NULL: to open */
+	bool attached;	    /* ... and usable; a failed open is retried at the next drain */
+	bool stale;	    /* forgotten: closed at the end of the drain (wc_unwind_end_round()) */
 	uint64_t change_ns; /* the time of the last change of its mappings, 0: none seen */
 	struct sample *cur;
 };
@@ -140,7 +140,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
 {
 	struct sample *s = ((struct proc *)arg)->cur;
-	Dwarf_Word r[2] = {s->bp, s->sp};
+	Dwarf_Word r[2] = { s->bp, s->sp };
 
 	if (!dwfl_thread_state_registers(thread, 6, 2, r))
 		return false;
@@ -363,13 +363,13 @@ static bool cfa_by_rbp(Dwfl *dwfl, Dwarf_Addr pc)
 	size_t nops;
 	bool yes;
 
-	if (!mod || (!(cfi = dwfl_module_eh_cfi(mod, &bias)) &&
-		     !(cfi = dwfl_module_dwarf_cfi(mod, &bias))))
+	if (!mod ||
+	    (!(cfi = dwfl_module_eh_cfi(mod, &bias)) && !(cfi = dwfl_module_dwarf_cfi(mod, &bias))))
 		return false;
 	if (dwarf_cfi_addrframe(cfi, pc - bias, &frame))
 		return false;
-	yes = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 &&
-	      ops[0].atom == DW_OP_bregx && ops[0].number == 6 && ops[0].number2 == 16;
+	yes = dwarf_frame_cfa(frame, &ops, &nops) == 0 && nops == 1 && ops[0].atom == DW_OP_bregx &&
+	      ops[0].number == 6 && ops[0].number2 == 16;
 	free(frame);
 	return yes;
 }
@@ -405,7 +405,7 @@ static void unwind(struct wc_unwind *u, uint32_t pid)
 	/* 0: every frame down to one whose return address is undefined, by its CFI or because a
 	 * load it needed failed (libdwfl does not tell the two apart: hence s->r.outside) */
 	s->r.outermost =
-	    dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 && !s->r.outside;
+		dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, on_frame, s) == 0 && !s->r.outside;
 	p->cur = NULL;
 	u->st.miss_ns += thread_ns() - t0;
 	if (s->overflow)
@@ -494,7 +494,8 @@ static enum wc_unwind_result splice_chain(const struct sample *s, const uint64_t
 		}
 	}
 	if (!s->r.outermost && !from && !s->r.outside)
-		return WC_UNWIND_FAILED; /* no CFI further up, and no meeting point: the walk kept */
+		return WC_UNWIND_FAILED; /* no CFI further up, and no meeting point: the walk kept
+					  */
 	memcpy(out + *n, s->r.frames, s->r.nframes * sizeof(*out));
 	*n += s->r.nframes;
 	if (s->r.outermost)

@@ -104,7 +104,7 @@ struct wc_unwind_sample {
 	uint64_t time_ns;     /* its time (the event's clock: that of wc_unwind_forget()) */
 	uint64_t regs[3];     /* user bp, sp, ip in that order (WC_UNWIND_REGS_MASK) */
 	const uint8_t *stack; /* the copy of the user stack from sp up; borrowed */
-	uint64_t size;        /* its bytes (dyn_size) */
+	uint64_t size;	      /* its bytes (dyn_size) */
 };
 
 /**

@@ -71,18 +71,18 @@ struct counts {
 };
 
 static const char usage[] =
-    "usage: bench-floor [options] -- COMMAND [ARGS]\n"
-    "  a null recorder: wcrec's scheduler events on all CPUs, drained without reading\n"
-    "  --switch-stacks     callchains on sched_switch\n"
-    "  --waking-stacks     callchains on sched_waking and sched_wakeup_new\n"
-    "  --no-kernel-stacks  exclude_callchain_kernel\n"
-    "  --no-user-stacks    exclude_callchain_user\n"
-    "  --max-stack N       sample_max_stack (default 0: the kernel's perf_event_max_stack)\n"
-    "  -m PAGES            ring-buffer data pages per CPU, a power of two (default 2048)\n"
-    "  --count             walk record headers: count records and lost ones\n"
-    "  --only-tid TID      kernel-side tracepoint filters keeping TID's events only: the\n"
-    "                      filters wcrec does not use (man wcrec, Why per-CPU events)\n"
-    "  -h, --help          this text\n";
+	"usage: bench-floor [options] -- COMMAND [ARGS]\n"
+	"  a null recorder: wcrec's scheduler events on all CPUs, drained without reading\n"
+	"  --switch-stacks     callchains on sched_switch\n"
+	"  --waking-stacks     callchains on sched_waking and sched_wakeup_new\n"
+	"  --no-kernel-stacks  exclude_callchain_kernel\n"
+	"  --no-user-stacks    exclude_callchain_user\n"
+	"  --max-stack N       sample_max_stack (default 0: the kernel's perf_event_max_stack)\n"
+	"  -m PAGES            ring-buffer data pages per CPU, a power of two (default 2048)\n"
+	"  --count             walk record headers: count records and lost ones\n"
+	"  --only-tid TID      kernel-side tracepoint filters keeping TID's events only: the\n"
+	"                      filters wcrec does not use (man wcrec, Why per-CPU events)\n"
+	"  -h, --help          this text\n";
 
 static volatile sig_atomic_t stop_signal;
 
@@ -261,19 +261,19 @@ enum { OPT_SWITCH = 256, OPT_WAKING, OPT_NO_K, OPT_NO_U, OPT_MAX_STACK, OPT_COUN
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"switch-stacks", no_argument, NULL, OPT_SWITCH},
-	    {"waking-stacks", no_argument, NULL, OPT_WAKING},
-	    {"no-kernel-stacks", no_argument, NULL, OPT_NO_K},
-	    {"no-user-stacks", no_argument, NULL, OPT_NO_U},
-	    {"max-stack", required_argument, NULL, OPT_MAX_STACK},
-	    {"mmap-pages", required_argument, NULL, 'm'},
-	    {"count", no_argument, NULL, OPT_COUNT},
-	    {"only-tid", required_argument, NULL, OPT_ONLY_TID},
-	    {"help", no_argument, NULL, 'h'},
-	    {0},
+		{ "switch-stacks", no_argument, NULL, OPT_SWITCH },
+		{ "waking-stacks", no_argument, NULL, OPT_WAKING },
+		{ "no-kernel-stacks", no_argument, NULL, OPT_NO_K },
+		{ "no-user-stacks", no_argument, NULL, OPT_NO_U },
+		{ "max-stack", required_argument, NULL, OPT_MAX_STACK },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "count", no_argument, NULL, OPT_COUNT },
+		{ "only-tid", required_argument, NULL, OPT_ONLY_TID },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
 	};
-	static const char *const names[NEVENTS] = {"sched_switch", "sched_waking",
-						   "sched_wakeup_new"};
+	static const char *const names[NEVENTS] = { "sched_switch", "sched_waking",
+						    "sched_wakeup_new" };
 	static int cpus[MAX_CPUS];
 	bool stacks_sw = false, stacks_wk = false, no_k = false, no_u = false, count = false;
 	unsigned pages = 2048, max_stack = 0;
@@ -282,10 +282,10 @@ int main(int argc, char **argv)
 	struct perf_event_attr attrs[NEVENTS];
 	struct ring *rings = NULL;
 	struct pollfd *pfds = NULL;
-	struct counts n = {0};
+	struct counts n = { 0 };
 	int *fds = NULL, ncpus, nev = 0, status = 0, ret = 1, c;
 	const char *dir;
-	struct wc_command cmd = {.pid = -1, .go_fd = -1};
+	struct wc_command cmd = { .pid = -1, .go_fd = -1 };
 	const char *what;
 	bool reaped = false;
 
@@ -312,7 +312,8 @@ int main(int argc, char **argv)
 		case OPT_ONLY_TID:
 			only_tid = strtol(optarg, &end, 10);
 			if (*end || only_tid < 1) {
-				fprintf(stderr, "bench-floor: --only-tid wants a tid, not '%s'\n", optarg);
+				fprintf(stderr, "bench-floor: --only-tid wants a tid, not '%s'\n",
+					optarg);
 				return 2;
 			}
 			break;
@@ -407,11 +408,13 @@ int main(int argc, char **argv)
 			}
 			fds[ci * nev + i] = fd;
 			if (only_tid) {
-				/* the fields of the format files: a switch either way, the woken task */
+				/* the fields of the format files: a switch either way, the woken
+				 * task */
 				char filter[96];
 
 				snprintf(filter, sizeof(filter),
-					 i == 0 ? "prev_pid == %ld || next_pid == %ld" : "pid == %ld",
+					 i == 0 ? "prev_pid == %ld || next_pid == %ld"
+						: "pid == %ld",
 					 only_tid, only_tid);
 				if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
 					fprintf(stderr,
@@ -423,7 +426,7 @@ int main(int argc, char **argv)
 			if (i == 0) {
 				size_t len = (size_t)(pages + 1) * (size_t)page;
 				void *p =
-				    mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+					mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 				if (p == MAP_FAILED) {
 					fprintf(stderr,
@@ -446,7 +449,7 @@ int main(int argc, char **argv)
 		}
 	}
 
-	struct sigaction sa = {.sa_handler = on_signal};
+	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = on_child;

@@ -24,10 +24,10 @@
 #include "common/writer.h"
 
 #define NTHREADS 64
-#define NSTACKS 500
-#define DEPTH 20
-#define NCPUS 2
-#define IDLE (-1)
+#define NSTACKS	 500
+#define DEPTH	 20
+#define NCPUS	 2
+#define IDLE	 (-1)
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
@@ -80,7 +80,7 @@ struct thread {
 	int32_t tid, pid;
 	char comm[16];
 	uint32_t stacks[8]; /* where it blocks, and where it runs */
-	int runnable;       /* queued or running */
+	int runnable;	    /* queued or running */
 };
 
 static struct thread threads[NTHREADS];
@@ -121,7 +121,8 @@ int main(int argc, char **argv)
 	for (int s = 0; s < NSTACKS; s++) {
 		stacks[s][0] = (uint64_t)-128; /* PERF_CONTEXT_KERNEL */
 		for (int k = 1; k <= 8; k++)
-			stacks[s][k] = 0xffffffff81000000ull + (uint64_t)(s % 40) * 0x1000 + k * 0x40;
+			stacks[s][k] =
+				0xffffffff81000000ull + (uint64_t)(s % 40) * 0x1000 + k * 0x40;
 		stacks[s][9] = (uint64_t)-512; /* PERF_CONTEXT_USER */
 		for (int k = 10; k < DEPTH + 2; k++)
 			stacks[s][k] = 0x5555550000ull + (uint64_t)s * 0x340 + k * 0x10;
@@ -167,7 +168,8 @@ int main(int argc, char **argv)
 		t_ns += 200 + rnd() % 1800;
 		memset(&p, 0, sizeof(p));
 		if (cur && roll < 18) { /* a CPU sample of the running thread */
-			err = wc_writer_stack(w, table, stacks[cur->stacks[skewed(8)]], DEPTH + 2, &id);
+			err = wc_writer_stack(w, table, stacks[cur->stacks[skewed(8)]], DEPTH + 2,
+					      &id);
 			sm.time_ns = t_ns;
 			sm.cpu = cpu;
 			sm.pid = (uint32_t)cur->pid;
@@ -221,7 +223,8 @@ int main(int argc, char **argv)
 				p.sw.prev_state = 1;
 				cur->runnable = 0;
 			}
-			snprintf(p.sw.next_comm, 16, "%s", nexti == IDLE ? "swapper/0" : threads[nexti].comm);
+			snprintf(p.sw.next_comm, 16, "%s",
+				 nexti == IDLE ? "swapper/0" : threads[nexti].comm);
 			p.sw.next_pid = nexti == IDLE ? 0 : threads[nexti].tid;
 			p.sw.next_prio = 120;
 			psize = sizeof(p.sw);
@@ -240,7 +243,7 @@ int main(int argc, char **argv)
 		tp.r.tid = cur ? (uint32_t)cur->tid : 0;
 		if (!err)
 			err = wc_writer_add(w, &tp);
-next:
+	next:
 		if (!err && e % 1024 == 1023)
 			err = wc_writer_add(w, &round);
 		if (err) {
@@ -296,8 +299,8 @@ next:
 	       ws.bytes_uncompressed / 1e6, ws.bytes_written / 1e6,
 	       (double)ws.bytes_uncompressed / ws.bytes_written);
 	printf("bytes per event: %.2f (goal < 8)\n", (double)ws.bytes_written / nevents);
-	printf("writer: %.2f M records/s, %.0f MB/s of records, %.2f s\n", ws.records / t_write / 1e6,
-	       ws.bytes_uncompressed / t_write / 1e6, t_write);
+	printf("writer: %.2f M records/s, %.0f MB/s of records, %.2f s\n",
+	       ws.records / t_write / 1e6, ws.bytes_uncompressed / t_write / 1e6, t_write);
 	printf("reader: %.2f M records/s (goal >= 10), %.0f MB/s of records, %.0f MB/s of file, "
 	       "%.3f s (best of 3)\n",
 	       nread / t_read / 1e6, ws.bytes_uncompressed / t_read / 1e6,

@@ -53,7 +53,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static const struct timespec two_ms = {0, 2000000};
+static const struct timespec two_ms = { 0, 2000000 };
 
 NAMED static void bl_nanosleep(void)
 {
@@ -122,7 +122,7 @@ static void *run(void *arg)
 
 	prctl(PR_SET_NAME, name);
 	if (!strcmp(name, "bl-epoll")) {
-		struct epoll_event e = {.events = EPOLLIN};
+		struct epoll_event e = { .events = EPOLLIN };
 
 		ep = epoll_create1(0);
 		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, idle_fd[0], &e))
@@ -182,8 +182,8 @@ static void *run(void *arg)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = {"bl-sleep", "bl-pipe",  "bl-mutex", "bl-cond",
-					    "bl-epoll", "bl-fsync", "bl-hold",	"bl-feed"};
+	static const char *const names[] = { "bl-sleep", "bl-pipe",  "bl-mutex", "bl-cond",
+					     "bl-epoll", "bl-fsync", "bl-hold",	 "bl-feed" };
 	pthread_t t[8];
 
 	if (argc != 3 || (seconds = atof(argv[1])) <= 0) {

@@ -39,7 +39,7 @@
 
 static const char *const syms[] = {
 	"entry_SYSCALL_64", "do_syscall_64", "ksys_read",   "ksys_write",
-	"schedule",         "io_schedule",   "compute_crc", "memcpy_orig",
+	"schedule",	    "io_schedule",   "compute_crc", "memcpy_orig",
 };
 enum { ENTRY, SYSCALL, READ, WRITE, SCHED, IOSCHED, CRC, CPY, NSYMS };
 

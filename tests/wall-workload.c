@@ -37,7 +37,7 @@ static double seconds = 1.5;
 static int pipe_fd[2];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_barrier_t done; /* the five roles are over */
-static sem_t measured;         /* a thread has stored its figures */
+static sem_t measured;	       /* a thread has stored its figures */
 
 static uint64_t now_ns(clockid_t c)
 {
@@ -173,9 +173,8 @@ static void contender(uint64_t end)
 }
 
 static const struct role roles[] = {
-	{ "wl-alternate", alternate }, { "wl-reader", reader },
-	{ "wl-writer", writer },       { "wl-mutex-a", contender },
-	{ "wl-mutex-b", contender },
+	{ "wl-alternate", alternate }, { "wl-reader", reader },	    { "wl-writer", writer },
+	{ "wl-mutex-a", contender },   { "wl-mutex-b", contender },
 };
 
 /* What each thread measured, printed by main. */
@@ -260,7 +259,8 @@ int main(int argc, char **argv)
 			;
 	for (int i = 0; i < 5; i++)
 		printf("thread %ld %s %llu %llu %llu\n", results[i].tid, roles[i].comm,
-		       (unsigned long long)results[i].life_ns, (unsigned long long)results[i].cpu_ns,
+		       (unsigned long long)results[i].life_ns,
+		       (unsigned long long)results[i].cpu_ns,
 		       (unsigned long long)results[i].named_cpu_ns);
 	fflush(stdout);
 	wait_alone(); /* so that the teardown of the address space is main's (see run()) */

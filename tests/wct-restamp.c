@@ -38,7 +38,7 @@
 #include "common/reader.h"
 #include "common/writer.h"
 
-#define MAX_CPUS 1024
+#define MAX_CPUS  1024
 #define WINDOW_NS 2000000ll
 
 struct ev {
@@ -78,7 +78,8 @@ static int read_perf(const char *path, struct evs *out)
 	if (!f)
 		return -errno;
 	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%d %lld %23s %lld %lld", &x.cpu, &x.time_ns, x.name, &x.a, &x.b) == 5 &&
+		if (sscanf(line, "%d %lld %23s %lld %lld", &x.cpu, &x.time_ns, x.name, &x.a,
+			   &x.b) == 5 &&
 		    x.cpu >= 0 && x.cpu < MAX_CPUS && push(out, &x) < 0)
 			break;
 	fclose(f);
@@ -256,8 +257,8 @@ static void report(const struct evs *ours)
 			n++;
 		} else {
 			unpaired++;
-			printf("unpaired_event %d %lld %s %lld %lld\n", o->cpu, o->time_ns, o->name, o->a,
-			       o->b);
+			printf("unpaired_event %d %lld %s %lld %lld\n", o->cpu, o->time_ns, o->name,
+			       o->a, o->b);
 		}
 	}
 	printf("paired %zu\nunpaired %zu\n", n, unpaired);

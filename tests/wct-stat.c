@@ -31,9 +31,9 @@
 #include "common/reader.h"
 #include "common/rectypes.h"
 
-#define MAX_TIDS 65536
-#define MAX_MAPS 64
-#define MAX_CPUS 4096
+#define MAX_TIDS   65536
+#define MAX_MAPS   64
+#define MAX_CPUS   4096
 #define MAX_FRAMES 4096
 
 struct map {
@@ -44,7 +44,7 @@ struct map {
 static struct map maps[MAX_MAPS];
 static int nmaps;
 static long target_pid = -1; /* the target_pid NOTE, once seen */
-static uint64_t **stacks; /* by id: nr, then the ips */
+static uint64_t **stacks;    /* by id: nr, then the ips */
 static size_t nstacks;
 static char frames[MAX_FRAMES][64];
 static int nframes;
@@ -132,7 +132,8 @@ static void print_frames(uint32_t stack_id, uint32_t pid, const char *comm, cons
 			char line[64];
 			int seen = 0;
 
-			if (maps[m].pid != pid || ip < maps[m].addr || ip >= maps[m].addr + maps[m].len)
+			if (maps[m].pid != pid || ip < maps[m].addr ||
+			    ip >= maps[m].addr + maps[m].len)
 				continue;
 			snprintf(line, sizeof(line), "%.15s %s 0x%llx", comm, kind,
 				 (unsigned long long)(ip - maps[m].addr + maps[m].pgoff));
@@ -247,12 +248,13 @@ int main(int argc, char **argv)
 				if (t->tid < MAX_TIDS)
 					switches_of_tid[t->tid]++;
 				if (t->tid < MAX_TIDS && t->stack_id)
-					count_depth(t->stack_id, comm_of[t->tid][0] ? comm_of[t->tid]
-										     : "?");
+					count_depth(t->stack_id,
+						    comm_of[t->tid][0] ? comm_of[t->tid] : "?");
 			}
 			if (mapname && t->event_id < 16 && t->tid < MAX_TIDS)
 				print_frames(t->stack_id, t->pid, comm_of[t->tid],
-					     strstr(names[t->event_id], "switch") ? "switch" : "wake");
+					     strstr(names[t->event_id], "switch") ? "switch"
+										  : "wake");
 			break;
 		}
 		case WC_REC_SWITCH_IN: {
@@ -348,7 +350,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)depth[d].truncated);
 	for (int t = 0; t < MAX_TIDS; t++)
 		if (switch_ins_of_tid[t])
-			printf("switch_in.tid %d %llu\n", t, (unsigned long long)switch_ins_of_tid[t]);
+			printf("switch_in.tid %d %llu\n", t,
+			       (unsigned long long)switch_ins_of_tid[t]);
 	int clean = wc_reader_state(r) == WC_READER_CLEAN;
 
 	wc_reader_free(r);

@@ -12,8 +12,19 @@
 #include "analyzer/core/skid.h"
 
 enum {
-	O_COMM = 256, O_TIME, O_STATE, O_MODE, O_PER_THREAD, O_ANNOTATE, O_UNIT,
-	O_NO_CALIBRATE, O_SYMFS, O_DEBUG_DIR, O_ALL_TASKS, O_MAX_MEMORY, O_SKID
+	O_COMM = 256,
+	O_TIME,
+	O_STATE,
+	O_MODE,
+	O_PER_THREAD,
+	O_ANNOTATE,
+	O_UNIT,
+	O_NO_CALIBRATE,
+	O_SYMFS,
+	O_DEBUG_DIR,
+	O_ALL_TASKS,
+	O_MAX_MEMORY,
+	O_SKID
 };
 
 struct shared_opt {
@@ -45,7 +56,7 @@ static const struct shared_opt shared[] = {
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
-#define NSHARED (sizeof(shared) / sizeof(shared[0]))
+#define NSHARED	  (sizeof(shared) / sizeof(shared[0]))
 #define MAX_EXTRA 48
 
 int wc_cli_unit(const char *arg, enum wc_unit *unit)
@@ -302,7 +313,8 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 	}
 	if (c->prof.user_only && c->prof.kernel_only)
 		return wc_cli_bad("-U and -K exclude each other", "-U -K");
-	if (c->prof.filter.max_block_ns && c->prof.filter.max_block_ns < c->prof.filter.min_block_ns)
+	if (c->prof.filter.max_block_ns &&
+	    c->prof.filter.max_block_ns < c->prof.filter.min_block_ns)
 		return wc_cli_bad("--max-block is below --min-block", "");
 	if (argc - optind != 1)
 		return wc_cli_bad(argc - optind > 1 ? "one FILE only, not also" : "no FILE given",
@@ -325,8 +337,10 @@ int wc_cli_output_ok(const char *path)
 	       : S_ISSOCK(st.st_mode) ? "a socket"
 	       : S_ISBLK(st.st_mode)  ? "a block device"
 				      : "not a regular file";
-	fprintf(stderr, "wcanalyze: %s: is %s, not a regular file or a character device: refusing "
-			"to write there\n", path, kind);
+	fprintf(stderr,
+		"wcanalyze: %s: is %s, not a regular file or a character device: refusing "
+		"to write there\n",
+		path, kind);
 	return WC_EXIT_USAGE;
 }
 
@@ -373,7 +387,8 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 	s->progress_last_ns = now;
 	s->progress_shown = true;
 	fprintf(stderr, "\rwcanalyze: %s: %.1f of %.1f MB read (%.0f%%)\033[K", s->a.path,
-		(double)done / 1e6, (double)total / 1e6, total ? 100.0 * (double)done / (double)total : 0);
+		(double)done / 1e6, (double)total / 1e6,
+		total ? 100.0 * (double)done / (double)total : 0);
 	fflush(stderr);
 }
 
@@ -515,8 +530,10 @@ static void user_stacks_note(const struct wc_cli_session *s, const struct wc_pro
 	fprintf(err, "wcanalyze: note: %s: of the off-CPU time under a user stack (%.3f s), ", file,
 		(double)with / 1e9);
 	if (dwarf)
-		fprintf(err, "%.1f%% lies under complete stacks (unwound by CFI to the outermost "
-			     "frame), ", 100.0 * (double)ns[WC_USER_WHOLE] / (double)with);
+		fprintf(err,
+			"%.1f%% lies under complete stacks (unwound by CFI to the outermost "
+			"frame), ",
+			100.0 * (double)ns[WC_USER_WHOLE] / (double)with);
 	fprintf(err,
 		"%.1f%% under stacks cut short, shown as [truncated] (the recording's copy of the "
 		"user stack ran out first: wcrec -g %s,SIZE takes more), %.1f%% under stacks not "
@@ -541,8 +558,8 @@ void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profil
 		file, (unsigned long long)skid, (unsigned long long)total,
 		100.0 * (double)skid / (double)total, WC_SKID_WINDOW_NS / 1000,
 		attributed ? "shown as " WC_SKID_FRAME " (--skid keep shows their stacks)"
-			   : "under their own stacks (--skid scheduler shows them as "
-			     WC_SKID_FRAME ")");
+			   : "under their own stacks (--skid scheduler shows them as " WC_SKID_FRAME
+			     ")");
 }
 
 int wc_cli_end(struct wc_cli_session *s, int status)

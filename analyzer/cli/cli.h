@@ -26,57 +26,57 @@ enum { WC_EXIT_OK = 0, WC_EXIT_BAD_FILE = 1, WC_EXIT_USAGE = 2, WC_EXIT_TRUNCATE
 
 /* Option groups a subcommand accepts; WC_CLI_PROFILE is all of them. */
 enum {
-	WC_CLI_FILTER = 1 << 0,  /* -p -t --comm --all-tasks --time */
-	WC_CLI_OFFCPU = 1 << 1,  /* --state -m/--min-block -M/--max-block */
-	WC_CLI_STACKS = 1 << 2,  /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate
+	WC_CLI_FILTER = 1 << 0,	 /* -p -t --comm --all-tasks --time */
+	WC_CLI_OFFCPU = 1 << 1,	 /* --state -m/--min-block -M/--max-block */
+	WC_CLI_STACKS = 1 << 2,	 /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate
 				  * --skid */
 	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir */
 	WC_CLI_PROFILE = 0xf,
 };
 
 /* The --help lines of the shared groups, for the subcommands' usage texts. */
-#define WC_CLI_HELP_FILTER                                                                    \
-	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"                        \
-	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n" \
+#define WC_CLI_HELP_FILTER                                                                         \
+	"  -p PID[,...]  -t TID[,...]  --comm NAME    threads to keep\n"                           \
+	"  --all-tasks            all threads, not only the recording's COMMAND or -p target\n"    \
 	"  --time START,END       seconds from the recording's start (either may be empty)\n"
-#define WC_CLI_HELP_OFFCPU                                                                    \
-	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"        \
-	"  -m, --min-block US     off-CPU intervals at least this long\n"                       \
+#define WC_CLI_HELP_OFFCPU                                                                         \
+	"  --state S,D,R,...      off-CPU intervals with these switch-out states only\n"           \
+	"  -m, --min-block US     off-CPU intervals at least this long\n"                          \
 	"  -M, --max-block US     off-CPU intervals at most this long\n"
-#define WC_CLI_HELP_STACKS /* less --annotate, which each subcommand words its own way */    \
-	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"                    \
-	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"                                  \
-	"  --per-thread           key stacks by comm-tid instead of comm\n"                     \
-	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"               \
-	"  --unit us|ms|ns        value unit (default us)\n"                                    \
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"    \
-	"  --skid auto|scheduler|keep  on-CPU samples of the context switch itself: as\n"       \
+#define WC_CLI_HELP_STACKS /* less --annotate, which each subcommand words its own way */          \
+	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"                       \
+	"  -U, --user-stacks-only  -K, --kernel-stacks-only\n"                                     \
+	"  --per-thread           key stacks by comm-tid instead of comm\n"                        \
+	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"                  \
+	"  --unit us|ms|ns        value unit (default us)\n"                                       \
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"      \
+	"  --skid auto|scheduler|keep  on-CPU samples of the context switch itself: as\n"          \
 	"                         [scheduler] (auto: where sampled by a timer), or kept\n"
-#define WC_CLI_HELP_SYMBOLS                                                                   \
-	"  --symfs DIR            look for recorded files under DIR\n"                          \
+#define WC_CLI_HELP_SYMBOLS                                                                        \
+	"  --symfs DIR            look for recorded files under DIR\n"                             \
 	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"
 
-#define WC_CLI_HELP_MEMORY /* every subcommand */                                      \
+#define WC_CLI_HELP_MEMORY /* every subcommand */                                                  \
 	"  --max-memory SIZE      stop past this resident memory (default 2G; 0 none)\n"
 
-#define WC_CLI_MAX_IDS 4096
+#define WC_CLI_MAX_IDS	      4096
 #define WC_CLI_MAX_DEBUG_DIRS 16
 
 /* The parsed command line; the filter's lists point into the struct itself. */
 struct wc_cli {
-	struct wc_profile_opts prof;  /* .filter holds the filters */
+	struct wc_profile_opts prof; /* .filter holds the filters */
 	struct wc_symbol_paths paths;
-	const char *file;             /* the trace */
+	const char *file; /* the trace */
 	uint32_t pids[WC_CLI_MAX_IDS], tids[WC_CLI_MAX_IDS];
 	char states[64];
 	const char *debug_dirs[WC_CLI_MAX_DEBUG_DIRS];
-	uint64_t max_memory;          /* --max-memory: bytes, 0 the default, UINT64_MAX none */
+	uint64_t max_memory; /* --max-memory: bytes, 0 the default, UINT64_MAX none */
 };
 
 /* A subcommand's own options, handled before the shared groups. */
 struct wc_cli_extra {
 	const struct option *longopts; /* NULL-terminated, or NULL */
-	const char *shortopts;         /* getopt letters ("wnVIsSG" or "o:"), or NULL */
+	const char *shortopts;	       /* getopt letters ("wnVIsSG" or "o:"), or NULL */
 	/* one of them, @arg its argument or NULL: 0, or an exit status (WC_EXIT_USAGE after
 	 * printing a line with wc_cli_bad()) */
 	int (*handle)(void *ctx, int opt, const char *arg);
@@ -94,7 +94,6 @@ struct wc_cli_extra {
  */
 int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 		 const struct wc_cli_extra *x, const char *usage);
-
 
 /** wc_cli_bad() - "wcanalyze: WHAT: ARG (see wcanalyze --help)" on stderr.  Return: 2. */
 int wc_cli_bad(const char *what, const char *arg);
@@ -122,13 +121,13 @@ int wc_cli_parse_ids(const char *s, uint32_t *ids, int max);
 /* One analysis from open to exit status. */
 struct wc_cli_session {
 	struct wc_analysis a;
-	struct wc_symbolizer *sym; /* after wc_cli_run(), for the output: the analysis's
-				    * (wc_analysis_symbolizer()), borrowed; NULL before */
+	struct wc_symbolizer *sym;	     /* after wc_cli_run(), for the output: the analysis's
+					      * (wc_analysis_symbolizer()), borrowed; NULL before */
 	const struct wc_symbol_paths *paths; /* set before wc_cli_replay(): the analysis's */
 	bool opened;
-	bool counts_shown;         /* the output holds the edge-case counts: no warning line */
-	bool targets_shown;        /* the output shows every target thread, asleep or not: no
-				    * warning for a target with no event */
+	bool counts_shown;  /* the output holds the edge-case counts: no warning line */
+	bool targets_shown; /* the output shows every target thread, asleep or not: no
+			     * warning for a target with no event */
 	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */
 	uint64_t progress_delay_ns;
 	bool progress_shown;

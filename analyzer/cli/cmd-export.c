@@ -26,7 +26,7 @@
  * it the warning says which window would fit.
  */
 #define BROWSER_MAX_BYTES (256ull << 20)
-#define BROWSER_FIT 0.75 /* of BROWSER_MAX_BYTES: the window suggested, with room to spare */
+#define BROWSER_FIT	  0.75 /* of BROWSER_MAX_BYTES: the window suggested, with room to spare */
 
 enum { O_FORMAT = 512 };
 
@@ -50,8 +50,8 @@ static const char usage[] =
 	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
 	"  --unit us|ms|ns        weight unit (default us)\n"
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
-	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n" WC_CLI_HELP_SYMBOLS
+		WC_CLI_HELP_MEMORY;
 
 struct args {
 	bool chrome;
@@ -179,9 +179,10 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
 			end = f->end_s;
 	}
 	/* the slices that fit, at this export's bytes a slice, counted from the window's start */
-	fit = wc_chrome_window_end(ch, start, end,
-				   (uint64_t)((double)max * BROWSER_FIT * (double)slices /
-					      (double)bytes)) - start;
+	fit = wc_chrome_window_end(
+		      ch, start, end,
+		      (uint64_t)((double)max * BROWSER_FIT * (double)slices / (double)bytes)) -
+	      start;
 	fprintf(stderr,
 		"wcanalyze: warning: %s: %.0f MB of JSON, more than a browser loads "
 		"(chrome://tracing reads at most 256 MiB, Perfetto UI fails well before 1 GB); "
@@ -247,7 +248,7 @@ int wc_cmd_export(int argc, char **argv)
 		return ret;
 	if (!x.chrome && !x.ops) {
 		fprintf(stderr, "wcanalyze: export: --format speedscope or --format chrome is "
-			"needed (see wcanalyze export --help)\n");
+				"needed (see wcanalyze export --help)\n");
 		return WC_EXIT_USAGE;
 	}
 	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
@@ -262,8 +263,10 @@ int wc_cmd_export(int argc, char **argv)
 	}
 	ret = x.ops ? profile(&c, &s, x.ops, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)
-		fprintf(stderr, "wcanalyze: warning: %s: nothing to export: no run, interval or "
-			"sample passed the filters\n", c.file);
+		fprintf(stderr,
+			"wcanalyze: warning: %s: nothing to export: no run, interval or "
+			"sample passed the filters\n",
+			c.file);
 	ret = wc_cli_end(&s, ret);
 	err = wc_outfile_close(&out, ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED);
 	if (err && (ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED)) {

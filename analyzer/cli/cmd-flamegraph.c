@@ -25,10 +25,10 @@ static const char usage[] =
 	"  --inverted             icicle graph: the roots at the top\n"
 	"  --colors hot|io|wakeup|chain  palette (default hot: on-CPU warm, off-CPU blue)\n"
 	"  --waker                blocked time by target and waker stacks (offwaketime), as a\n"
-	"                         chain graph: the wakers' frames above a \"--\" frame, in aqua\n"
-	WC_CLI_HELP_FILTER WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
-	"  --annotate             (always on: kernel frames are told apart by colour)\n"
-	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
+	"                         chain graph: the wakers' frames above a \"--\" frame, in aqua\n" WC_CLI_HELP_FILTER
+		WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
+	"  --annotate             (always on: kernel frames are told apart by colour)\n" WC_CLI_HELP_SYMBOLS
+		WC_CLI_HELP_MEMORY;
 
 enum { O_TITLE = 512, O_WIDTH, O_MINWIDTH, O_INVERTED, O_COLORS, O_WAKER };
 

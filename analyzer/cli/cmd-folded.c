@@ -10,12 +10,12 @@
 #include "analyzer/reports/profile.h"
 
 static const char usage[] =
-	"usage: wcanalyze folded [options] FILE   folded stacks of the wall-clock profile\n"
-	WC_CLI_HELP_FILTER WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
+	"usage: wcanalyze folded [options] FILE   folded stacks of the wall-clock profile\n" WC_CLI_HELP_FILTER
+		WC_CLI_HELP_OFFCPU WC_CLI_HELP_STACKS
 	"  --annotate             kernel frames get the _[k] suffix\n"
 	"  --waker                blocked time by target and waker stacks (offwaketime), in\n"
-	"                         FlameGraph's --colors chain layout\n"
-	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
+	"                         FlameGraph's --colors chain layout\n" WC_CLI_HELP_SYMBOLS
+		WC_CLI_HELP_MEMORY;
 
 enum { O_WAKER = 512 };
 
@@ -57,8 +57,9 @@ int wc_cmd_folded(int argc, char **argv)
 	}
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
-		struct wc_out_args args = { .out = stdout, .a = &s.a, .file = c.file,
-					    .prof = &c.prof };
+		struct wc_out_args args = {
+			.out = stdout, .a = &s.a, .file = c.file, .prof = &c.prof
+		};
 		int err = wc_output_run(&wc_output_folded, &args, p, s.sym, NULL);
 
 		if (waker && !wc_profile_waker_stacks(p))

@@ -25,18 +25,14 @@ static const char usage[] =
 	"  --time START,END       values ending in this window, seconds from the start\n"
 	"  --state S,D,R,...      intervals (runs for --kind on) ended by these switch-out states\n"
 	"  -m, --min-block US     --kind off: intervals at least this long\n"
-	"  -M, --max-block US     --kind off: intervals at most this long\n"
-	WC_CLI_HELP_MEMORY;
+	"  -M, --max-block US     --kind off: intervals at most this long\n" WC_CLI_HELP_MEMORY;
 
 enum { O_KIND = 300, O_UNIT, O_JSON };
 
 static const struct option longopts[] = {
-	{ "kind", required_argument, NULL, O_KIND },
-	{ "per-process", no_argument, NULL, 'P' },
-	{ "per-thread", no_argument, NULL, 'L' },
-	{ "unit", required_argument, NULL, O_UNIT },
-	{ "json", no_argument, NULL, O_JSON },
-	{ 0 },
+	{ "kind", required_argument, NULL, O_KIND }, { "per-process", no_argument, NULL, 'P' },
+	{ "per-thread", no_argument, NULL, 'L' },    { "unit", required_argument, NULL, O_UNIT },
+	{ "json", no_argument, NULL, O_JSON },	     { 0 },
 };
 
 struct hist_args {
@@ -78,14 +74,20 @@ static int handle(void *ctx, int opt, const char *arg)
 static void warn_missing(const struct wc_analysis *a, enum wc_hist_kind kind)
 {
 	if (!a->have_switch)
-		fprintf(stderr, "wcanalyze: warning: %s: no sched_switch events (recorded with "
-				"--no-sched?): no intervals nor runs to count\n", a->path);
+		fprintf(stderr,
+			"wcanalyze: warning: %s: no sched_switch events (recorded with "
+			"--no-sched?): no intervals nor runs to count\n",
+			a->path);
 	else if (kind == WC_HIST_RUNQ && !a->have_wakeup)
-		fprintf(stderr, "wcanalyze: warning: %s: no wakeup events: only the latencies of "
-				"preempted tasks are counted\n", a->path);
+		fprintf(stderr,
+			"wcanalyze: warning: %s: no wakeup events: only the latencies of "
+			"preempted tasks are counted\n",
+			a->path);
 	if (a->format_errors)
-		fprintf(stderr, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: "
-				"%s\n", a->path, a->format_errors, a->format_error);
+		fprintf(stderr,
+			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: "
+			"%s\n",
+			a->path, a->format_errors, a->format_error);
 }
 
 int wc_cmd_hist(int argc, char **argv)
@@ -102,9 +104,8 @@ int wc_cmd_hist(int argc, char **argv)
 	if (x.per_process && x.per_thread)
 		return wc_cli_bad("-P and -L exclude each other", "-P -L");
 	if (x.o.kind != WC_HIST_OFF && (c.prof.filter.min_block_ns || c.prof.filter.max_block_ns))
-		return wc_cli_bad("-m and -M go with --kind off only", x.o.kind == WC_HIST_ON
-									 ? "--kind on"
-									 : "--kind runq");
+		return wc_cli_bad("-m and -M go with --kind off only",
+				  x.o.kind == WC_HIST_ON ? "--kind on" : "--kind runq");
 	x.o.per = x.per_process ? WC_HIST_PROCESS : x.per_thread ? WC_HIST_THREAD : WC_HIST_ALL;
 	x.o.filter = c.prof.filter;
 	h = wc_hist_new(&x.o);

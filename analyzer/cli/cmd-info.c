@@ -6,7 +6,8 @@
 #include "analyzer/cli/cli.h"
 #include "analyzer/reports/info.h"
 
-static const char usage[] = "usage: wcanalyze info [--max-memory SIZE] FILE   (also: wcanalyze FILE)\n";
+static const char usage[] =
+	"usage: wcanalyze info [--max-memory SIZE] FILE   (also: wcanalyze FILE)\n";
 
 int wc_cmd_info(int argc, char **argv)
 {

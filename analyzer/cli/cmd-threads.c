@@ -9,13 +9,12 @@
 #include "analyzer/reports/threads.h"
 
 static const char usage[] =
-	"usage: wcanalyze threads [options] FILE   per-thread wall-clock breakdown\n"
-	WC_CLI_HELP_FILTER
+	"usage: wcanalyze threads [options] FILE   per-thread wall-clock breakdown\n" WC_CLI_HELP_FILTER
 	"  --unit ms|us|ns        unit of the table's times (default ms)\n"
 	"  --sort wall|on|off|sleep|runq|tid\n"
 	"                         order of the rows (default wall: lifetime, largest first)\n"
-	"  --json                 one JSON object, times in ns (schema: man wcanalyze-threads)\n"
-	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
+	"  --json                 one JSON object, times in ns (schema: man wcanalyze-threads)\n" WC_CLI_HELP_SYMBOLS
+		WC_CLI_HELP_MEMORY;
 
 enum { O_JSON = 512, O_UNIT, O_SORT };
 

@@ -23,9 +23,8 @@ static const char usage[] =
 	"  -S, --with-summary     the rows, then the summary\n"
 	"  -G, --no-callchain     no callchain on the rows (also --no-call-graph)\n"
 	"  -g, --call-graph       the switch-out callchain on each row (the default)\n"
-	"  --max-stack N          frames of it shown (default 5)\n"
-	WC_CLI_HELP_FILTER
-	WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
+	"  --max-stack N          frames of it shown (default 5)\n" WC_CLI_HELP_FILTER
+		WC_CLI_HELP_SYMBOLS WC_CLI_HELP_MEMORY;
 
 enum { O_STATE = 512, O_MAX_STACK, O_NO_CALLCHAIN };
 
@@ -155,7 +154,7 @@ int wc_cmd_timehist(int argc, char **argv)
 			ret = WC_EXIT_BAD_FILE;
 	} else if (err) {
 		fprintf(stderr, "wcanalyze: %s\n",
-			err == -EIO  ? "writing the output: Input/output error"
+			err == -EIO    ? "writing the output: Input/output error"
 			: s.a.error[0] ? s.a.error
 				       : strerror(-err));
 		ret = WC_EXIT_BAD_FILE;
@@ -166,8 +165,9 @@ int wc_cmd_timehist(int argc, char **argv)
 			ret = WC_EXIT_BAD_FILE;
 		}
 		if (x.o.migrations && !s.a.have_migrate)
-			fprintf(stderr, "wcanalyze: warning: %s: no sched_migrate_task events: -M "
-					"shows nothing (record with wcrec --migrations)\n",
+			fprintf(stderr,
+				"wcanalyze: warning: %s: no sched_migrate_task events: -M "
+				"shows nothing (record with wcrec --migrations)\n",
 				c.file);
 		s.sym = s.a.sym; /* wc_cli_end() warns of the symbol files it could not use */
 	}

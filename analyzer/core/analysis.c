@@ -75,8 +75,9 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		snprintf(what, sizeof(what), "%u CPUs configured, %u online", m->ncpus_configured,
 			 m->ncpus_online);
 		return fail(a, -WC_ECORRUPT,
-			    "corrupt HOST record: %s, past the " WC_STR(WC_ANALYSIS_MAX_CPUS)
-			    " CPUs of Linux's largest NR_CPUS", what);
+			    "corrupt HOST record: %s, past the " WC_STR(
+				    WC_ANALYSIS_MAX_CPUS) " CPUs of Linux's largest NR_CPUS",
+			    what);
 	}
 
 	for (size_t i = 0; i < m->nformats; i++) {
@@ -143,8 +144,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	}
 	for (size_t i = 0; i < m->nnotes; i++) {
 		if (strcmp(m->notes[i].key, "target_pid") == 0) {
-			err = wc_tasks_add_target(&a->tasks, (uint32_t)strtoul(m->notes[i].value,
-										NULL, 10));
+			err = wc_tasks_add_target(&a->tasks,
+						  (uint32_t)strtoul(m->notes[i].value, NULL, 10));
 			if (err)
 				return err;
 		}
@@ -157,8 +158,7 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		a->tasks.vdso_image = vdso->data;
 		a->tasks.vdso_image_len = vdso->len;
 	}
-	err = wc_sched_init(&a->sched, &a->tasks,
-			    m->ncpus_configured ? m->ncpus_configured : 4096,
+	err = wc_sched_init(&a->sched, &a->tasks, m->ncpus_configured ? m->ncpus_configured : 4096,
 			    &a->consumer->sink, a->consumer->ctx);
 	if (err)
 		return err;
@@ -216,7 +216,7 @@ static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 			   : -EINVAL;
 	if (err == -ENOMEM)
 		return err;
-	a->decoded[id] = err ? 3
+	a->decoded[id] = err				      ? 3
 			 : a->role[event_id] == WC_TP_SWITCH  ? 1
 			 : a->role[event_id] == WC_TP_MIGRATE ? 4
 							      : 2;
@@ -224,8 +224,8 @@ static int decode(struct wc_analysis *a, uint32_t id, uint16_t event_id)
 }
 
 /* A sched_stat_runtime event, its payload @data of @size bytes (NULL: none). */
-static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns,
-		      const void *data, uint16_t size)
+static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns, const void *data,
+		      uint16_t size)
 {
 	struct wc_runtime rt;
 
@@ -260,7 +260,7 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 		return k;
 	/* undecodable, or decoded earlier for an event of another role (a crafted file: the
 	 * payload then holds no switch for a switch event; consumers rely on it) */
-	if (k != (a->role[t->event_id] == WC_TP_SWITCH	? 1
+	if (k != (a->role[t->event_id] == WC_TP_SWITCH	  ? 1
 		  : a->role[t->event_id] == WC_TP_MIGRATE ? 4
 							  : 2)) {
 		a->decode_errors++;
@@ -297,8 +297,12 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 /* A SAMPLE record: the state machine's tick, then the consumer's decoded sample. */
 static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 {
-	struct wc_cpu_sample s = { .time_ns = r->time_ns, .period = r->period, .cpu = r->cpu,
-				   .tid = r->tid, .pid = r->pid, .stack_id = r->stack_id,
+	struct wc_cpu_sample s = { .time_ns = r->time_ns,
+				   .period = r->period,
+				   .cpu = r->cpu,
+				   .tid = r->tid,
+				   .pid = r->pid,
+				   .stack_id = r->stack_id,
 				   .event_id = r->event_id };
 	struct wc_thread *t;
 	uint64_t w, tick;
@@ -358,8 +362,9 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	}
 	case WC_REC_SWITCH_IN: {
 		const struct wc_rec_switch_in *x = (const void *)h;
-		struct wc_sched_event ev = { .role = WC_TP_SWITCH_IN, .cpu = x->cpu,
-					     .ctx_tid = x->tid, .ctx_pid = x->pid };
+		struct wc_sched_event ev = {
+			.role = WC_TP_SWITCH_IN, .cpu = x->cpu, .ctx_tid = x->tid, .ctx_pid = x->pid
+		};
 		int err = wc_sched_switch_in(&a->sched, x->time_ns, x->delay_ns, x->cpu, x->tid,
 					     x->pid);
 
@@ -387,12 +392,13 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
 int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 {
 	static const struct wc_analysis_consumer none;
-	struct wc_replay_ops ops = { .begin = begin, .event = event,
+	struct wc_replay_ops ops = { .begin = begin,
+				     .event = event,
 				     .progress = a->progress ? progress : NULL };
 	int err;
 
 	a->consumer = c ? c : &none;
-	wc_replay_set_max_memory(a->replay, !a->max_memory		 ? WC_REPLAY_DEFAULT_MAX_MEMORY
+	wc_replay_set_max_memory(a->replay, !a->max_memory ? WC_REPLAY_DEFAULT_MAX_MEMORY
 					    : a->max_memory == UINT64_MAX ? 0
 									  : a->max_memory);
 	err = wc_replay_run(a->replay, &ops, a);

@@ -23,23 +23,23 @@ struct wc_analysis;
 struct wc_sched_event {
 	uint64_t time_ns;
 	uint32_t cpu;
-	uint8_t role;          /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE; WC_TP_SWITCH_IN
-				* for a SWITCH_IN record: a switch-in of ctx_tid (ctx_pid) that
-				* no sched_switch showed, at time_ns (its delay taken off), with
-				* sw, wk and mig NULL */
-	bool wakeup_new;       /* a sched_wakeup_new */
-	const struct wc_switch *sw;   /* WC_TP_SWITCH, else NULL */
-	const struct wc_wakeup *wk;   /* WC_TP_WAKEUP, else NULL */
+	uint8_t role;		    /* WC_TP_SWITCH, WC_TP_WAKEUP or WC_TP_MIGRATE; WC_TP_SWITCH_IN
+				     * for a SWITCH_IN record: a switch-in of ctx_tid (ctx_pid) that
+				     * no sched_switch showed, at time_ns (its delay taken off), with
+				     * sw, wk and mig NULL */
+	bool wakeup_new;	    /* a sched_wakeup_new */
+	const struct wc_switch *sw; /* WC_TP_SWITCH, else NULL */
+	const struct wc_wakeup *wk; /* WC_TP_WAKEUP, else NULL */
 	const struct wc_migrate *mig; /* WC_TP_MIGRATE, else NULL */
-	uint32_t stack_id;     /* the event's callchain: the context task's (prev for a switch,
-				* the waker for a wakeup); 0 none */
+	uint32_t stack_id;	   /* the event's callchain: the context task's (prev for a switch,
+				    * the waker for a wakeup); 0 none */
 	uint32_t ctx_tid, ctx_pid; /* the task in whose context it fired */
 };
 
 /* A CPU sample, decoded: what a report sees of a SAMPLE record. */
 struct wc_cpu_sample {
 	uint64_t time_ns;
-	uint64_t period;   /* event count since the previous sample: ns for cpu-clock, task-clock */
+	uint64_t period; /* event count since the previous sample: ns for cpu-clock, task-clock */
 	uint32_t cpu;
 	uint32_t tid, pid; /* the task on the CPU; never 0 (idle) here */
 	uint32_t stack_id; /* its callchain (wc_replay_stack()); 0 none */
@@ -64,8 +64,8 @@ struct wc_analysis_consumer {
 
 /* Most CPUs a trace may name: CONFIG_NR_CPUS is at most 8192 (arch/x86/Kconfig, MAXSMP). */
 #define WC_ANALYSIS_MAX_CPUS 8192
-#define WC_STR_(x) #x
-#define WC_STR(x) WC_STR_(x)
+#define WC_STR_(x)	     #x
+#define WC_STR(x)	     WC_STR_(x)
 
 struct wc_analysis {
 	const char *path;
@@ -74,17 +74,17 @@ struct wc_analysis {
 	struct wc_tasks tasks;
 	struct wc_sched sched;
 	const struct wc_analysis_consumer *consumer;
-	bool have_switch;      /* sched_switch was recorded */
-	bool have_wakeup;      /* a wakeup event was recorded */
-	bool have_samples;     /* a sampling event was recorded */
-	bool have_migrate;     /* sched_migrate_task was recorded */
-	bool have_runtime;     /* sched_stat_runtime was recorded (wcrec's default) */
-	uint8_t role[WC_REPLAY_MAX_EVENTS];   /* enum wc_tp_role, 0 none */
-	uint8_t kind[WC_REPLAY_MAX_EVENTS];   /* enum wc_event_kind */
-	bool skip[WC_REPLAY_MAX_EVENTS];      /* sched_wakeup when sched_waking is there too */
+	bool have_switch;		    /* sched_switch was recorded */
+	bool have_wakeup;		    /* a wakeup event was recorded */
+	bool have_samples;		    /* a sampling event was recorded */
+	bool have_migrate;		    /* sched_migrate_task was recorded */
+	bool have_runtime;		    /* sched_stat_runtime was recorded (wcrec's default) */
+	uint8_t role[WC_REPLAY_MAX_EVENTS]; /* enum wc_tp_role, 0 none */
+	uint8_t kind[WC_REPLAY_MAX_EVENTS]; /* enum wc_event_kind */
+	bool skip[WC_REPLAY_MAX_EVENTS];    /* sched_wakeup when sched_waking is there too */
 	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
 	/* decoded payloads by id */
-	uint8_t *decoded;      /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
+	uint8_t *decoded; /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
 	struct wc_switch *switches;
 	struct wc_wakeup *wakeups;
 	struct wc_migrate *migrates;
@@ -94,13 +94,14 @@ struct wc_analysis {
 	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
 	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
 	bool sample_after_switch_in;
-	bool sample_on_timer;  /* ... and its event is a timer (cpu-clock, task-clock) */
+	bool sample_on_timer;	     /* ... and its event is a timer (cpu-clock, task-clock) */
 	struct wc_map64 near_stacks; /* stack id -> samples that came so (skid.h) */
-	uint64_t runtime_events; /* sched_stat_runtime events */
-	uint64_t start_ns;     /* the first event's time */
-	uint64_t format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
+	uint64_t runtime_events;     /* sched_stat_runtime events */
+	uint64_t start_ns;	     /* the first event's time */
+	uint64_t
+		format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
 	char format_error[256]; /* why the first of them did not */
-	char error[512];       /* why wc_analysis_run failed */
+	char error[512];	/* why wc_analysis_run failed */
 	/* optional, set before wc_analysis_run(): compressed bytes read of @total_bytes, at
 	 * each round of the recording */
 	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);

@@ -46,7 +46,7 @@ enum wc_user_stack wc_callchain_user_kind(const uint64_t *ips, uint32_t nr)
 	if (!cc.nuser)
 		return WC_USER_NONE;
 	last = cc.user[cc.nuser - 1];
-	return last == WC_CONTEXT_TRUNCATED	 ? WC_USER_TRUNCATED
+	return last == WC_CONTEXT_TRUNCATED	  ? WC_USER_TRUNCATED
 	       : last == WC_CONTEXT_UNWIND_FAILED ? WC_USER_FAILED
 						  : WC_USER_WHOLE;
 }

@@ -30,11 +30,11 @@ void wc_callchain_split(const uint64_t *ips, uint32_t nr, struct wc_callchain *c
 
 /* How complete a callchain's user part is, as the recorder marked it (common/wct.h). */
 enum wc_user_stack {
-	WC_USER_NONE,      /* no user part: a kernel thread, or user stacks not recorded */
-	WC_USER_WHOLE,     /* no marker: complete with -g dwarf; with -g fp as far as the frame
+	WC_USER_NONE,	   /* no user part: a kernel thread, or user stacks not recorded */
+	WC_USER_WHOLE,	   /* no marker: complete with -g dwarf; with -g fp as far as the frame
 			    * pointers and the mending went (recorder/unwind.h) */
 	WC_USER_TRUNCATED, /* ends in [truncated]: the stack copy ran out first */
-	WC_USER_FAILED,    /* ends in [unwind failed]: not unwound to its end for another reason */
+	WC_USER_FAILED,	   /* ends in [unwind failed]: not unwound to its end for another reason */
 	WC_USER_KINDS
 };
 

@@ -30,7 +30,8 @@ struct wc_replay {
 	/* stacks and payloads by id */
 	struct ref *stacks, *payloads;
 	size_t nstacks, npayloads; /* slots */
-	uint64_t stacks_seen, payloads_seen; /* distinct ids defined: the highest, ids being dense */
+	uint64_t stacks_seen,
+		payloads_seen; /* distinct ids defined: the highest, ids being dense */
 	char error[256]; /* a record the replay refused, naming its field and where; "" if none */
 	uint64_t *ips;
 	size_t nips, ips_cap;
@@ -249,10 +250,10 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 		m->ncpus_online = x->ncpus_online;
 		m->ncpus_configured = x->ncpus_configured;
 		m->page_size = x->page_size;
-		char *fields[] = { m->sysname, m->nodename, m->release, m->version, m->machine,
-				   m->recorder };
+		char *fields[] = { m->sysname, m->nodename, m->release,
+				   m->version, m->machine,  m->recorder };
 		size_t sizes[] = { sizeof(m->sysname), sizeof(m->nodename), sizeof(m->release),
-				   sizeof(m->version), sizeof(m->machine), sizeof(m->recorder) };
+				   sizeof(m->version), sizeof(m->machine),  sizeof(m->recorder) };
 
 		for (int i = 0; i < 6 && s < end; i++)
 			s = take_string(fields[i], sizes[i], s, (size_t)(end - s));

@@ -25,13 +25,13 @@
 
 struct wc_replay_event {
 	bool present;
-	uint32_t kind;          /* enum wc_event_kind */
-	char name[64];          /* "sched:sched_switch", "cpu-clock" */
-	uint32_t attr_type;     /* perf_event_attr.type */
-	uint64_t attr_config;   /* perf_event_attr.config */
-	bool freq;              /* sampling by frequency */
+	uint32_t kind;	      /* enum wc_event_kind */
+	char name[64];	      /* "sched:sched_switch", "cpu-clock" */
+	uint32_t attr_type;   /* perf_event_attr.type */
+	uint64_t attr_config; /* perf_event_attr.config */
+	bool freq;	      /* sampling by frequency */
 	uint64_t sample_period_or_freq;
-	uint64_t sample_type;   /* perf_event_attr.sample_type: PERF_SAMPLE_CALLCHAIN, ... */
+	uint64_t sample_type; /* perf_event_attr.sample_type: PERF_SAMPLE_CALLCHAIN, ... */
 };
 
 struct wc_replay_note {
@@ -54,17 +54,17 @@ struct wc_replay_meta {
 	char sysname[65], nodename[65], release[65], version[129], machine[65], recorder[65];
 	uint32_t ncpus_online, ncpus_configured, page_size;
 	bool have_host, have_clock;
-	int32_t clockid;          /* -1: perf's clock */
+	int32_t clockid;		/* -1: perf's clock */
 	uint64_t clock_ns, realtime_ns; /* one simultaneous reading of both */
 	struct wc_replay_event events[WC_REPLAY_MAX_EVENTS];
-	char *kallsyms;           /* the snapshot's text, NUL-terminated, or NULL (no record) */
-	size_t kallsyms_len;      /* bytes, NUL excluded */
+	char *kallsyms;	     /* the snapshot's text, NUL-terminated, or NULL (no record) */
+	size_t kallsyms_len; /* bytes, NUL excluded */
 	bool kallsyms_restricted;
-	bool kallsyms_referenced; /* the text is empty: the functions are the KSYM records' */
+	bool kallsyms_referenced;  /* the text is empty: the functions are the KSYM records' */
 	struct wc_kallsyms *ksyms; /* the KSYM records read so far; never NULL */
 	struct wc_replay_tp_format {
 		char *system, *text;
-	} *formats;
+	} * formats;
 	size_t nformats;
 	struct wc_replay_note *notes;
 	size_t nnotes;
@@ -74,17 +74,17 @@ struct wc_replay_meta {
 /* Counts of what the replay saw, and how the file ended. */
 struct wc_replay_stats {
 	uint64_t records[WC_REC_TYPE_COUNT]; /* by type */
-	uint64_t late;            /* events older than one already handed out: dropped */
-	uint64_t bad_refs;        /* events naming a stack or payload id never defined, or the
-				   * payload of another event */
-	uint64_t bad_ksyms;       /* KSYM records overlapping an earlier one: dropped */
+	uint64_t late;			     /* events older than one already handed out: dropped */
+	uint64_t bad_refs;  /* events naming a stack or payload id never defined, or the
+			     * payload of another event */
+	uint64_t bad_ksyms; /* KSYM records overlapping an earlier one: dropped */
 	uint64_t lost_records, lost_samples; /* sums of LOST records */
-	uint64_t first_ns, last_ns; /* times of the first and last event handed out */
-	uint64_t end_ns;          /* the trailer's end time, 0 without a trailer */
+	uint64_t first_ns, last_ns;	     /* times of the first and last event handed out */
+	uint64_t end_ns;		     /* the trailer's end time, 0 without a trailer */
 	uint32_t trailer_flags;
 	enum wc_reader_state state;
-	uint64_t error_offset;    /* where the cut or the damage is, bytes */
-	uint64_t file_size;       /* bytes */
+	uint64_t error_offset; /* where the cut or the damage is, bytes */
+	uint64_t file_size;    /* bytes */
 };
 
 /*

@@ -9,23 +9,23 @@
 
 /* The scheduler state of one thread, by its index in wc_tasks.threads; see sched.h. */
 struct wc_sched_thread {
-	uint8_t run_state;    /* enum wc_run_state */
-	char state;           /* switch-out state letter, while off-CPU */
-	bool preempted;       /* switched out runnable (R, R+) */
-	bool woken;           /* a wakeup came after the switch-out */
+	uint8_t run_state;     /* enum wc_run_state */
+	char state;	       /* switch-out state letter, while off-CPU */
+	bool preempted;	       /* switched out runnable (R, R+) */
+	bool woken;	       /* a wakeup came after the switch-out */
 	bool wake_provisional; /* ... or came while it was still on its CPU */
-	bool pending_wake;    /* a wakeup came while on-CPU (wake_ns, waker_* hold it) */
-	bool in_by_record;    /* on-CPU since a SWITCH_IN record, not a traced switch-in */
-	int32_t cpu;          /* while on-CPU; the wakeup's target CPU while woken; -1 none */
-	uint64_t since_ns;    /* switch-in or switch-out time */
+	bool pending_wake;     /* a wakeup came while on-CPU (wake_ns, waker_* hold it) */
+	bool in_by_record;     /* on-CPU since a SWITCH_IN record, not a traced switch-in */
+	int32_t cpu;	       /* while on-CPU; the wakeup's target CPU while woken; -1 none */
+	uint64_t since_ns;     /* switch-in or switch-out time */
 	uint64_t wake_ns;
-	uint32_t stack_id;    /* off-CPU stack */
+	uint32_t stack_id; /* off-CPU stack */
 	uint32_t waker_tid, waker_stack_id;
 	/* while off-CPU: its first CPU sample since the switch-out (so it ran: its switch-in
 	 * was not traced), the CPU, and the latest moment it was seen not running */
 	uint64_t seen_on_ns, seen_off_ns;
 	int32_t seen_on_cpu;
-	bool seen_on_grid;    /* ... and the sample was on the CPU's tick grid */
+	bool seen_on_grid; /* ... and the sample was on the CPU's tick grid */
 	/* while off-CPU: the switch-in that its first sched_stat_runtime since the switch-out
 	 * gives (event time minus runtime), 0 for none */
 	uint64_t runtime_from_ns;
@@ -206,8 +206,8 @@ static uint64_t last_tick(const struct wc_sched *s, uint32_t cpu, uint64_t time)
  * running (IRQ_TIME_ACCOUNTING, PARAVIRT_TIME_ACCOUNTING), so the result is still kept
  * within the bounds above.
  */
-static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_sched_thread *st,
-				uint64_t time, int32_t cpu, enum how *how, uint64_t *bound)
+static uint64_t infer_switch_in(struct wc_sched *s, const struct wc_sched_thread *st, uint64_t time,
+				int32_t cpu, enum how *how, uint64_t *bound)
 {
 	bool woken = st->preempted || (st->woken && st->wake_provisional) ||
 		     (st->woken && st->wake_ns >= st->since_ns && st->wake_ns <= time);
@@ -343,8 +343,8 @@ static int report_lost(struct wc_sched *s, int32_t tid, enum wc_sched_lost kind)
 	return t && s->sink->lost ? s->sink->lost(s->ctx, t, kind) : 0;
 }
 
-int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
-		    const struct wc_switch *sw, uint32_t stack_id, uint32_t ctx_pid)
+int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const struct wc_switch *sw,
+		    uint32_t stack_id, uint32_t ctx_pid)
 {
 	struct wc_thread *t;
 	struct wc_sched_thread *st;
@@ -426,8 +426,8 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
 	return err ? err : tid ? 1 : 0;
 }
 
-int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
-		    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id)
+int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk, bool is_new,
+		    uint32_t waker_tid, uint32_t waker_stack_id)
 {
 	struct wc_thread *t;
 	struct wc_sched_thread *st;
@@ -577,8 +577,10 @@ enum wc_run_state wc_sched_state(const struct wc_sched *s, const struct wc_threa
 	if (!st || st->run_state == WC_TS_UNKNOWN)
 		return WC_TS_UNKNOWN;
 	if (st->run_state == WC_TS_ON_CPU) {
-		*open = (struct wc_off_interval){ .start_ns = st->since_ns, .wake_ns = st->since_ns,
-						  .end_ns = end_ns, .cpu = st->cpu };
+		*open = (struct wc_off_interval){ .start_ns = st->since_ns,
+						  .wake_ns = st->since_ns,
+						  .end_ns = end_ns,
+						  .cpu = st->cpu };
 		return WC_TS_ON_CPU;
 	}
 	*open = interval_to(st, end_ns);
@@ -586,8 +588,8 @@ enum wc_run_state wc_sched_state(const struct wc_sched *s, const struct wc_threa
 	return WC_TS_OFF_CPU;
 }
 
-void wc_sched_switches(const struct wc_sched *s, const struct wc_thread *t,
-		       uint64_t *voluntary, uint64_t *involuntary)
+void wc_sched_switches(const struct wc_sched *s, const struct wc_thread *t, uint64_t *voluntary,
+		       uint64_t *involuntary)
 {
 	const struct wc_sched_thread *st = find_state(s, t);
 

@@ -39,49 +39,48 @@ enum wc_sched_lost {
 
 /* One closed off-CPU interval of a thread (times in ns on the recording clock). */
 struct wc_off_interval {
-	uint64_t start_ns;  /* switch-out */
-	uint64_t wake_ns;   /* end of the blocked part: the first wakeup; start_ns when the
-			     * thread was preempted or woken before it was off its CPU */
-	uint64_t end_ns;    /* switch-in */
-	char state;         /* switch-out state letter: S, D, R, I, ... */
-	bool preempted;     /* switched out runnable: the whole interval is sch delay */
-	bool inferred;      /* the switch-in was not traced: inferred from the wakeup, the
-			     * CPU's last traced switch and the CPU's samples (sched.c) */
-	bool no_wakeup;     /* no wakeup seen: the whole interval is counted as blocked */
+	uint64_t start_ns;	    /* switch-out */
+	uint64_t wake_ns;	    /* end of the blocked part: the first wakeup; start_ns when the
+				     * thread was preempted or woken before it was off its CPU */
+	uint64_t end_ns;	    /* switch-in */
+	char state;		    /* switch-out state letter: S, D, R, I, ... */
+	bool preempted;		    /* switched out runnable: the whole interval is sch delay */
+	bool inferred;		    /* the switch-in was not traced: inferred from the wakeup, the
+				     * CPU's last traced switch and the CPU's samples (sched.c) */
+	bool no_wakeup;		    /* no wakeup seen: the whole interval is counted as blocked */
 	uint64_t inferred_bound_ns; /* when inferred: how far the switch-in may be from where it
 				     * was put, which the interval and the run after it may be
 				     * off by (sched.c infer_switch_in()); 0 otherwise */
-	int32_t cpu;        /* CPU of the switch-in */
-	uint32_t stack_id;  /* the switch-out callchain */
+	int32_t cpu;		    /* CPU of the switch-in */
+	uint32_t stack_id;	    /* the switch-out callchain */
 	uint32_t waker_tid, waker_stack_id; /* of the wakeup that ended the blocked part */
 };
 
 /* Edge cases, as ../shared/DESIGN.md lists them. */
 struct wc_sched_counts {
 	uint64_t switches, wakeups;
-	uint64_t start_unknown;      /* first event of a tid is a switch-in: interval not counted */
+	uint64_t start_unknown;	     /* first event of a tid is a switch-in: interval not counted */
 	uint64_t run_start_unknown;  /* first event of a tid is a switch-out: run not counted */
 	uint64_t double_switch_out;  /* two switch-outs with no switch-in between */
 	uint64_t inferred_switch_in; /* ... of which the switch-in was inferred (sched.c) */
 	uint64_t inferred_by_samples; /* ... of those, placed between two sampling ticks */
 	uint64_t inferred_by_runtime; /* ... of those, placed by sched_stat_runtime */
-	uint64_t unknown_dropped;    /* ... of which the interval was unknown and dropped */
-	uint64_t switch_in_running;  /* a switch-in of a tid already on a CPU (lost events) */
-	uint64_t switch_in_records;  /* switch-ins from SWITCH_IN records (no sched_switch) */
-	uint64_t wakeup_running;     /* a wakeup of a tid still on a CPU: provisional */
-	uint64_t wakeup_runnable;    /* a wakeup of a preempted tid: ignored */
-	uint64_t wakeup_repeated;    /* a second wakeup while off-CPU: ignored */
-	uint64_t wakeup_unknown;     /* a wakeup of a tid never seen switching out */
-	uint64_t no_wakeup;          /* an S/D interval with no wakeup seen */
-	uint64_t open_off_at_end;    /* off-CPU when the recording ended: not counted */
-	uint64_t open_run_at_end;    /* on-CPU when the recording ended: not counted */
-	uint64_t bad_cpu;            /* events with a CPU number beyond the recorded count */
+	uint64_t unknown_dropped;     /* ... of which the interval was unknown and dropped */
+	uint64_t switch_in_running;   /* a switch-in of a tid already on a CPU (lost events) */
+	uint64_t switch_in_records;   /* switch-ins from SWITCH_IN records (no sched_switch) */
+	uint64_t wakeup_running;      /* a wakeup of a tid still on a CPU: provisional */
+	uint64_t wakeup_runnable;     /* a wakeup of a preempted tid: ignored */
+	uint64_t wakeup_repeated;     /* a second wakeup while off-CPU: ignored */
+	uint64_t wakeup_unknown;      /* a wakeup of a tid never seen switching out */
+	uint64_t no_wakeup;	      /* an S/D interval with no wakeup seen */
+	uint64_t open_off_at_end;     /* off-CPU when the recording ended: not counted */
+	uint64_t open_run_at_end;     /* on-CPU when the recording ended: not counted */
+	uint64_t bad_cpu;	      /* events with a CPU number beyond the recorded count */
 };
 
 struct wc_sched_sink {
 	/* a run of @t on @cpu from @start_ns to @end_ns */
-	int (*run)(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start_ns,
-		   uint64_t end_ns);
+	int (*run)(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start_ns, uint64_t end_ns);
 	/* a closed off-CPU interval of @t */
 	int (*off)(void *ctx, struct wc_thread *t, const struct wc_off_interval *iv);
 	/* a switch of @t was not traced (@kind), as counted in struct wc_sched_counts; told
@@ -93,12 +92,12 @@ struct wc_sched_thread; /* one thread's state, sched.c's own */
 
 struct wc_sched {
 	struct wc_tasks *tasks;
-	uint32_t *cpu_curr;   /* tid on each CPU as last traced; 0 idle */
-	uint64_t *cpu_since_ns; /* time of each CPU's last traced switch */
+	uint32_t *cpu_curr;	 /* tid on each CPU as last traced; 0 idle */
+	uint64_t *cpu_since_ns;	 /* time of each CPU's last traced switch */
 	uint64_t *cpu_sample_ns; /* time of each CPU's last sample, of any task */
-	uint64_t *cpu_tick_ns;  /* ... and its period when the sampler is a per-CPU timer */
-	bool *cpu_on_grid;      /* ... and it came a whole number of periods after the one
-				 * before (within an eighth): the ticks can be told from it */
+	uint64_t *cpu_tick_ns;	 /* ... and its period when the sampler is a per-CPU timer */
+	bool *cpu_on_grid;	 /* ... and it came a whole number of periods after the one
+				  * before (within an eighth): the ticks can be told from it */
 	uint32_t ncpus;
 	struct wc_sched_thread *threads; /* by index in wc_tasks.threads; past the end: unknown */
 	size_t nthreads, threads_cap;
@@ -122,8 +121,8 @@ void wc_sched_fini(struct wc_sched *s);
  * @ctx_pid: the process of the task in whose context the event fired (prev), 0 if unknown
  * Return: 0, -ENOMEM, or a sink's error.
  */
-int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu,
-		    const struct wc_switch *sw, uint32_t stack_id, uint32_t ctx_pid);
+int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const struct wc_switch *sw,
+		    uint32_t stack_id, uint32_t ctx_pid);
 
 /**
  * wc_sched_switch_in() - a switch-in of @tid (of process @pid) on @cpu that no sched_switch
@@ -148,8 +147,8 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
  * @waker_tid, @waker_stack_id: the task in whose context it fired, and its callchain
  * Return: 0 or -ENOMEM.
  */
-int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
-		    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id);
+int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk, bool is_new,
+		    uint32_t waker_tid, uint32_t waker_stack_id);
 
 /**
  * wc_sched_sample() - a CPU sample at @time_ns on @cpu of @t (NULL: the idle task, or no
@@ -201,7 +200,7 @@ enum wc_run_state wc_sched_state(const struct wc_sched *s, const struct wc_threa
  * wc_sched_switches() - the switch-outs of @t so far: *@voluntary (blocked: S, D, ...) and
  * *@involuntary (preempted: R, R+)
  */
-void wc_sched_switches(const struct wc_sched *s, const struct wc_thread *t,
-		       uint64_t *voluntary, uint64_t *involuntary);
+void wc_sched_switches(const struct wc_sched *s, const struct wc_thread *t, uint64_t *voluntary,
+		       uint64_t *involuntary);
 
 #endif /* WC_ANALYZER_SCHED_H */

@@ -39,10 +39,10 @@ struct wc_source_ops {
 	/* 1 with *rec set (borrowed until the next call), or 0 at the end: see state() */
 	int (*next)(void *priv, const struct wc_rec_header **rec);
 	enum wc_reader_state (*state)(const void *priv);
-	const char *(*error)(const void *priv); /* "" while OK or CLEAN */
+	const char *(*error)(const void *priv);	    /* "" while OK or CLEAN */
 	uint64_t (*error_offset)(const void *priv); /* bytes */
-	uint64_t (*offset)(const void *priv); /* input bytes consumed so far, for progress */
-	uint64_t (*size)(const void *priv); /* the file's size in bytes */
+	uint64_t (*offset)(const void *priv);	    /* input bytes consumed so far, for progress */
+	uint64_t (*size)(const void *priv);	    /* the file's size in bytes */
 	void (*free)(void *priv);
 };
 

@@ -126,8 +126,7 @@ struct wc_thread *wc_tasks_find(const struct wc_tasks *t, uint32_t tid)
 	return v ? &t->threads[*v] : NULL;
 }
 
-struct wc_thread *wc_tasks_thread(struct wc_tasks *t, uint32_t tid, uint32_t pid,
-				  uint64_t time_ns)
+struct wc_thread *wc_tasks_thread(struct wc_tasks *t, uint32_t tid, uint32_t pid, uint64_t time_ns)
 {
 	struct wc_thread *th = wc_tasks_find(t, tid);
 
@@ -332,8 +331,7 @@ int wc_tasks_record(struct wc_tasks *t, const struct wc_rec_header *h)
 	return 0;
 }
 
-const struct wc_map *wc_tasks_lookup_map(const struct wc_tasks *t, uint32_t aspace,
-					 uint64_t addr)
+const struct wc_map *wc_tasks_lookup_map(const struct wc_tasks *t, uint32_t aspace, uint64_t addr)
 {
 	const struct wc_aspace *a;
 	size_t lo = 0, hi;

@@ -87,8 +87,8 @@ static int get_comm(const struct fref *f, const uint8_t *data, size_t size,
 		if (off > size || len > size - off)
 			return -EINVAL;
 	}
-	n = strnlen((const char *)data + off, len < WC_TP_COMM_BYTES - 1 ? len
-								   : WC_TP_COMM_BYTES - 1);
+	n = strnlen((const char *)data + off,
+		    len < WC_TP_COMM_BYTES - 1 ? len : WC_TP_COMM_BYTES - 1);
 	memcpy(out, data + off, n);
 	out[n] = '\0';
 	return 0;
@@ -130,8 +130,8 @@ static int bad_string(struct wc_tpdecode *d, const struct binding *b, const stru
 }
 
 /* The binding of @event_id for @role, its payload checked for size. */
-static int lookup(struct wc_tpdecode *d, uint16_t event_id, enum wc_tp_role role,
-		  const void *data, size_t size, struct binding **bp)
+static int lookup(struct wc_tpdecode *d, uint16_t event_id, enum wc_tp_role role, const void *data,
+		  size_t size, struct binding **bp)
 {
 	struct binding *b = event_id < d->nids ? d->by_id[event_id] : NULL;
 	char ev[128];

@@ -14,17 +14,25 @@
 
 #include "analyzer/core/tpdecode.h"
 
-#define ERR_BYTES 256
-#define FIELD_END_MAX (1u << 20) /* bytes; a field ending beyond this is refused */
-#define CACHE_MIN_SLOTS 16u      /* a power of two */
-#define CACHE_MAX_USED 4096u     /* distinct prev_state values cached per event id */
-#define MAX_FIELDS 7
-#define STATE_KEY "prev_state="
+#define ERR_BYTES	256
+#define FIELD_END_MAX	(1u << 20) /* bytes; a field ending beyond this is refused */
+#define CACHE_MIN_SLOTS 16u	   /* a power of two */
+#define CACHE_MAX_USED	4096u	   /* distinct prev_state values cached per event id */
+#define MAX_FIELDS	7
+#define STATE_KEY	"prev_state="
 
 enum field_kind { F_NUM, F_STR };
 
-enum { SW_PREV_COMM, SW_PREV_PID, SW_PREV_PRIO, SW_PREV_STATE, SW_NEXT_COMM, SW_NEXT_PID,
-       SW_NEXT_PRIO, SW_COUNT };
+enum {
+	SW_PREV_COMM,
+	SW_PREV_PID,
+	SW_PREV_PRIO,
+	SW_PREV_STATE,
+	SW_NEXT_COMM,
+	SW_NEXT_PID,
+	SW_NEXT_PRIO,
+	SW_COUNT
+};
 enum { WK_COMM, WK_PID, WK_PRIO, WK_SUCCESS, WK_TARGET_CPU, WK_COUNT };
 enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU, MG_COUNT };
 enum { RT_PID, RT_RUNTIME, RT_COUNT };
@@ -55,9 +63,9 @@ struct binding {
 	size_t nfields;
 	uint32_t need_bytes; /* payload bytes the fixed parts of the fields span */
 	/* WC_TP_SWITCH only: */
-	bool can_render;        /* print fmt parsed, common_type known */
-	struct fref type;       /* common_type, written into the synthetic payload */
-	uint8_t *scratch;       /* synthetic payload, scratch_bytes: the whole record layout */
+	bool can_render;  /* print fmt parsed, common_type known */
+	struct fref type; /* common_type, written into the synthetic payload */
+	uint8_t *scratch; /* synthetic payload, scratch_bytes: the whole record layout */
 	uint32_t scratch_bytes;
 	struct state_slot *slots; /* nslots (a power of two) or NULL */
 	uint32_t nslots, nused;
@@ -65,7 +73,7 @@ struct binding {
 
 struct wc_tpdecode {
 	struct tep_handle *tep; /* holds only formats add_format() accepted */
-	struct trace_seq seq;   /* rendering buffer */
+	struct trace_seq seq;	/* rendering buffer */
 	struct binding **by_id; /* indexed by event id, nids entries, NULL when unbound */
 	uint32_t nids;
 	char err[ERR_BYTES];

@@ -29,25 +29,25 @@ struct wc_tpdecode;
 
 /* What a bound event is decoded as. */
 enum wc_tp_role {
-	WC_TP_SWITCH = 1,  /* sched_switch */
-	WC_TP_WAKEUP = 2,  /* sched_wakeup, sched_waking, sched_wakeup_new: one layout */
-	WC_TP_MIGRATE = 3, /* sched_migrate_task */
-	WC_TP_RUNTIME = 4, /* sched_stat_runtime */
+	WC_TP_SWITCH = 1,    /* sched_switch */
+	WC_TP_WAKEUP = 2,    /* sched_wakeup, sched_waking, sched_wakeup_new: one layout */
+	WC_TP_MIGRATE = 3,   /* sched_migrate_task */
+	WC_TP_RUNTIME = 4,   /* sched_stat_runtime */
 	WC_TP_SWITCH_IN = 5, /* not a tracepoint: a SWITCH_IN record (struct wc_sched_event) */
 };
 
-#define WC_TP_COMM_BYTES 17 /* TASK_COMM_LEN (16) characters and a NUL */
-#define WC_TP_STATE_BYTES 8 /* state text, NUL included; a longer rendering is cut */
+#define WC_TP_COMM_BYTES  17 /* TASK_COMM_LEN (16) characters and a NUL */
+#define WC_TP_STATE_BYTES 8  /* state text, NUL included; a longer rendering is cut */
 
 /* A sched_switch event. */
 struct wc_switch {
 	int32_t prev_tid, next_tid; /* the kernel's pid fields: thread ids; 0 is idle */
 	int32_t prev_prio, next_prio;
 	char prev_comm[WC_TP_COMM_BYTES], next_comm[WC_TP_COMM_BYTES]; /* NUL-terminated */
-	char state;     /* first letter of state_text ('S', 'D', 'R', 'I', ...), '?' if none */
+	char state;	/* first letter of state_text ('S', 'D', 'R', 'I', ...), '?' if none */
 	bool preempted; /* state_text starts with 'R' or holds '+': prev stayed runnable, so
 			 * its whole off-CPU interval is run-queue delay */
-	uint64_t prev_state_raw; /* the field as recorded, zero-extended */
+	uint64_t prev_state_raw;	    /* the field as recorded, zero-extended */
 	char state_text[WC_TP_STATE_BYTES]; /* as the print fmt renders it: "R+", "S", "D|K";
 					     * "?" when the print fmt could not be used */
 };
@@ -117,8 +117,9 @@ int wc_tpdecode_add_format(struct wc_tpdecode *d, const char *system, const char
  * Every field the role needs is looked up by name here, once: SWITCH needs prev_comm,
  * prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio; WAKEUP needs comm, pid,
  * prio and uses success and target_cpu (or the pre-2.6.32 name cpu) when present; MIGRATE
- * needs comm, pid, prio, orig_cpu, dest_cpu; RUNTIME needs pid and runtime.  Numeric fields may have any size of 1, 2, 4 or
- * 8 bytes and either sign; comms may be char arrays or __data_loc / __rel_loc strings.
+ * needs comm, pid, prio, orig_cpu, dest_cpu; RUNTIME needs pid and runtime.  Numeric fields may
+ * have any size of 1, 2, 4 or 8 bytes and either sign; comms may be char arrays or __data_loc /
+ * __rel_loc strings.
  *
  * Return: 0; -ENOENT when no format of that event was added; -EINVAL when a needed field is
  * missing or has a shape the decoder cannot read, the name has no ':', or the role is

@@ -12,12 +12,12 @@
 #define DEPTH_MAX 64
 
 enum tok {
-	T_END,   /* end of the line or of the text */
+	T_END, /* end of the line or of the text */
 	T_IDENT,
-	T_NUM,   /* decimal, octal or 0x hex, with u/l suffixes */
-	T_STR,   /* "..." */
-	T_CHR,   /* '...' */
-	T_OPEN,  /* ( [ { */
+	T_NUM,	 /* decimal, octal or 0x hex, with u/l suffixes */
+	T_STR,	 /* "..." */
+	T_CHR,	 /* '...' */
+	T_OPEN,	 /* ( [ { */
 	T_CLOSE, /* ) ] } */
 	T_COMMA,
 	T_QUEST,
@@ -25,7 +25,7 @@ enum tok {
 	T_ARROW, /* -> */
 	T_DOT,
 	T_BINOP, /* + - * & | ^ < > << >> <= >= == != && || */
-	T_UNOP,  /* ! ~ */
+	T_UNOP,	 /* ! ~ */
 	T_BAD,
 };
 

@@ -68,17 +68,17 @@ struct wc_chrome {
 	struct wc_analysis *a;
 	struct wc_symbolizer *sym;
 	struct wc_json j;
-	bool started;            /* the document's head is written */
+	bool started; /* the document's head is written */
 	bool window_set;
-	struct wc_window win;    /* the --time window */
+	struct wc_window win; /* the --time window */
 	struct tinfo *threads;
 	size_t threads_cap;
 	uint64_t nslices, nthreads;
-	uint64_t *by_time;       /* slices by start, in steps of bucket_ns from the first event */
+	uint64_t *by_time; /* slices by start, in steps of bucket_ns from the first event */
 	size_t nby_time, by_time_cap;
-	uint64_t bucket_ns;      /* SLICE_BUCKET_NS, doubled each time the steps pass SLICE_BUCKETS */
-	bool by_time_oom;        /* then wc_chrome_window_end() assumes an even spread */
-	struct wc_map64 stacks;  /* aspace << 32 | stack id -> index in texts */
+	uint64_t bucket_ns; /* SLICE_BUCKET_NS, doubled each time the steps pass SLICE_BUCKETS */
+	bool by_time_oom;   /* then wc_chrome_window_end() assumes an even spread */
+	struct wc_map64 stacks; /* aspace << 32 | stack id -> index in texts */
 	struct text *texts;
 	size_t ntexts, texts_cap;
 	struct wc_strbuf name;
@@ -145,7 +145,7 @@ static uint64_t rel(const struct wc_chrome *c, uint64_t ns)
 /* The steps of wc_chrome_window_end(): 10 ms, doubled (pairs merged) whenever a slice would
  * need more than SLICE_BUCKETS of them, so that the memory does not follow a time stamp. */
 #define SLICE_BUCKET_NS 10000000ull
-#define SLICE_BUCKETS 65536
+#define SLICE_BUCKETS	65536
 
 /* Count a slice that starts at @start in its step of by_time. */
 static void count_by_time(struct wc_chrome *c, uint64_t start)
@@ -159,8 +159,8 @@ static void count_by_time(struct wc_chrome *c, uint64_t start)
 		c->bucket_ns = SLICE_BUCKET_NS;
 	while (t / c->bucket_ns >= SLICE_BUCKETS) {
 		for (size_t k = 0; k < c->nby_time; k += 2)
-			c->by_time[k / 2] = c->by_time[k] +
-					    (k + 1 < c->nby_time ? c->by_time[k + 1] : 0);
+			c->by_time[k / 2] =
+				c->by_time[k] + (k + 1 < c->nby_time ? c->by_time[k + 1] : 0);
 		for (size_t k = (c->nby_time + 1) / 2; k < c->nby_time; k++)
 			c->by_time[k] = 0;
 		c->nby_time = (c->nby_time + 1) / 2;
@@ -391,17 +391,14 @@ static int off_args(struct wc_chrome *c, const struct wc_thread *t,
 		wc_json_raw(j, s->s, s->len);
 	}
 	if (!iv->preempted && !iv->no_wakeup) {
-		const struct wc_thread *w = iv->waker_tid
-						    ? wc_tasks_find(&c->a->tasks, iv->waker_tid)
-						    : NULL;
+		const struct wc_thread *w =
+			iv->waker_tid ? wc_tasks_find(&c->a->tasks, iv->waker_tid) : NULL;
 
 		wc_json_key(j, "waker_tid");
 		wc_json_u64(j, iv->waker_tid);
 		wc_json_key(j, "waker");
 		/* the idle task (interrupts on an idle CPU) as perf sched timehist names it */
-		wc_json_str(j, !iv->waker_tid ? "<idle>"
-			       : w && w->comm[0] ? w->comm
-						 : "[unknown]");
+		wc_json_str(j, !iv->waker_tid ? "<idle>" : w && w->comm[0] ? w->comm : "[unknown]");
 		if (with_stack && iv->waker_stack_id) {
 			s = stack_json(c, w ? w->aspace : 0, iv->waker_stack_id);
 			if (!s)
@@ -534,7 +531,7 @@ double wc_chrome_window_end(const struct wc_chrome *c, double start_s, double en
 
 	if (c->by_time_oom || !c->nslices || !(start_s >= 0 && start_s < end_s)) /* evenly */
 		return start_s + (end_s - start_s) * (double)max_slices /
-				     (double)(c->nslices ? c->nslices : 1);
+					 (double)(c->nslices ? c->nslices : 1);
 	/* from the step that holds the start, counted whole */
 	i0 = (size_t)(start_s / step);
 	for (i = i0; i < c->nby_time; i++) {

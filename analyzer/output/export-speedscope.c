@@ -33,16 +33,16 @@
 #define SCHEMA "https://www.speedscope.app/file-format-schema.json"
 
 struct prof {
-	char *key;        /* "comm-TID", the thread's last comm */
+	char *key; /* "comm-TID", the thread's last comm */
 	uint32_t tid, pid;
-	uint64_t total;   /* sum of the weights */
+	uint64_t total; /* sum of the weights */
 	size_t nsamples;
 };
 
 struct sample {
 	uint32_t prof;
 	uint32_t nframes;
-	size_t first;     /* index in ss.stack of its first (root) frame */
+	size_t first; /* index in ss.stack of its first (root) frame */
 	uint64_t weight;
 };
 
@@ -50,16 +50,16 @@ struct ss {
 	struct wc_analysis *a;
 	FILE *out;
 	enum wc_unit unit;
-	const char *name; /* the document's */
+	const char *name;   /* the document's */
 	const char **names; /* shared.frames: the profile's names (borrowed), in order of use */
 	size_t nnames, names_cap;
-	uint32_t *byid;   /* a profile's frame id -> index in names + 1, 0 not yet */
+	uint32_t *byid; /* a profile's frame id -> index in names + 1, 0 not yet */
 	size_t byid_cap;
 	struct prof *profs;
 	size_t nprofs, profs_cap;
 	struct sample *samples;
 	size_t nsamples, samples_cap;
-	uint32_t *stack;  /* the frames of all samples, back to back */
+	uint32_t *stack; /* the frames of all samples, back to back */
 	size_t nstack, stack_cap;
 	struct wc_map64 by_tid; /* tid -> index in profs */
 };
@@ -166,8 +166,8 @@ static const char *unit_name(enum wc_unit u)
 }
 
 /* One thread's profile @k in @j: its samples are ss->samples[@samples[0...]]. */
-static void write_profile(const struct ss *ss, struct wc_json *j, uint32_t k,
-			  const size_t *samples, enum wc_unit unit)
+static void write_profile(const struct ss *ss, struct wc_json *j, uint32_t k, const size_t *samples,
+			  enum wc_unit unit)
 {
 	const struct prof *p = &ss->profs[k];
 	char title[128];
@@ -287,7 +287,9 @@ static int ss_begin(const struct wc_out_args *args, void **state)
 
 	if (!ss)
 		return -ENOMEM;
-	*ss = (struct ss){ .a = args->a, .out = args->out, .unit = args->prof->unit,
+	*ss = (struct ss){ .a = args->a,
+			   .out = args->out,
+			   .unit = args->prof->unit,
 			   .name = base_name(args->file) };
 	if (wc_map64_init(&ss->by_tid)) {
 		free(ss);

@@ -44,9 +44,9 @@ int wc_speedscope_write(struct wc_profile *p, struct wc_analysis *a, struct wc_s
 
 /* What the Chrome export shows. */
 struct wc_chrome_opts {
-	struct wc_filter filter;   /* threads, --time window, states and interval lengths */
+	struct wc_filter filter;     /* threads, --time window, states and interval lengths */
 	bool user_only, kernel_only; /* the frames of the stacks in args */
-	bool annotate;             /* kernel frames get "_[k]" */
+	bool annotate;		     /* kernel frames get "_[k]" */
 };
 
 struct wc_chrome;

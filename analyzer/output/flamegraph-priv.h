@@ -18,29 +18,29 @@
 enum { F_WAKER = 1, F_DASH2 = 2 }; /* after a "--" frame; a "--" frame */
 
 struct node {
-	uint32_t name;          /* offset in the name pool */
-	uint32_t child, next;   /* first child, next sibling; 0 none (0 is the root) */
-	uint32_t flags;         /* F_* */
-	uint64_t value, off;    /* all time through it; the off-CPU part */
+	uint32_t name;	      /* offset in the name pool */
+	uint32_t child, next; /* first child, next sibling; 0 none (0 is the root) */
+	uint32_t flags;	      /* F_* */
+	uint64_t value, off;  /* all time through it; the off-CPU part */
 };
 
 struct wc_flamegraph {
 	struct wc_flamegraph_opts o;
-	char *pool;             /* names, NUL-terminated, back to back */
+	char *pool; /* names, NUL-terminated, back to back */
 	size_t pool_len, pool_cap;
-	uint32_t *intern;       /* open addressing: pool offset + 1, 0 empty */
+	uint32_t *intern; /* open addressing: pool offset + 1, 0 empty */
 	size_t intern_mask, nnames;
 	struct node *nodes;
 	size_t nnodes, nodes_cap;
-	struct wc_map64 kids;   /* parent << 32 | name -> node */
-	uint32_t *path;         /* the nodes of the line being added */
+	struct wc_map64 kids; /* parent << 32 | name -> node */
+	uint32_t *path;	      /* the nodes of the line being added */
 	size_t path_cap;
-	uint32_t *byid;         /* a profile's frame id (output.h) -> pool offset + 1, 0 unknown */
+	uint32_t *byid; /* a profile's frame id (output.h) -> pool offset + 1, 0 unknown */
 	size_t byid_cap;
-	FILE *out;              /* the output row's (output.h), borrowed */
-	char subtitle[512];     /* the output row's: "TRACE, time in UNIT" */
+	FILE *out;	    /* the output row's (output.h), borrowed */
+	char subtitle[512]; /* the output row's: "TRACE, time in UNIT" */
 	struct wc_flamegraph_stats st;
-	unsigned legend_rows;   /* the legend's rows in the last wc_flamegraph_write() */
+	unsigned legend_rows; /* the legend's rows in the last wc_flamegraph_write() */
 };
 
 /* fg_hash_str() - the hash of @len bytes of @s: names in the pool, colours of names. */

@@ -29,23 +29,23 @@
 #include "analyzer/output/flamegraph-priv.h"
 #include "common/grow.h"
 
-#define XPAD 10
-#define FRAME_H 16
-#define FRAME_PAD 1
-#define FONT_PX 12
-#define FONT_W 0.59
-#define YPAD1 (FONT_PX * 3)      /* above the frames: the title */
-#define YPAD2 (FONT_PX * 2 + 10) /* below: the details line */
-#define YPAD3 (FONT_PX * 2)      /* a row under the title: subtitle, legend */
-#define SEARCH_COLOR "#e600e6"   /* flamegraph.pl's rgb(230,0,230) */
-#define MAX_DIGITS 4
+#define XPAD	     10
+#define FRAME_H	     16
+#define FRAME_PAD    1
+#define FONT_PX	     12
+#define FONT_W	     0.59
+#define YPAD1	     (FONT_PX * 3)	/* above the frames: the title */
+#define YPAD2	     (FONT_PX * 2 + 10) /* below: the details line */
+#define YPAD3	     (FONT_PX * 2)	/* a row under the title: subtitle, legend */
+#define SEARCH_COLOR "#e600e6"		/* flamegraph.pl's rgb(230,0,230) */
+#define MAX_DIGITS   4
 
 /* A frame to draw: a node, or a run of narrow siblings merged (nmerged >= 2). */
 struct frame {
-	uint32_t node;    /* the node, or the first node of the run */
+	uint32_t node;	  /* the node, or the first node of the run */
 	uint32_t nmerged; /* 0: a node */
 	uint32_t depth;
-	uint32_t digits;  /* decimals of its x and width */
+	uint32_t digits; /* decimals of its x and width */
 	uint64_t start, value;
 };
 
@@ -77,14 +77,14 @@ static char *rgb(char buf[8], double r, double g, double b)
 static const struct {
 	const char *name, *color;
 } fixed[] = {
-	{ "[off-cpu S]", "#465af5" },        /* sleeping: blue */
-	{ "[off-cpu D]", "#6a40c8" },        /* uninterruptible, I/O: indigo */
-	{ "[off-cpu R]", "#b05ae0" },        /* preempted: violet */
-	{ "[runqueue]", "#d296f5" },         /* waiting for a CPU: lilac */
+	{ "[off-cpu S]", "#465af5" },	     /* sleeping: blue */
+	{ "[off-cpu D]", "#6a40c8" },	     /* uninterruptible, I/O: indigo */
+	{ "[off-cpu R]", "#b05ae0" },	     /* preempted: violet */
+	{ "[runqueue]", "#d296f5" },	     /* waiting for a CPU: lilac */
 	{ "[on-cpu unsampled]", "#f5d296" }, /* ran, no sample: sand */
 	{ "-", "#c8c8c8" },
 	{ "--", "#a0a0a0" },
-	{ "[off-cpu other]", "#788ca0" },    /* slate */
+	{ "[off-cpu other]", "#788ca0" }, /* slate */
 };
 enum { FIX_DASH = 5, FIX_OTHER = 7, NFIXED = 8 };
 #define MERGED_COLOR "#d8d8d8"
@@ -312,8 +312,11 @@ static int lay_out(struct wc_flamegraph *fg, struct layout *l)
 /* The byte length of the UTF-8 sequence at @s, or 0 when it is not valid UTF-8. */
 static size_t utf8_len(const unsigned char *s, size_t max)
 {
-	size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-				 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+	size_t n = s[0] < 0x80		   ? 1
+		   : (s[0] & 0xe0) == 0xc0 ? 2
+		   : (s[0] & 0xf0) == 0xe0 ? 3
+		   : (s[0] & 0xf8) == 0xf0 ? 4
+					   : 0;
 
 	if (!n || n > max || (n == 2 && s[0] < 0xc2))
 		return 0;
@@ -423,8 +426,7 @@ static void write_frame(struct wc_flamegraph *fg, FILE *out, const struct frame 
 		len = strlen(name);
 		memcpy(color, MERGED_COLOR, 8);
 	} else {
-		wc_fg_color(fg->o.palette, name, 2 * n->off > n->value, n->flags & F_WAKER,
-			    color);
+		wc_fg_color(fg->o.palette, name, 2 * n->off > n->value, n->flags & F_WAKER, color);
 	}
 	snprintf(sx1, sizeof(sx1), "%.*f", (int)f->digits, x1);
 	snprintf(sx2, sizeof(sx2), "%.*f", (int)f->digits, x2);
@@ -532,8 +534,7 @@ static void legend_lay_out(const struct wc_flamegraph *fg, unsigned mask, struct
  * The legend's rows, the first centred at @y, the next ones YPAD3 lower: a 12 px swatch and
  * a label for each entry, each row centred (from the left margin when it is wider).
  */
-static void write_legend(const struct wc_flamegraph *fg, FILE *out, const struct legend *lg,
-			 int y)
+static void write_legend(const struct wc_flamegraph *fg, FILE *out, const struct legend *lg, int y)
 {
 	double x = 0;
 
@@ -545,8 +546,9 @@ static void write_legend(const struct wc_flamegraph *fg, FILE *out, const struct
 			x = ((double)fg->o.width_px - lg->row_px[lg->row[i]]) / 2;
 			x = x < XPAD ? XPAD : x;
 		}
-		fprintf(out, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-			     "<text x=\"%.1f\" y=\"%d\">",
+		fprintf(out,
+			"<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+			"<text x=\"%.1f\" y=\"%d\">",
 			x, ry - 10, lg->color[i], x + 16, ry);
 		put_xml(out, lg->label[i], strlen(lg->label[i]));
 		fputs("</text>", out);
@@ -570,8 +572,9 @@ static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height,
 {
 	unsigned w = fg->o.width_px;
 	bool blue = fg->o.palette != WC_FG_HOT;
-	const char *title = fg->o.title ? fg->o.title
-			    : fg->o.inverted ? "Icicle Graph" : "Flame Graph";
+	const char *title = fg->o.title	     ? fg->o.title
+			    : fg->o.inverted ? "Icicle Graph"
+					     : "Flame Graph";
 
 	fprintf(out,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -600,8 +603,8 @@ static void write_head(struct wc_flamegraph *fg, FILE *out, unsigned height,
 		"var fg = { W: %u, xpad: %d, fh: %d, fs: %d, fw: %g, bottom: %d, top: %d, "
 		"inverted: %d, sc: '%s', nametype: 'Function: ', unit: '",
 		w, height, w, height, blue ? "#e0e0ff" : "#eeeeb0", FONT_PX, FONT_PX + 5, w, XPAD,
-		FRAME_H, FONT_PX, FONT_W, (int)height - YPAD2 + FRAME_PAD,
-		top_px(fg), fg->o.inverted, SEARCH_COLOR);
+		FRAME_H, FONT_PX, FONT_W, (int)height - YPAD2 + FRAME_PAD, top_px(fg),
+		fg->o.inverted, SEARCH_COLOR);
 	put_attr_js(out, fg->o.countname);
 	fputs("' };\n", out);
 	fputs(wc_flamegraph_js, out);

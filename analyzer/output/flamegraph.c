@@ -69,7 +69,6 @@ static int64_t intern(struct wc_flamegraph *fg, const char *s, size_t len)
 	return fg->intern[j] - 1;
 }
 
-
 /* ---- the tree ---- */
 
 struct wc_flamegraph *wc_flamegraph_new(const struct wc_flamegraph_opts *o)

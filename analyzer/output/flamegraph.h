@@ -50,20 +50,20 @@ struct wc_flamegraph_opts {
 	unsigned width_px;     /* the image's width; 0: 1200 */
 	double minwidth;       /* narrower frames are merged or dropped; < 0: 0.1 (px) */
 	bool minwidth_pct;     /* @minwidth is a percentage of the total, not pixels */
-	bool inverted;         /* icicle graph: the root at the top */
-	bool off_cpu;          /* a line without a state leaf is off-CPU time (--mode off) */
-	bool legend;           /* rows under the title: a swatch for each kind of frame drawn */
+	bool inverted;	       /* icicle graph: the root at the top */
+	bool off_cpu;	       /* a line without a state leaf is off-CPU time (--mode off) */
+	bool legend;	       /* rows under the title: a swatch for each kind of frame drawn */
 	enum wc_fg_palette palette;
 };
 
 /* What the last wc_flamegraph_write() drew. */
 struct wc_flamegraph_stats {
-	size_t nodes;       /* distinct frames (root included) in the tree */
-	size_t frames;      /* <g> frames drawn, merged ones included */
-	size_t merged;      /* "[merged: N frames]" frames among them */
-	size_t hidden;      /* tree frames not drawn as themselves (dropped, or merged) */
+	size_t nodes;	    /* distinct frames (root included) in the tree */
+	size_t frames;	    /* <g> frames drawn, merged ones included */
+	size_t merged;	    /* "[merged: N frames]" frames among them */
+	size_t hidden;	    /* tree frames not drawn as themselves (dropped, or merged) */
 	unsigned depth_max; /* the deepest frame drawn (the root is 0) */
-	uint64_t total;     /* the sum of the values */
+	uint64_t total;	    /* the sum of the values */
 	unsigned height_px; /* the image's height */
 };
 

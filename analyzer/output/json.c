@@ -10,7 +10,7 @@
  * The writer is the only user of its FILE while it writes: stdio's unlocked calls (glibc,
  * _GNU_SOURCE) save a lock per call, a third of the time of a large export.
  */
-#define PUTC(c, f) putc_unlocked(c, f)
+#define PUTC(c, f)     putc_unlocked(c, f)
 #define WRITE(p, n, f) fwrite_unlocked(p, 1, n, f)
 
 /* @v in decimal at the end of @buf (24 bytes); the start of the digits. */

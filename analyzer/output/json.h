@@ -40,12 +40,12 @@
 
 struct wc_json {
 	FILE *out;
-	unsigned depth;                        /* open objects and arrays */
+	unsigned depth;			       /* open objects and arrays */
 	bool in_object[WC_JSON_MAX_DEPTH + 1]; /* level i is an object (else an array) */
 	bool has_items[WC_JSON_MAX_DEPTH + 1]; /* level i holds a value: the next needs a comma */
-	bool after_key;                        /* a key was written: its value is due */
-	bool newline;                          /* a line break is due before the next token */
-	int err;                               /* 0 or -EINVAL: misused */
+	bool after_key;			       /* a key was written: its value is due */
+	bool newline;			       /* a line break is due before the next token */
+	int err;			       /* 0 or -EINVAL: misused */
 };
 
 /* wc_json_init() - a writer on @out (borrowed), at the top level, before any value. */

@@ -13,10 +13,10 @@
 #include <stdint.h>
 
 struct wc_names {
-	char **v;         /* by id */
+	char **v; /* by id */
 	size_t n, cap;
-	uint32_t *slots;  /* open addressing: id + 1, 0 empty */
-	size_t nslots;    /* a power of two, more than twice n */
+	uint32_t *slots; /* open addressing: id + 1, 0 empty */
+	size_t nslots;	 /* a power of two, more than twice n */
 };
 
 /**

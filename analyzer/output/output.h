@@ -35,64 +35,65 @@ struct wc_flamegraph_opts;
 
 /* What a frame is (struct wc_out_frame.flags). */
 enum {
-	WC_FRAME_KERNEL = 1,  /* a kernel function (its name ends in "_[k]" with --annotate) */
-	WC_FRAME_USER = 2,    /* a user function, or the [truncated] / [unwind failed] marker */
-	WC_FRAME_INLINE = 4,  /* inlined into its caller (the symbolizer gives none yet) */
-	WC_FRAME_KEY = 8,     /* the line's key: "comm", or "comm-TID" per thread */
-	WC_FRAME_SYNTH = 16,  /* made by the profile: [unknown], "-", "--", a leaf, a waker key */
-	WC_FRAME_WAKER = 32,  /* on the waker's side of a "--" frame (the "--" not included) */
+	WC_FRAME_KERNEL = 1, /* a kernel function (its name ends in "_[k]" with --annotate) */
+	WC_FRAME_USER = 2,   /* a user function, or the [truncated] / [unwind failed] marker */
+	WC_FRAME_INLINE = 4, /* inlined into its caller (the symbolizer gives none yet) */
+	WC_FRAME_KEY = 8,    /* the line's key: "comm", or "comm-TID" per thread */
+	WC_FRAME_SYNTH = 16, /* made by the profile: [unknown], "-", "--", a leaf, a waker key */
+	WC_FRAME_WAKER = 32, /* on the waker's side of a "--" frame (the "--" not included) */
 };
 
 struct wc_out_frame {
-	uint32_t id;      /* the interned name: equal ids, equal names, within one profile */
-	uint32_t flags;   /* WC_FRAME_* */
+	uint32_t id;	  /* the interned name: equal ids, equal names, within one profile */
+	uint32_t flags;	  /* WC_FRAME_* */
 	const char *name; /* as in the folded text (with "_[k]" under --annotate), NUL-terminated */
 };
 
 /* What ends a line. */
 enum wc_out_leaf {
-	WC_OUT_ON_CPU,    /* on-CPU time of a sampled stack */
+	WC_OUT_ON_CPU,	  /* on-CPU time of a sampled stack */
 	WC_OUT_SCHEDULER, /* on-CPU skid shown as comm;[scheduler] (skid.h) */
 	WC_OUT_UNSAMPLED, /* run time of a thread never sampled: [on-cpu unsampled] */
 	WC_OUT_OFF_STATE, /* blocked time, last frame "[off-cpu X]" (X: the state) */
 	WC_OUT_RUNQUEUE,  /* run-queue latency: [runqueue] */
-	WC_OUT_OFF,       /* off-CPU time with no leaf frame (--mode off) */
-	WC_OUT_WAKER,     /* blocked time by waker (--waker): the waker's frames end it */
+	WC_OUT_OFF,	  /* off-CPU time with no leaf frame (--mode off) */
+	WC_OUT_WAKER,	  /* blocked time by waker (--waker): the waker's frames end it */
 };
 
 struct wc_out_line {
-	uint32_t tid, pid;        /* the thread the line is keyed by */
-	const char *comm;         /* its comm then ("[unknown]" when none) */
+	uint32_t tid, pid;		   /* the thread the line is keyed by */
+	const char *comm;		   /* its comm then ("[unknown]" when none) */
 	const struct wc_out_frame *frames; /* root first: the key frame, then the stack */
 	uint32_t nframes;
 	enum wc_out_leaf leaf;
-	char state;               /* WC_OUT_OFF_STATE: the switch-out state letter */
-	uint64_t value;           /* in the profile's unit, never 0 */
-	const char *folded;       /* the frames' names joined by ';', no value */
+	char state;	    /* WC_OUT_OFF_STATE: the switch-out state letter */
+	uint64_t value;	    /* in the profile's unit, never 0 */
+	const char *folded; /* the frames' names joined by ';', no value */
 };
 
 /* What an output knows before its first line. */
 struct wc_out_args {
-	FILE *out;                     /* borrowed */
-	struct wc_analysis *a;         /* the analysis that was run with the profile */
-	const char *file;              /* the trace's path */
+	FILE *out;			    /* borrowed */
+	struct wc_analysis *a;		    /* the analysis that was run with the profile */
+	const char *file;		    /* the trace's path */
 	const struct wc_profile_opts *prof; /* the profile's options: unit, mode, waker */
-	const struct wc_flamegraph_opts *svg; /* the SVG's options (NULL: the defaults); its title
-				 * (NULL: by mode), subtitle, legend, countname and off_cpu are the row's */
+	const struct wc_flamegraph_opts
+		*svg; /* the SVG's options (NULL: the defaults); its title
+		       * (NULL: by mode), subtitle, legend, countname and off_cpu are the row's */
 };
 
 /* What an output wrote (struct wc_output_ops.end). */
 struct wc_out_result {
-	size_t lines;  /* lines fed to it */
-	size_t items;  /* its own unit: speedscope's profiles, the SVG's total (0: empty) */
+	size_t lines; /* lines fed to it */
+	size_t items; /* its own unit: speedscope's profiles, the SVG's total (0: empty) */
 };
 
 /* One output format: a row of wc_outputs[]. */
 struct wc_output_ops {
-	const char *name;   /* `export --format NAME` */
-	const char *help;   /* one line for the usage */
-	bool per_thread;    /* it wants lines keyed "comm-TID" (wc_profile_opts.per_thread) */
-	bool annotate;      /* it wants kernel frames named "_[k]" (but with -U) */
+	const char *name; /* `export --format NAME` */
+	const char *help; /* one line for the usage */
+	bool per_thread;  /* it wants lines keyed "comm-TID" (wc_profile_opts.per_thread) */
+	bool annotate;	  /* it wants kernel frames named "_[k]" (but with -U) */
 	/* begin() - make the state in *@state.  Return: 0 or -errno (-ENOMEM). */
 	int (*begin)(const struct wc_out_args *args, void **state);
 	/* line() - one line, in order.  Return: 0 or -errno; non-zero stops the lines. */

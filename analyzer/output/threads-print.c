@@ -42,8 +42,8 @@ static const char *first_seen_name(char k)
 enum { NCOLS = 16, CELL = 32 };
 
 static const char *const heads[NCOLS] = {
-	"TID",	   "PID",     "COMM",	   "LIFETIME",	"ON-CPU", "SAMPLED", "OFF-CPU", "SLEEP-S",
-	"BLOCK-D", "OTHER", "PREEMPT-R", "RUNQ-WAKE", "UNKNOWN", "VOL", "INVOL", "COVER",
+	"TID",	   "PID",   "COMM",	 "LIFETIME",  "ON-CPU",	 "SAMPLED", "OFF-CPU", "SLEEP-S",
+	"BLOCK-D", "OTHER", "PREEMPT-R", "RUNQ-WAKE", "UNKNOWN", "VOL",	    "INVOL",   "COVER",
 };
 
 static void row_cells(const struct wc_threads_row *r, enum wc_unit u, char cell[NCOLS][CELL])
@@ -99,8 +99,7 @@ static void print_reasons(FILE *out, const struct wc_threads_row *r, const struc
 		else if (g == WC_GAP_SWITCHES)
 			fprintf(out,
 				" (%" PRIu64 " switch-ins not traced, %" PRIu64
-				" of them inferred; %" PRIu64
-				" switch-outs not traced)",
+				" of them inferred; %" PRIu64 " switch-outs not traced)",
 				r->double_out, r->inferred, r->double_in);
 		else
 			fprintf(out, " (%s when last seen: it exited, its last switch not traced)",
@@ -134,9 +133,10 @@ static void print_header(FILE *out, struct wc_threads *T, const struct wc_analys
 	fprintf(out, "# OFF-CPU = SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE; run-queue "
 		     "wait is PREEMPT-R (whole intervals of preempted threads) + RUNQ-WAKE (wakeup "
 		     "to switch-in)\n");
-	fprintf(out, "# LIFETIME = ON-CPU + OFF-CPU + UNKNOWN; a thread alive at the start (from "
-		     "/proc) or at the end lives from the start or to the end, off-CPU in the state "
-		     "/proc gave until its first switch-in\n");
+	fprintf(out,
+		"# LIFETIME = ON-CPU + OFF-CPU + UNKNOWN; a thread alive at the start (from "
+		"/proc) or at the end lives from the start or to the end, off-CPU in the state "
+		"/proc gave until its first switch-in\n");
 	fprintf(out,
 		"# lost in recording: %" PRIu64 " events, %" PRIu64 " samples; %" PRIu64
 		" events late, %" PRIu64 " undecodable, %" PRIu64 " naming an undefined stack\n",

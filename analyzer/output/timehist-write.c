@@ -61,8 +61,8 @@ static char *left_n(char *p, const char *s, size_t n, int w)
 }
 
 #define DD(a) a "0" a "1" a "2" a "3" a "4" a "5" a "6" a "7" a "8" a "9"
-static const char dd[] = DD("0") DD("1") DD("2") DD("3") DD("4") DD("5") DD("6") DD("7")
-	DD("8") DD("9"); /* "00" .. "99" */
+static const char dd[] = DD("0") DD("1") DD("2") DD("3") DD("4") DD("5") DD("6") DD("7") DD("8")
+	DD("9"); /* "00" .. "99" */
 
 /* @v in decimal, right-aligned in @w columns, padded with @pad */
 static char *num(char *p, uint64_t v, int w, char pad)
@@ -169,9 +169,9 @@ const char *th_msf(char *buf, uint64_t ns, int w)
 static const char *commstr(struct wc_timehist *th, char *dst, const char *comm, uint32_t tid,
 			   uint32_t pid)
 {
-	int n = pid && pid != tid ? snprintf(dst, COMM_STR, "%.16s[%" PRIu32 "/%" PRIu32 "]", comm,
-					     tid, pid)
-				  : snprintf(dst, COMM_STR, "%.16s[%" PRIu32 "]", comm, tid);
+	int n = pid && pid != tid
+			? snprintf(dst, COMM_STR, "%.16s[%" PRIu32 "/%" PRIu32 "]", comm, tid, pid)
+			: snprintf(dst, COMM_STR, "%.16s[%" PRIu32 "]", comm, tid);
 
 	if (n > th->comm_width)
 		th->comm_width = n;
@@ -264,10 +264,9 @@ int th_chain_of(struct wc_timehist *th, uint32_t stack_id, uint32_t aspace, uint
 	wc_callchain_split(ips, ips ? nr : 0, &cc);
 	wc_strbuf_reset(&th->tmp);
 	for (uint32_t i = 0; i < cc.nkernel + cc.nuser && shown < th->o.max_stack; i++) {
-		const char *name = i < cc.nkernel
-					   ? wc_symbolizer_kernel(th->sym, cc.kernel[i])
-					   : wc_symbolizer_user(th->sym, aspace,
-								cc.user[i - cc.nkernel]);
+		const char *name = i < cc.nkernel ? wc_symbolizer_kernel(th->sym, cc.kernel[i])
+						  : wc_symbolizer_user(th->sym, aspace,
+								       cc.user[i - cc.nkernel]);
 
 		if (!name)
 			return -ENOMEM;

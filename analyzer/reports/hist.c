@@ -10,8 +10,8 @@
 
 /* One thread's histogram; the output merges them by process or thread id, or all. */
 struct entry {
-	uint32_t thread;   /* index in wc_tasks.threads */
-	char comm[17];     /* the thread's comm at its first value, as BCC keeps hist.comm */
+	uint32_t thread; /* index in wc_tasks.threads */
+	char comm[17];	 /* the thread's comm at its first value, as BCC keeps hist.comm */
 	uint64_t count, sum_ns;
 	uint64_t slots[WC_HIST_SLOTS];
 };
@@ -31,7 +31,7 @@ struct wc_hist {
 	size_t nentries, cap;
 	struct wc_hist_counts counts;
 	uint64_t unit_ns;
-	struct wc_window win;  /* the --time window */
+	struct wc_window win; /* the --time window */
 	bool window_set;
 	/* the last interval closed by an inferred switch-in: the run sink's next call for the
 	 * same thread, starting at its end, is the run that follows it (sched.c switch_out) */
@@ -201,8 +201,7 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	return add(h, thread_index(h, t), iv->end_ns - iv->wake_ns);
 }
 
-static int add_run(struct wc_hist *h, uint32_t idx, bool inferred, uint64_t start,
-		   uint64_t end)
+static int add_run(struct wc_hist *h, uint32_t idx, bool inferred, uint64_t start, uint64_t end)
 {
 	if (inferred)
 		h->counts.inferred++;
@@ -387,13 +386,15 @@ static void footer(const struct wc_hist *h, const struct wc_analysis *a, FILE *o
 
 	switch (h->o.kind) {
 	case WC_HIST_OFF:
-		fprintf(out, "intervals counted %" PRIu64 " (inferred switch-in %" PRIu64 "), "
-			     "left out: new-task waits %" PRIu64,
+		fprintf(out,
+			"intervals counted %" PRIu64 " (inferred switch-in %" PRIu64 "), "
+			"left out: new-task waits %" PRIu64,
 			n->counted, n->inferred, n->new_task);
 		break;
 	case WC_HIST_RUNQ:
-		fprintf(out, "latencies counted %" PRIu64 " (new-task waits %" PRIu64 "), "
-			     "left out: no wakeup %" PRIu64 ", inferred switch-in %" PRIu64,
+		fprintf(out,
+			"latencies counted %" PRIu64 " (new-task waits %" PRIu64 "), "
+			"left out: no wakeup %" PRIu64 ", inferred switch-in %" PRIu64,
 			n->counted, n->new_task, n->no_wakeup, n->inferred);
 		break;
 	case WC_HIST_ON:
@@ -401,18 +402,21 @@ static void footer(const struct wc_hist *h, const struct wc_analysis *a, FILE *o
 			n->counted, n->inferred);
 		break;
 	}
-	fprintf(out, "; trace: lost events %" PRIu64 ", lost samples %" PRIu64 ", late %" PRIu64
-		     ", undecodable %" PRIu64 ", bad references %" PRIu64 ", bad CPU %" PRIu64,
+	fprintf(out,
+		"; trace: lost events %" PRIu64 ", lost samples %" PRIu64 ", late %" PRIu64
+		", undecodable %" PRIu64 ", bad references %" PRIu64 ", bad CPU %" PRIu64,
 		st->lost_records, st->lost_samples, st->late, a->decode_errors, st->bad_refs,
 		c->bad_cpu);
 	if (h->o.kind == WC_HIST_ON)
-		fprintf(out, "; runs not seen whole: start unknown %" PRIu64 ", unknown %" PRIu64
-			     ", open at end %" PRIu64 ", switch-in while on a CPU %" PRIu64 "\n",
+		fprintf(out,
+			"; runs not seen whole: start unknown %" PRIu64 ", unknown %" PRIu64
+			", open at end %" PRIu64 ", switch-in while on a CPU %" PRIu64 "\n",
 			c->run_start_unknown, c->unknown_dropped, c->open_run_at_end,
 			c->switch_in_running);
 	else
-		fprintf(out, "; intervals not seen whole: start unknown %" PRIu64
-			     ", unknown %" PRIu64 ", open at end %" PRIu64 "\n",
+		fprintf(out,
+			"; intervals not seen whole: start unknown %" PRIu64 ", unknown %" PRIu64
+			", open at end %" PRIu64 "\n",
 			c->start_unknown, c->unknown_dropped, c->open_off_at_end);
 }
 
@@ -459,8 +463,9 @@ int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 		return err;
 	fputs("{\n  \"file\": ", out);
 	json_string(out, a->path);
-	fprintf(out, ",\n  \"kind\": \"%s\",\n  \"unit\": \"%s\",\n  \"per\": \"%s\",\n"
-		     "  \"truncated\": %s,\n  \"histograms\": [",
+	fprintf(out,
+		",\n  \"kind\": \"%s\",\n  \"unit\": \"%s\",\n  \"per\": \"%s\",\n"
+		"  \"truncated\": %s,\n  \"histograms\": [",
 		kind_names[h->o.kind], val_type(h), pers[h->o.per],
 		st->state == WC_READER_TRUNCATED ? "true" : "false");
 	for (size_t i = 0; i < ng; i++) {
@@ -479,24 +484,28 @@ int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 		fprintf(out, "\"count\": %" PRIu64 ", \"sum_ns\": %" PRIu64 ", \"buckets\": [",
 			g[i].count, g[i].sum_ns);
 		for (int k = 0; k <= idx_max; k++)
-			fprintf(out, "%s\n      {\"low\": %" PRIu64 ", \"high\": %" PRIu64
-				     ", \"count\": %" PRIu64 "}",
+			fprintf(out,
+				"%s\n      {\"low\": %" PRIu64 ", \"high\": %" PRIu64
+				", \"count\": %" PRIu64 "}",
 				k ? "," : "", slot_low(k), slot_high(k), g[i].slots[k]);
 		fputs("\n    ]}", out);
 	}
 	free(g);
-	fprintf(out, "%s],\n  \"counts\": {\"counted\": %" PRIu64 ", \"inferred\": %" PRIu64
-		     ", \"no_wakeup\": %" PRIu64 ", \"new_task\": %" PRIu64 ",\n",
+	fprintf(out,
+		"%s],\n  \"counts\": {\"counted\": %" PRIu64 ", \"inferred\": %" PRIu64
+		", \"no_wakeup\": %" PRIu64 ", \"new_task\": %" PRIu64 ",\n",
 		ng ? "\n  " : "", n->counted, n->inferred, n->no_wakeup, n->new_task);
-	fprintf(out, "    \"lost_events\": %" PRIu64 ", \"lost_samples\": %" PRIu64
-		     ", \"late\": %" PRIu64 ", \"undecodable\": %" PRIu64 ", \"bad_refs\": %" PRIu64
-		     ", \"bad_cpu\": %" PRIu64 ",\n",
+	fprintf(out,
+		"    \"lost_events\": %" PRIu64 ", \"lost_samples\": %" PRIu64
+		", \"late\": %" PRIu64 ", \"undecodable\": %" PRIu64 ", \"bad_refs\": %" PRIu64
+		", \"bad_cpu\": %" PRIu64 ",\n",
 		st->lost_records, st->lost_samples, st->late, a->decode_errors, st->bad_refs,
 		c->bad_cpu);
-	fprintf(out, "    \"start_unknown\": %" PRIu64 ", \"run_start_unknown\": %" PRIu64
-		     ", \"unknown_dropped\": %" PRIu64 ", \"open_off_at_end\": %" PRIu64
-		     ", \"open_run_at_end\": %" PRIu64 ", \"switch_in_running\": %" PRIu64
-		     ", \"switch_in_records\": %" PRIu64 "}\n}\n",
+	fprintf(out,
+		"    \"start_unknown\": %" PRIu64 ", \"run_start_unknown\": %" PRIu64
+		", \"unknown_dropped\": %" PRIu64 ", \"open_off_at_end\": %" PRIu64
+		", \"open_run_at_end\": %" PRIu64 ", \"switch_in_running\": %" PRIu64
+		", \"switch_in_records\": %" PRIu64 "}\n}\n",
 		c->start_unknown, c->run_start_unknown, c->unknown_dropped, c->open_off_at_end,
 		c->open_run_at_end, c->switch_in_running, c->switch_in_records);
 	return fflush(out) || ferror(out) ? -EIO : 0;

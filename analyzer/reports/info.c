@@ -37,8 +37,8 @@ static int acc_off(void *ctx, struct wc_thread *t, const struct wc_off_interval 
 {
 	struct wc_info_acc *acc = ctx;
 	uint32_t nr = 0;
-	const uint64_t *ips = iv->stack_id ? wc_replay_stack(acc->a->replay, iv->stack_id, &nr)
-					   : NULL;
+	const uint64_t *ips =
+		iv->stack_id ? wc_replay_stack(acc->a->replay, iv->stack_id, &nr) : NULL;
 
 	(void)t;
 	acc->user_ns[ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE] +=
@@ -48,7 +48,8 @@ static int acc_off(void *ctx, struct wc_thread *t, const struct wc_off_interval 
 
 void wc_info_consumer(struct wc_info_acc *acc, struct wc_analysis_consumer *c)
 {
-	*c = (struct wc_analysis_consumer){ .ctx = acc, .begin = acc_begin,
+	*c = (struct wc_analysis_consumer){ .ctx = acc,
+					    .begin = acc_begin,
 					    .sink = { .off = acc_off } };
 }
 
@@ -60,14 +61,16 @@ static void user_shares(const struct wc_info_acc *acc, FILE *out)
 
 	if (!with)
 		return;
-	fprintf(out, "  off-CPU:    %.3f s under a user stack: %.1f%% %s, %.1f%% [truncated], "
-		     "%.1f%% [unwind failed]%s\n",
+	fprintf(out,
+		"  off-CPU:    %.3f s under a user stack: %.1f%% %s, %.1f%% [truncated], "
+		"%.1f%% [unwind failed]%s\n",
 		(double)with / 1e9, 100.0 * (double)acc->user_ns[WC_USER_WHOLE] / (double)with,
 		wc_analysis_dwarf_stacks(acc->a) ? "complete" : "by frame pointers, mended",
 		100.0 * (double)acc->user_ns[WC_USER_TRUNCATED] / (double)with,
 		100.0 * (double)acc->user_ns[WC_USER_FAILED] / (double)with,
 		acc->a->tasks.ntarget_pids && acc->user_ns[WC_USER_FAILED]
-			? " (also the processes outside the target: not unwound)" : "");
+			? " (also the processes outside the target: not unwound)"
+			: "");
 }
 
 static const char *ending(const struct wc_replay_stats *st)
@@ -137,29 +140,47 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
 	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
 	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
-	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n", a->decode_errors);
-	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n", a->format_errors);
-	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n", c->start_unknown);
-	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n", c->run_start_unknown);
-	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n", c->switch_in_records);
-	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n", c->double_switch_out);
-	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n", c->inferred_switch_in);
-	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n", c->inferred_by_runtime);
-	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n", c->inferred_by_samples);
-	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n", c->unknown_dropped);
-	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n", c->switch_in_running);
-	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n", c->wakeup_running);
-	fprintf(out, "  wakeups of a preempted (runnable) task      %" PRIu64 "\n", c->wakeup_runnable);
-	fprintf(out, "  repeated wakeups while off-CPU              %" PRIu64 "\n", c->wakeup_repeated);
-	fprintf(out, "  wakeups before any switch-out of the task   %" PRIu64 "\n", c->wakeup_unknown);
+	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n",
+		a->decode_errors);
+	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n",
+		a->format_errors);
+	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n",
+		c->start_unknown);
+	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n",
+		c->run_start_unknown);
+	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n",
+		c->switch_in_records);
+	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n",
+		c->double_switch_out);
+	fprintf(out, "    switch-in inferred                        %" PRIu64 "\n",
+		c->inferred_switch_in);
+	fprintf(out, "      from sched_stat_runtime                 %" PRIu64 "\n",
+		c->inferred_by_runtime);
+	fprintf(out, "      between two sampling ticks              %" PRIu64 "\n",
+		c->inferred_by_samples);
+	fprintf(out, "    interval unknown, dropped                 %" PRIu64 "\n",
+		c->unknown_dropped);
+	fprintf(out, "  switch-in of a task already on a CPU        %" PRIu64 "\n",
+		c->switch_in_running);
+	fprintf(out, "  wakeups of a task still on its CPU          %" PRIu64 "\n",
+		c->wakeup_running);
+	fprintf(out, "  wakeups of a preempted (runnable) task      %" PRIu64 "\n",
+		c->wakeup_runnable);
+	fprintf(out, "  repeated wakeups while off-CPU              %" PRIu64 "\n",
+		c->wakeup_repeated);
+	fprintf(out, "  wakeups before any switch-out of the task   %" PRIu64 "\n",
+		c->wakeup_unknown);
 	fprintf(out, "  sleeps with no wakeup seen (all blocked)    %" PRIu64 "\n", c->no_wakeup);
-	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n", c->open_off_at_end);
-	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n", c->open_run_at_end);
+	fprintf(out, "  off-CPU when the recording ended (open)     %" PRIu64 "\n",
+		c->open_off_at_end);
+	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n",
+		c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
 	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
-		fprintf(out, "note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
-			     "records (Linux 4.3+, which wcrec takes since format 1.5) or "
-			     "sched_stat_runtime (wcrec --runtime) would place them to a few us\n",
+		fprintf(out,
+			"note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
+			"records (Linux 4.3+, which wcrec takes since format 1.5) or "
+			"sched_stat_runtime (wcrec --runtime) would place them to a few us\n",
 			c->inferred_switch_in);
 }
 
@@ -191,19 +212,20 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		fprintf(out, "\n");
 	}
 	clock_line(a, m, out);
-	fprintf(out, "duration:     %.6f s\n", a->start_ns && end > a->start_ns
-						   ? (double)(end - a->start_ns) / 1e9 : 0.0);
+	fprintf(out, "duration:     %.6f s\n",
+		a->start_ns && end > a->start_ns ? (double)(end - a->start_ns) / 1e9 : 0.0);
 	for (size_t i = 0; i < m->nnotes; i++) {
 		const char *k = m->notes[i].key;
 
 		if (!strcmp(k, "user_stacks") || !strcmp(k, "user_stacks_mended"))
-			fprintf(out, "%-13s %s\n", k[11] ? "  mended:" : "user stacks:",
-				m->notes[i].value);
+			fprintf(out, "%-13s %s\n",
+				k[11] ? "  mended:" : "user stacks:", m->notes[i].value);
 		else if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
 			 !strcmp(k, "switch_records"))
-			fprintf(out, "%-13s %s\n", !strcmp(k, "fallback")	   ? "fallback:"
-						   : !strcmp(k, "wakeup_event") ? "wakeups:"
-									   : "switch recs:",
+			fprintf(out, "%-13s %s\n",
+				!strcmp(k, "fallback")	     ? "fallback:"
+				: !strcmp(k, "wakeup_event") ? "wakeups:"
+							     : "switch recs:",
 				m->notes[i].value);
 	}
 	if (acc)
@@ -214,20 +236,23 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		if (m->events[id].present)
 			fprintf(out, " %s", m->events[id].name);
 	fprintf(out, "\n");
-	fprintf(out, "records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
-		     " wakeups, %" PRIu64 " runtime), %" PRIu64 " samples, %" PRIu64
-		     " callchains, %" PRIu64 " distinct payloads\n",
+	fprintf(out,
+		"records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
+		" wakeups, %" PRIu64 " runtime), %" PRIu64 " samples, %" PRIu64
+		" callchains, %" PRIu64 " distinct payloads\n",
 		a->tracepoints, c->switches, c->wakeups, a->runtime_events, a->samples,
 		st->records[WC_REC_STACK], st->records[WC_REC_PAYLOAD]);
-	fprintf(out, "lost:         %" PRIu64 " events (ring buffer full), %" PRIu64
-		     " samples; %" PRIu64 " throttle records\n",
+	fprintf(out,
+		"lost:         %" PRIu64 " events (ring buffer full), %" PRIu64 " samples; %" PRIu64
+		" throttle records\n",
 		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
 	if (sym && a->have_samples && a->have_switch) {
 		uint64_t total, skid = wc_skid_count(a, sym, &total);
 
-		fprintf(out, "skid:         %" PRIu64 " of %" PRIu64 " samples of a thread (%.1f%%) "
-			     "in finish_task_switch within %u us of its switch-in: the context "
-			     "switch's (wcanalyze --skid)\n",
+		fprintf(out,
+			"skid:         %" PRIu64 " of %" PRIu64 " samples of a thread (%.1f%%) "
+			"in finish_task_switch within %u us of its switch-in: the context "
+			"switch's (wcanalyze --skid)\n",
 			skid, total, total ? 100.0 * (double)skid / (double)total : 0.0,
 			WC_SKID_WINDOW_NS / 1000);
 	}
@@ -236,8 +261,9 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		if (a->tasks.threads[i].tid == a->tasks.threads[i].pid)
 			processes++;
 	}
-	fprintf(out, "tasks:        %" PRIu64 " threads (%" PRIu64 " process leaders), %" PRIu64
-		     " forks, %" PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " maps\n",
+	fprintf(out,
+		"tasks:        %" PRIu64 " threads (%" PRIu64 " process leaders), %" PRIu64
+		" forks, %" PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " maps\n",
 		threads, processes, a->tasks.forks, a->tasks.execs, a->tasks.exits, a->tasks.mmaps);
 	if (!m->kallsyms)
 		fprintf(out, "kallsyms:     none\n");
@@ -262,14 +288,16 @@ static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 		   c->unknown_dropped || st->bad_refs;
 
 	if (a->format_errors)
-		fprintf(err, "wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
+		fprintf(err,
+			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
 			a->path, a->format_errors, a->format_error);
 	if (!bad && !always)
 		return;
 	fprintf(err,
 		"wcanalyze: %s%s: %" PRIu64 " events and %" PRIu64 " samples lost in recording, "
-		"%" PRIu64 " late, %" PRIu64 " undecodable; %" PRIu64 " switch-ins not traced: %" PRIu64
-		" inferred, %" PRIu64 " off-CPU intervals dropped (wcanalyze info %s)\n",
+		"%" PRIu64 " late, %" PRIu64 " undecodable; %" PRIu64
+		" switch-ins not traced: %" PRIu64 " inferred, %" PRIu64
+		" off-CPU intervals dropped (wcanalyze info %s)\n",
 		bad ? "warning: " : "", a->path, st->lost_records, st->lost_samples, st->late,
 		a->decode_errors, c->double_switch_out, c->inferred_switch_in, c->unknown_dropped,
 		a->path);

@@ -21,8 +21,8 @@ struct line {
 	uint64_t ns;
 	size_t first;
 	uint32_t nframes, seg;
-	uint8_t leaf;   /* enum wc_out_leaf */
-	char state;     /* WC_OUT_OFF_STATE's letter */
+	uint8_t leaf; /* enum wc_out_leaf */
+	char state;   /* WC_OUT_OFF_STATE's letter */
 };
 
 /* The line being made: its text, where its frames start in p->lf, the first error. */
@@ -82,8 +82,8 @@ static void put_stable(struct wc_profile *p, struct mk *m, const char *name, uin
 }
 
 /* The line's key frame: @comm, or "comm-TID" per thread; @slot as put_frame()'s. */
-static void put_key(struct wc_profile *p, struct mk *m, const char *comm, uint32_t tid,
-		    uint32_t fl, uint64_t *slot)
+static void put_key(struct wc_profile *p, struct mk *m, const char *comm, uint32_t tid, uint32_t fl,
+		    uint64_t *slot)
 {
 	char key[64];
 
@@ -307,8 +307,12 @@ static int emit(struct wc_profile *p, const struct line *lines, size_t n,
 	for (size_t i = 0; i < n && !err;) {
 		const struct line *l = &lines[i];
 		const struct seg *s = &p->segs[l->seg];
-		struct wc_out_line o = { .tid = s->tid, .pid = s->pid, .nframes = l->nframes,
-					 .leaf = l->leaf, .state = l->state, .folded = l->text };
+		struct wc_out_line o = { .tid = s->tid,
+					 .pid = s->pid,
+					 .nframes = l->nframes,
+					 .leaf = l->leaf,
+					 .state = l->state,
+					 .folded = l->text };
 		uint64_t ns = 0;
 
 		for (; i < n && strcmp(lines[i].text, l->text) == 0; i++)

@@ -27,7 +27,7 @@ struct seg {
 	char comm[17];
 	uint64_t run_ns;
 	uint64_t nsamples;
-	uint64_t key_id;  /* the id of its lines' key frame + 1, 0 not yet (wc_profile_lines()) */
+	uint64_t key_id; /* the id of its lines' key frame + 1, 0 not yet (wc_profile_lines()) */
 };
 
 /* One waker-profile entry: blocked time of a target segment and stack, by waker. */
@@ -41,30 +41,30 @@ struct wc_profile {
 	struct wc_profile_opts o;
 	struct wc_analysis_consumer consumer;
 	struct wc_analysis *a;
-	struct seg *segs;          /* index 0 unused */
+	struct seg *segs; /* index 0 unused */
 	size_t nsegs, segs_cap;
-	struct wc_map64 entries;   /* seg << 40 | leaf << 32 | stack id -> ns */
-	struct wc_map64 samples;   /* NEAR_BIT | seg << 32 | stack id -> samples */
-	struct wc_map64 near;      /* stack id -> samples just after a switch-in, shown threads */
-	uint64_t nsamples;         /* samples of the threads shown */
-	uint64_t skid;             /* ... that are skid: wc_profile_lines() counts them */
-	bool attributed;           /* some went to LEAF_ON_NEAR */
-	struct wc_window win;      /* the --time window */
+	struct wc_map64 entries; /* seg << 40 | leaf << 32 | stack id -> ns */
+	struct wc_map64 samples; /* NEAR_BIT | seg << 32 | stack id -> samples */
+	struct wc_map64 near;	 /* stack id -> samples just after a switch-in, shown threads */
+	uint64_t nsamples;	 /* samples of the threads shown */
+	uint64_t skid;		 /* ... that are skid: wc_profile_lines() counts them */
+	bool attributed;	 /* some went to LEAF_ON_NEAR */
+	struct wc_window win;	 /* the --time window */
 	bool window_set;
-	bool calibrated;           /* calibrate() ran: it must not add the on-CPU time twice */
-	struct wk_entry *wk;       /* the waker profile */
+	bool calibrated;     /* calibrate() ran: it must not add the on-CPU time twice */
+	struct wk_entry *wk; /* the waker profile */
 	size_t nwk, wk_cap;
-	struct wc_map64 wk_index;  /* hash of an entry's key -> index + 1 (probed on clashes) */
-	bool waker_stacks;         /* wakeups carry callchains */
+	struct wc_map64 wk_index; /* hash of an entry's key -> index + 1 (probed on clashes) */
+	bool waker_stacks;	  /* wakeups carry callchains */
 	uint64_t user_ns[WC_USER_KINDS]; /* wc_profile_lines(): off-CPU time of the lines, ns, by
 					  * how complete their user stacks are */
-	struct wc_names names;     /* the frames' names, as in the folded text */
-	struct wc_map64 ucache, kcache; /* a symbolizer's name (address) -> id + 1; kcache
-					 * for kernel names with "_[k]" added */
-	uint64_t state_id[256];    /* the id + 1 of "[off-cpu X]" by X, 0 not yet */
-	struct lframe *lf;         /* the frames of the lines made, back to back */
-	struct wc_map64 stacks;    /* aspace << 32 | stack id -> index of its header in sc + 1 */
-	struct lframe *sc;         /* the frames of each stack named: a header {count}, then them */
+	struct wc_names names;		 /* the frames' names, as in the folded text */
+	struct wc_map64 ucache, kcache;	 /* a symbolizer's name (address) -> id + 1; kcache
+					  * for kernel names with "_[k]" added */
+	uint64_t state_id[256];		 /* the id + 1 of "[off-cpu X]" by X, 0 not yet */
+	struct lframe *lf;		 /* the frames of the lines made, back to back */
+	struct wc_map64 stacks; /* aspace << 32 | stack id -> index of its header in sc + 1 */
+	struct lframe *sc;	/* the frames of each stack named: a header {count}, then them */
 	size_t nsc, sc_cap;
 	size_t nlf, lf_cap;
 };

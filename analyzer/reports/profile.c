@@ -123,7 +123,8 @@ static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_
 {
 	const struct wc_filter *f = &p->o.filter;
 	struct wc_thread *w;
-	struct wk_entry k = { .tstack = iv->stack_id, .wstack = iv->waker_stack_id,
+	struct wk_entry k = { .tstack = iv->stack_id,
+			      .wstack = iv->waker_stack_id,
 			      .wtid = iv->waker_tid };
 	uint64_t blocked, h, *v;
 
@@ -236,8 +237,8 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 	}
 	if (p->o.no_calibrate || !p->a->have_switch)
 		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns);
-	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id,
-			 0, NULL);
+	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id, 0,
+			 NULL);
 	if (!v)
 		return -ENOMEM;
 	(*v)++;
@@ -277,9 +278,8 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sample = on_sample,
 	};
 	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
-	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) ||
-	    wc_map64_init(&p->ucache) || wc_map64_init(&p->kcache) ||
-	    wc_map64_init(&p->stacks)) {
+	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) || wc_map64_init(&p->ucache) ||
+	    wc_map64_init(&p->kcache) || wc_map64_init(&p->stacks)) {
 		wc_profile_free(p);
 		errno = ENOMEM;
 		return NULL;
@@ -336,7 +336,6 @@ int wc_profile_calibrate(struct wc_profile *p)
 			return -ENOMEM;
 	return 0;
 }
-
 
 void wc_profile_user_kinds(const struct wc_profile *p, uint64_t ns[WC_USER_KINDS])
 {

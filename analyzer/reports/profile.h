@@ -36,31 +36,31 @@ enum wc_unit { WC_UNIT_US = 0, WC_UNIT_MS, WC_UNIT_NS };
 struct wc_filter {
 	const uint32_t *pids, *tids; /* NULL: any */
 	size_t npids, ntids;
-	const char *comm;            /* NULL: any */
+	const char *comm; /* NULL: any */
 	bool have_time;
-	double start_s, end_s;       /* seconds from the recording's first event */
-	const char *states;          /* switch-out state letters to keep ("SD"); NULL: all */
+	double start_s, end_s; /* seconds from the recording's first event */
+	const char *states;    /* switch-out state letters to keep ("SD"); NULL: all */
 	uint64_t min_block_ns, max_block_ns; /* off-CPU interval length bounds; max 0: none */
-	bool all_tasks;              /* ignore the recording's target (COMMAND, -p) */
+	bool all_tasks;			     /* ignore the recording's target (COMMAND, -p) */
 };
 
 /* What becomes of the on-CPU samples that belong to the context switch (skid.h). */
 enum wc_skid {
 	WC_SKID_AUTO = 0,  /* [scheduler] when the sampling event is a timer (no PMU), else keep */
 	WC_SKID_SCHEDULER, /* their line is comm;[scheduler], whatever the event */
-	WC_SKID_KEEP,      /* their own stacks */
+	WC_SKID_KEEP,	   /* their own stacks */
 };
 
 struct wc_profile_opts {
 	enum wc_profile_mode mode;
 	enum wc_skid skid;
 	struct wc_filter filter;
-	bool per_thread;     /* key by "comm-tid" instead of comm */
-	bool no_calibrate;   /* on-CPU time from sample periods even with scheduler events */
+	bool per_thread;   /* key by "comm-tid" instead of comm */
+	bool no_calibrate; /* on-CPU time from sample periods even with scheduler events */
 	bool user_only, kernel_only;
-	bool delimiter;      /* a "-" frame between user and kernel frames */
-	bool annotate;       /* kernel frames get "_[k]" */
-	bool waker;          /* offwaketime: blocked time by target and waker stacks */
+	bool delimiter; /* a "-" frame between user and kernel frames */
+	bool annotate;	/* kernel frames get "_[k]" */
+	bool waker;	/* offwaketime: blocked time by target and waker stacks */
 	enum wc_unit unit;
 };
 

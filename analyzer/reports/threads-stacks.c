@@ -10,7 +10,7 @@
 /* One stack of a row before merging by text. */
 struct sent {
 	uint32_t row, aspace, stack_id;
-	uint8_t leaf;   /* 0 on-CPU, else the off-CPU state letter */
+	uint8_t leaf; /* 0 on-CPU, else the off-CPU state letter */
 	uint64_t value;
 	char *text;
 };
@@ -20,8 +20,8 @@ static int stack_text(struct wc_threads *T, struct wc_symbolizer *sym, struct wc
 		      uint32_t aspace, uint32_t stack_id)
 {
 	uint32_t nr = 0;
-	const uint64_t *ips = stack_id == PROC_STACK ? NULL
-						     : wc_replay_stack(T->a->replay, stack_id, &nr);
+	const uint64_t *ips =
+		stack_id == PROC_STACK ? NULL : wc_replay_stack(T->a->replay, stack_id, &nr);
 	struct wc_callchain cc;
 	const char *n;
 
@@ -140,7 +140,7 @@ int threads_top_stacks(struct wc_threads *T, struct wc_symbolizer *sym)
 		row = T->accs[s->idx].row;
 		if (row < 0)
 			continue;
-		e[n++] = (struct sent){ (uint32_t)row, s->aspace, (uint32_t)key,
+		e[n++] = (struct sent){ (uint32_t)row,	      s->aspace,	   (uint32_t)key,
 					(uint8_t)(key >> 32), T->stacks.values[i], NULL };
 		start[row + 1]++;
 	}

@@ -89,7 +89,7 @@ static void piece(struct wc_threads *T, struct acc *c, const struct wc_thread *t
 	if (ce > cs) {
 		if (cs > c->cursor_ns)
 			c->r.gap_ns[c->had_piece || c->loss_pending ? WC_GAP_SWITCHES
-								     : WC_GAP_START] +=
+								    : WC_GAP_START] +=
 				cs - c->cursor_ns;
 		if (ce > c->cursor_ns)
 			c->cursor_ns = ce;
@@ -113,8 +113,8 @@ static uint32_t seg_of(struct wc_threads *T, struct acc *c, const struct wc_thre
 	return c->seg;
 }
 
-static int add_stack(struct wc_threads *T, struct acc *c, const struct wc_thread *t,
-		     unsigned leaf, uint32_t stack_id, uint64_t value)
+static int add_stack(struct wc_threads *T, struct acc *c, const struct wc_thread *t, unsigned leaf,
+		     uint32_t stack_id, uint64_t value)
 {
 	uint32_t seg = seg_of(T, c, t);
 	uint64_t *v;
@@ -206,7 +206,11 @@ static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 	uint64_t s = T->a->start_ns;
 	char st = t->start_state ? t->start_state : '?';
 	struct wc_off_interval iv = {
-		.start_ns = s, .wake_ns = end, .end_ns = end, .state = st, .preempted = st == 'R',
+		.start_ns = s,
+		.wake_ns = end,
+		.end_ns = end,
+		.state = st,
+		.preempted = st == 'R',
 	};
 
 	if (end < s)
@@ -579,7 +583,8 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 	if (!T->window_set)
 		set_window(T);
 	if (a->tasks.nthreads > 1 && !acc_of(T, &a->tasks.threads[a->tasks.nthreads - 1]))
-		return -ENOMEM; /* one for every thread: those alive at the start with no event too */
+		return -ENOMEM; /* one for every thread: those alive at the start with no event too
+				 */
 	picks = calloc(T->naccs + 1, sizeof(*picks));
 	if (!picks)
 		return -ENOMEM;
@@ -619,4 +624,3 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 	T->finished = true;
 	return threads_top_stacks(T, sym);
 }
-

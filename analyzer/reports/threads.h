@@ -52,23 +52,23 @@
 #define WC_THREADS_TOP 3 /* stacks of each kind shown per thread */
 
 /* Coverage outside [LOW, HIGH] flags the thread (per cent). */
-#define WC_THREADS_COVERAGE_LOW 90.0
+#define WC_THREADS_COVERAGE_LOW	 90.0
 #define WC_THREADS_COVERAGE_HIGH 110.0
 
 /* The order of the rows (--sort): largest first by the figure named, tid ascending for
  * WC_SORT_TID; ties by on-CPU time (largest first), then tid. */
 enum wc_threads_sort {
 	WC_SORT_WALL = 0, /* lifetime (the default) */
-	WC_SORT_ON,       /* on-CPU, exact */
-	WC_SORT_OFF,      /* off-CPU */
-	WC_SORT_SLEEP,    /* SLEEP-S + BLOCK-D + OTHER: the blocked part */
-	WC_SORT_RUNQ,     /* PREEMPT-R + RUNQ-WAKE: run-queue wait */
+	WC_SORT_ON,	  /* on-CPU, exact */
+	WC_SORT_OFF,	  /* off-CPU */
+	WC_SORT_SLEEP,	  /* SLEEP-S + BLOCK-D + OTHER: the blocked part */
+	WC_SORT_RUNQ,	  /* PREEMPT-R + RUNQ-WAKE: run-queue wait */
 	WC_SORT_TID,
 };
 
 struct wc_threads_opts {
 	struct wc_filter filter; /* threads and --time; the off-CPU bounds are not used */
-	enum wc_unit unit;       /* of the text table */
+	enum wc_unit unit;	 /* of the text table */
 	enum wc_threads_sort sort;
 };
 
@@ -81,8 +81,8 @@ int wc_threads_sort_parse(const char *name, enum wc_threads_sort *out);
 
 /* One of a thread's top stacks. */
 struct wc_threads_stack {
-	char *text;    /* frames root first joined by ';', as folded lines are; owned */
-	char state;    /* off-CPU: the switch-out state letter ('?' unknown); on-CPU: 0 */
+	char *text;	/* frames root first joined by ';', as folded lines are; owned */
+	char state;	/* off-CPU: the switch-out state letter ('?' unknown); on-CPU: 0 */
 	uint64_t value; /* off-CPU: ns of whole intervals; on-CPU: samples */
 };
 
@@ -92,41 +92,41 @@ enum wc_threads_gap { WC_GAP_START = 0, WC_GAP_SWITCHES, WC_GAP_END, WC_GAP_COUN
 /* One thread's figures; times in ns, within the --time window when one is given. */
 struct wc_threads_row {
 	uint32_t tid, pid;
-	char comm[17];           /* at the end of the recording (the last name it had) */
-	bool exited;             /* its EXIT record was seen */
-	bool is_new;             /* created during the recording (sched_wakeup_new seen) */
-	bool on_cpu_at_end;      /* its last switch seen put it on a CPU */
+	char comm[17];		   /* at the end of the recording (the last name it had) */
+	bool exited;		   /* its EXIT record was seen */
+	bool is_new;		   /* created during the recording (sched_wakeup_new seen) */
+	bool on_cpu_at_end;	   /* its last switch seen put it on a CPU */
 	uint64_t start_ns, end_ns; /* the lifetime, absolute times on the recording clock */
 	uint64_t lifetime_ns;
-	uint64_t on_ns;          /* exact: sum of the runs */
+	uint64_t on_ns; /* exact: sum of the runs */
 	uint64_t runs;
 	uint64_t samples, sampled_ns; /* CPU samples and the sum of their periods */
-	uint64_t off_ns;         /* sleep + uninterruptible + other + preempted + runqueue */
-	uint64_t sleep_ns;       /* blocked part of S intervals */
-	uint64_t uninterruptible_ns; /* blocked part of D intervals */
-	uint64_t other_ns;       /* blocked part of intervals in any other state */
-	uint64_t preempted_ns;   /* whole intervals of a preempted thread (R) */
-	uint64_t runqueue_ns;    /* wakeup to switch-in of the non-preempted intervals */
-	uint64_t intervals;      /* off-CPU intervals counted */
+	uint64_t off_ns;	      /* sleep + uninterruptible + other + preempted + runqueue */
+	uint64_t sleep_ns;	      /* blocked part of S intervals */
+	uint64_t uninterruptible_ns;  /* blocked part of D intervals */
+	uint64_t other_ns;	      /* blocked part of intervals in any other state */
+	uint64_t preempted_ns;	      /* whole intervals of a preempted thread (R) */
+	uint64_t runqueue_ns;	      /* wakeup to switch-in of the non-preempted intervals */
+	uint64_t intervals;	      /* off-CPU intervals counted */
 	uint64_t voluntary, involuntary; /* switch-outs not runnable / runnable (preempted) */
-	uint64_t gap_ns[WC_GAP_COUNT]; /* uncounted time by reason */
-	uint64_t double_out;     /* switch-outs with no switch-in traced between (sched.c's
-				  * double_switch_out, of this thread) */
-	uint64_t inferred;       /* ... of which the switch-in was inferred at the wakeup */
-	uint64_t inferred_bound_ns; /* how far those switch-ins may be, in all, from where they
-				     * were put: ON-CPU and OFF-CPU may each be off by this */
-	uint64_t double_in;      /* switch-ins while already on a CPU (switch-out lost; sched.c's
-				  * switch_in_running, of this thread) */
-	char first_seen;         /* what opened the lifetime: 'i' switch-in, 'o' switch-out,
-				  * 's' a sample, 'n' sched_wakeup_new, 'p' /proc at the start */
-	bool at_start;           /* alive when the recording started (/proc) */
-	char proc_state;         /* its state then, from /proc; 0 unknown */
-	uint64_t proc_ns;        /* off-CPU time before its first switch-in, in the state /proc
-				  * gave at the start (part of off_ns) */
-	uint64_t unknown_ns;     /* lifetime not counted: the sum of gap_ns */
-	double coverage;         /* per cent; < 0 when the lifetime is 0 or the trace has no
-				  * sched_switch */
-	bool flagged;            /* coverage outside the bounds above */
+	uint64_t gap_ns[WC_GAP_COUNT];	 /* uncounted time by reason */
+	uint64_t double_out;		 /* switch-outs with no switch-in traced between (sched.c's
+					  * double_switch_out, of this thread) */
+	uint64_t inferred;		 /* ... of which the switch-in was inferred at the wakeup */
+	uint64_t inferred_bound_ns;	 /* how far those switch-ins may be, in all, from where they
+					  * were put: ON-CPU and OFF-CPU may each be off by this */
+	uint64_t double_in;  /* switch-ins while already on a CPU (switch-out lost; sched.c's
+			      * switch_in_running, of this thread) */
+	char first_seen;     /* what opened the lifetime: 'i' switch-in, 'o' switch-out,
+			      * 's' a sample, 'n' sched_wakeup_new, 'p' /proc at the start */
+	bool at_start;	     /* alive when the recording started (/proc) */
+	char proc_state;     /* its state then, from /proc; 0 unknown */
+	uint64_t proc_ns;    /* off-CPU time before its first switch-in, in the state /proc
+			      * gave at the start (part of off_ns) */
+	uint64_t unknown_ns; /* lifetime not counted: the sum of gap_ns */
+	double coverage;     /* per cent; < 0 when the lifetime is 0 or the trace has no
+			      * sched_switch */
+	bool flagged;	     /* coverage outside the bounds above */
 	struct wc_threads_stack off_top[WC_THREADS_TOP], on_top[WC_THREADS_TOP];
 	size_t noff_top, non_top;
 };

@@ -14,8 +14,8 @@
 #include "common/map64.h"
 #include "analyzer/reports/timehist.h"
 
-#define COMM_STR 64 /* "comm[tid/pid]" and its NUL */
-#define OUT_CAP (256 * 1024) /* bytes of output buffered */
+#define COMM_STR 64	      /* "comm[tid/pid]" and its NUL */
+#define OUT_CAP	 (256 * 1024) /* bytes of output buffered */
 
 /* Welford's running mean and M2, as perf's util/stat.c update_stats(). */
 struct tstat {
@@ -31,7 +31,7 @@ struct trt {
 	uint64_t off_start, off_wake, off_end; /* its last off-CPU interval */
 	uint8_t off_kind;
 	bool have_off;
-	struct tstat run; /* runs; with idle_hist the idle periods credited to it */
+	struct tstat run;      /* runs; with idle_hist the idle periods credited to it */
 	uint64_t unknown_runs; /* switch-outs whose run's start is unknown (before the trace,
 				* or a switch-in not traced and not inferred) */
 	uint64_t sleep_ns, iowait_ns, preempt_ns, delay_ns;
@@ -52,8 +52,8 @@ struct tcpu {
 	bool seen;	      /* a switch was seen on it (in the window) */
 	struct tstat idle;
 	uint64_t idle_unknown; /* switch-outs of idle whose period's start is unknown */
-	uint64_t idle_cut; /* idle periods whose switch-out was not traced, in the window */
-	uint64_t cut_all;  /* ... in the whole trace */
+	uint64_t idle_cut;     /* idle periods whose switch-out was not traced, in the window */
+	uint64_t cut_all;      /* ... in the whole trace */
 };
 
 /* idle_hist: idle time per (CPU, callchain text) */

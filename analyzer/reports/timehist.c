@@ -47,7 +47,6 @@ void th_set_window(struct wc_timehist *th)
 	th->win = wc_filter_window(&th->o.filter, th->a->start_ns);
 }
 
-
 static struct trt *trt_of(struct wc_timehist *th, size_t idx)
 {
 	if (idx >= th->ntrt) {
@@ -96,10 +95,10 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	r->have_off = true;
 	/* sched.c gives a new task's wait for its first run (from sched_wakeup_new) state R
 	 * without preemption: no switch-out began it */
-	r->off_kind = iv->preempted		       ? K_PREEMPT
-		      : iv->state == 'R'	       ? K_NEW
-		      : iv->state == 'D'	       ? K_IOWAIT
-						       : K_SLEEP;
+	r->off_kind = iv->preempted	 ? K_PREEMPT
+		      : iv->state == 'R' ? K_NEW
+		      : iv->state == 'D' ? K_IOWAIT
+					 : K_SLEEP;
 	return 0;
 }
 
@@ -138,9 +137,12 @@ static int idle_hist_task_row(struct wc_timehist *th, const struct wc_sched_even
 		return 0;
 	row_name(th, r, thr);
 	return th_put_row(th, ev,
-			  &(struct th_row){ .name = r->name, .name_len = r->name_len,
-					    .known_wait = true, .known_delay = true,
-					    .known_run = true, .state = ev->sw->state_text,
+			  &(struct th_row){ .name = r->name,
+					    .name_len = r->name_len,
+					    .known_wait = true,
+					    .known_delay = true,
+					    .known_run = true,
+					    .state = ev->sw->state_text,
 					    .chain = chain });
 }
 
@@ -209,10 +211,15 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 		r->last_chain = chain;
 	}
 	return th_put_row(th, ev,
-			  &(struct th_row){ .name = r->name, .name_len = r->name_len,
-					    .wait = wait, .delay = delay, .run = t - start,
-					    .known_wait = known_off, .known_delay = known_off,
-					    .known_run = known_run, .state = sw->state_text,
+			  &(struct th_row){ .name = r->name,
+					    .name_len = r->name_len,
+					    .wait = wait,
+					    .delay = delay,
+					    .run = t - start,
+					    .known_wait = known_off,
+					    .known_delay = known_off,
+					    .known_run = known_run,
+					    .state = sw->state_text,
 					    .chain = chain });
 }
 
@@ -250,8 +257,8 @@ static int idle_row(struct wc_timehist *th, const struct wc_sched_event *ev, str
 							       th->nhits + 1, sizeof(*th->hits))))
 					return -ENOMEM;
 				if (inserted)
-					th->hits[th->nhits++] = (struct chain_hit){ ev->cpu,
-										    c->last_chain };
+					th->hits[th->nhits++] =
+						(struct chain_hit){ ev->cpu, c->last_chain };
 				th->hits[*v].hit_ns += in;
 				th->hits[*v].count++;
 			}
@@ -261,9 +268,13 @@ static int idle_row(struct wc_timehist *th, const struct wc_sched_event *ev, str
 		return 0;
 	/* idle never waits for a CPU: its sch delay is 0 (perf 6.1 prints 0 too) */
 	return th_put_row(th, ev,
-			  &(struct th_row){ .name = "<idle>", .name_len = 6, .wait = wait,
-					    .run = run, .known_wait = known_wait,
-					    .known_delay = true, .known_run = known_run,
+			  &(struct th_row){ .name = "<idle>",
+					    .name_len = 6,
+					    .wait = wait,
+					    .run = run,
+					    .known_wait = known_wait,
+					    .known_delay = true,
+					    .known_run = known_run,
 					    .state = "I" });
 }
 
@@ -386,7 +397,8 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	th->cpus = calloc(th->ncpus, sizeof(*th->cpus));
 	if (!th->cpus)
 		return -ENOMEM;
-	th->idle_open = !f->pids && !f->tids && !f->comm && (f->all_tasks || !a->tasks.ntarget_pids);
+	th->idle_open =
+		!f->pids && !f->tids && !f->comm && (f->all_tasks || !a->tasks.ntarget_pids);
 	if (th->o.callchain && !switch_callchains(a, m))
 		th->o.callchain = false; /* nothing to show: no column for it, as perf */
 	if (th->o.callchain) {

@@ -39,18 +39,18 @@
 #include "analyzer/symbols/symbolize.h"
 
 struct wc_timehist_opts {
-	struct wc_filter filter;       /* threads and --time window; states and bounds unused */
-	bool events;      /* the event rows (perf: all but -s) */
-	bool summary;     /* the summary after them (-s, -S) */
-	bool wakeups;     /* -w: a row per wakeup */
-	bool migrations;  /* -M: a row per sched_migrate_task */
-	bool next;        /* -n: the task switched in */
-	bool cpu_visual;  /* -V: a column per CPU */
-	bool state;       /* --state: the switch-out state; the summary of wait times */
-	bool idle_hist;   /* -I: the switches to and from idle only; idle time credited to the
-			   * task that left the CPU idle */
-	bool callchain;   /* the switch-out callchain on each row (perf's -g, default on); off
-			   * when the trace's switch events have none (their attr's sample_type) */
+	struct wc_filter filter; /* threads and --time window; states and bounds unused */
+	bool events;		 /* the event rows (perf: all but -s) */
+	bool summary;		 /* the summary after them (-s, -S) */
+	bool wakeups;		 /* -w: a row per wakeup */
+	bool migrations;	 /* -M: a row per sched_migrate_task */
+	bool next;		 /* -n: the task switched in */
+	bool cpu_visual;	 /* -V: a column per CPU */
+	bool state;		 /* --state: the switch-out state; the summary of wait times */
+	bool idle_hist;	    /* -I: the switches to and from idle only; idle time credited to the
+			     * task that left the CPU idle */
+	bool callchain;	    /* the switch-out callchain on each row (perf's -g, default on); off
+			     * when the trace's switch events have none (their attr's sample_type) */
 	unsigned max_stack; /* frames of it shown, after schedule and the like are hidden */
 };
 

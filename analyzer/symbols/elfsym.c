@@ -31,14 +31,14 @@
 
 #include "common/strbuf.h"
 
-#define BUILD_ID_MAX     64 /* bytes; SHA-1 ids are 20 */
-#define NO_NAME          WC_STRBUF_FAIL
+#define BUILD_ID_MAX	 64 /* bytes; SHA-1 ids are 20 */
+#define NO_NAME		 WC_STRBUF_FAIL
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
 
 /* Longer mangled names stay mangled: the demangler's stack use grows with the name. */
-#define DEMANGLE_IN_MAX  8192  /* bytes */
+#define DEMANGLE_IN_MAX	 8192  /* bytes */
 #define DEMANGLE_OUT_MAX 65536 /* bytes: a longer demangled name is not used */
-#define DEMANGLE_OPTS    (DMGL_PARAMS | DMGL_ANSI)
+#define DEMANGLE_OPTS	 (DMGL_PARAMS | DMGL_ANSI)
 
 /* A PT_LOAD segment's file range and where it is in the virtual address space. */
 struct seg {
@@ -63,8 +63,8 @@ struct wc_elfsym {
 
 /* An open ELF file and what open_file() learned about it. */
 struct efile {
-	int fd;            /* -1 for an image in memory */
-	char *mem;         /* the image's copy, owned; NULL for a file */
+	int fd;	   /* -1 for an image in memory */
+	char *mem; /* the image's copy, owned; NULL for a file */
 	Elf *elf;
 	uint64_t size; /* bytes */
 	char path[PATH_MAX];
@@ -85,9 +85,9 @@ struct demangled {
 struct raw {
 	uint64_t start, size;
 	const char *name; /* in libelf's copy of the string table */
-	uint32_t idx;     /* index in the table: the last tie-break */
-	uint16_t shndx;   /* section; 0 when not known */
-	uint8_t bind;     /* STB_* */
+	uint32_t idx;	  /* index in the table: the last tie-break */
+	uint16_t shndx;	  /* section; 0 when not known */
+	uint8_t bind;	  /* STB_* */
 };
 
 /* ---- files ---- */
@@ -135,8 +135,8 @@ static bool headers_in_file(Elf *elf, uint64_t size)
 
 	if (!gelf_getehdr(elf, &eh) || elf_getphdrnum(elf, &phnum) || elf_getshdrnum(elf, &shnum))
 		return false;
-	if (phnum && (eh.e_phentsize != phent || eh.e_phoff > size ||
-		      (size - eh.e_phoff) / phent < phnum))
+	if (phnum &&
+	    (eh.e_phentsize != phent || eh.e_phoff > size || (size - eh.e_phoff) / phent < phnum))
 		return false;
 	/* libelf pretends a cut section header table is not there: look at the ELF header */
 	if (eh.e_shoff && (eh.e_shentsize != shent || eh.e_shoff > size ||
@@ -257,7 +257,7 @@ static bool id_match(const uint8_t *a, size_t alen, const uint8_t *b, size_t ble
 /* What a candidate debug (or stand-in) file must have. */
 struct want {
 	const uint8_t *id;
-	size_t id_len;  /* 0: unknown, the file is taken on its path alone */
+	size_t id_len;	/* 0: unknown, the file is taken on its path alone */
 	bool need_code; /* stands in for the runtime file: holds the code */
 };
 

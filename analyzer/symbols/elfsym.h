@@ -38,17 +38,17 @@ struct wc_elfsym;
 
 /* Where to look for files; any member may be NULL or 0, and so may the whole struct. */
 struct wc_symbol_paths {
-	const char *symfs;             /* root of the recorded paths, as perf --symfs */
+	const char *symfs;	       /* root of the recorded paths, as perf --symfs */
 	const char *const *debug_dirs; /* extra debug directories, searched before the system's */
 	size_t ndebug_dirs;
 };
 
 enum wc_elfsym_status {
-	WC_ELFSYM_OK,       /* symbols loaded */
+	WC_ELFSYM_OK,	    /* symbols loaded */
 	WC_ELFSYM_MISSING,  /* no file at the path (or the path is not absolute, as "[vdso]") */
 	WC_ELFSYM_MISMATCH, /* the file is not the recorded build (or has no build-id) */
 	WC_ELFSYM_NOSYMS,   /* the file has no function symbols, nor a debug file with some */
-	WC_ELFSYM_BAD,      /* the file is not a valid ELF file, or is damaged */
+	WC_ELFSYM_BAD,	    /* the file is not a valid ELF file, or is damaged */
 };
 
 /**

@@ -14,13 +14,13 @@
 struct wc_symbolizer {
 	const struct wc_tasks *tasks;
 	const struct wc_symbol_paths *paths;
-	struct wc_kallsyms *kallsyms;          /* parsed from the text, owned */
+	struct wc_kallsyms *kallsyms;	      /* parsed from the text, owned */
 	const struct wc_kallsyms *referenced; /* the KSYM records', borrowed */
-	struct wc_elfsym **elf;   /* by dso index, opened on first use */
-	bool *used;               /* by dso index: a frame was resolved against it */
+	struct wc_elfsym **elf;		      /* by dso index, opened on first use */
+	bool *used;			      /* by dso index: a frame was resolved against it */
 	size_t nelf;
-	struct wc_map64 user;     /* dso << 44 | file offset -> name index */
-	struct wc_map64 kernel;   /* address -> name index */
+	struct wc_map64 user;	/* dso << 44 | file offset -> name index */
+	struct wc_map64 kernel; /* address -> name index */
 	char **names;
 	size_t nnames, names_cap;
 };
@@ -115,9 +115,9 @@ static struct wc_elfsym *elf_of(struct wc_symbolizer *s, uint32_t dso)
 
 		/* the vdso has no file: the trace carries the recorder's image of it */
 		if (!strcmp(d->path, "[vdso]") && s->tasks->vdso_image)
-			s->elf[dso] = wc_elfsym_open_image(d->path, s->tasks->vdso_image,
-							   s->tasks->vdso_image_len, id,
-							   d->build_id_len);
+			s->elf[dso] =
+				wc_elfsym_open_image(d->path, s->tasks->vdso_image,
+						     s->tasks->vdso_image_len, id, d->build_id_len);
 		else
 			s->elf[dso] = wc_elfsym_open(d->path, id, d->build_id_len, s->paths);
 	}

@@ -3,7 +3,8 @@
  * fuzz-raw.c - libFuzzer target: the input as a trace file, as it is, through one wcanalyze
  * command line of commands.h (picked by its size: fz_run_one()).  It reaches the file
  * header, the zstd frames and the reader's checks; a mutated frame mostly fails its
- * checksum, so the record layer is fuzz-records.c's.  Seeds: testdata/fuzz-seeds/ (`make fuzz`, scripts/fuzz.sh).
+ * checksum, so the record layer is fuzz-records.c's.  Seeds: testdata/fuzz-seeds/ (`make fuzz`,
+ * scripts/fuzz.sh).
  */
 #include <stdlib.h>
 

@@ -89,7 +89,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "--to-records"))
 		return to_records(argv[2], argv[3]);
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "--to-wct"))
-		return to_wct(argv[2], argv[3], argc == 5 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0);
+		return to_wct(argv[2], argv[3],
+			      argc == 5 ? (uint32_t)strtoul(argv[4], NULL, 0) : 0);
 	fputs("usage: wct-records --to-records TRACE OUT | --to-wct RECORDS OUT [FRAME_BYTES]\n",
 	      stderr);
 	return 2;

@@ -145,9 +145,9 @@ uint64_t file_offset(const char *path, uint64_t vaddr)
 			uint64_t *s = segs[nsegs];
 
 			nsegs +=
-			    sscanf(line,
-				   " LOAD 0x%" SCNx64 " 0x%" SCNx64 " 0x%" SCNx64 " 0x%" SCNx64,
-				   &s[0], &s[1], &pa, &s[2]) == 4;
+				sscanf(line,
+				       " LOAD 0x%" SCNx64 " 0x%" SCNx64 " 0x%" SCNx64 " 0x%" SCNx64,
+				       &s[0], &s[1], &pa, &s[2]) == 4;
 		}
 		pclose(p);
 		snprintf(cached, sizeof(cached), "%s", path);
@@ -244,16 +244,16 @@ void check_function(const char *nm_path, const char *seg_path, const char *sym, 
 }
 
 const char prog_c[] =
-    "static int (*volatile fp)(int);\n"
-    "__attribute__((noinline)) static int local_fn(int x)\n"
-    "{ volatile int y = x; for (int i = 0; i < 8; i++) y = y * 3 + i; return y; }\n"
-    "__attribute__((noinline)) int target_fn(int x)\n"
-    "{\n"
-    "	volatile int y = x;\n"
-    "	for (int i = 0; i < 8; i++) y += i * x;\n"
-    "#ifdef VARIANT\n"
-    "	y += VARIANT;\n"
-    "#endif\n"
-    "	return y + local_fn(x);\n"
-    "}\n"
-    "int main(int argc, char **argv) { (void)argv; fp = target_fn; return fp(argc) & 1; }\n";
+	"static int (*volatile fp)(int);\n"
+	"__attribute__((noinline)) static int local_fn(int x)\n"
+	"{ volatile int y = x; for (int i = 0; i < 8; i++) y = y * 3 + i; return y; }\n"
+	"__attribute__((noinline)) int target_fn(int x)\n"
+	"{\n"
+	"	volatile int y = x;\n"
+	"	for (int i = 0; i < 8; i++) y += i * x;\n"
+	"#ifdef VARIANT\n"
+	"	y += VARIANT;\n"
+	"#endif\n"
+	"	return y + local_fn(x);\n"
+	"}\n"
+	"int main(int argc, char **argv) { (void)argv; fp = target_fn; return fp(argc) & 1; }\n";

@@ -22,7 +22,8 @@ void et_init(void)
 	if (st_begin(&et_tr)) {
 		st_remove(&et_tr);
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 }
 

@@ -43,10 +43,10 @@
 #include "sched-trace.h"
 
 /* the tids above, and a millisecond in ns */
-#define A 100
-#define B 101
-#define N 102
-#define W 300
+#define A  100
+#define B  101
+#define N  102
+#define W  300
 #define MS 1000000ull
 
 /* The trace file: et_init() begins it, et_fini() removes it. */

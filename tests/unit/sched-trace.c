@@ -292,14 +292,14 @@ void st_wake(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker,
 	wake(t, ST_EV_WAKING, 375, time_ns, cpu, waker, tid, comm, target_cpu, stack_id);
 }
 
-void st_wake_new(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker,
-		 uint32_t tid, const char *comm, int32_t target_cpu)
+void st_wake_new(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker, uint32_t tid,
+		 const char *comm, int32_t target_cpu)
 {
 	wake(t, ST_EV_WAKEUP_NEW, 373, time_ns, cpu, waker, tid, comm, target_cpu, 0);
 }
 
-void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-	       uint32_t stack_id, uint64_t period_ns)
+void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid, uint32_t stack_id,
+	       uint64_t period_ns)
 {
 	struct wc_rec_sample *x = (void *)buf;
 
@@ -345,7 +345,8 @@ void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, c
 void st_proc_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,
 		  const char *comm, char state)
 {
-	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state, 0, sizeof(struct wc_rec_comm));
+	comm_record(t, time_ns, pid, tid, comm, WC_TASK_SYNTH, state, 0,
+		    sizeof(struct wc_rec_comm));
 }
 
 void st_proc_comm_parent(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid,

@@ -17,14 +17,14 @@
 #include "common/writer.h"
 
 /* event ids of the EVENT_ATTRs st_begin() writes */
-#define ST_EV_SWITCH 1     /* sched:sched_switch */
-#define ST_EV_WAKING 2     /* sched:sched_waking */
+#define ST_EV_SWITCH	 1 /* sched:sched_switch */
+#define ST_EV_WAKING	 2 /* sched:sched_waking */
 #define ST_EV_WAKEUP_NEW 3 /* sched:sched_wakeup_new */
-#define ST_EV_CLOCK 4      /* cpu-clock */
+#define ST_EV_CLOCK	 4 /* cpu-clock */
 
 /* prev_state values of the 6.18 layout (TASK_REPORT_MAX = 0x100 marks preemption) */
-#define ST_S 0x1ull
-#define ST_D 0x2ull
+#define ST_S	 0x1ull
+#define ST_D	 0x2ull
 #define ST_RPLUS 0x100ull
 
 struct st_trace {
@@ -33,7 +33,7 @@ struct st_trace {
 	struct wc_writer *w;
 	struct wc_stack_table *stacks, *payloads;
 	uint32_t pid_of[16][2]; /* tid -> pid where they differ (else pid = tid) */
-	int err;                /* the first error */
+	int err;		/* the first error */
 };
 
 /*
@@ -73,12 +73,12 @@ void st_wake(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker,
 	     const char *comm, int32_t target_cpu, uint32_t stack_id);
 
 /* st_wake_new() - a sched_wakeup_new of @tid, as st_wake() */
-void st_wake_new(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker,
-		 uint32_t tid, const char *comm, int32_t target_cpu);
+void st_wake_new(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker, uint32_t tid,
+		 const char *comm, int32_t target_cpu);
 
 /* st_sample() - a cpu-clock sample of @tid with @period_ns */
-void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid,
-	       uint32_t stack_id, uint64_t period_ns);
+void st_sample(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t tid, uint32_t stack_id,
+	       uint64_t period_ns);
 
 /* st_comm() - a COMM record (no exec) */
 void st_comm(struct st_trace *t, uint64_t time_ns, uint32_t pid, uint32_t tid, const char *comm);

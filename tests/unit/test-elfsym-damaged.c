@@ -17,7 +17,6 @@
 
 #include "tests/unit/elfsym-util.h"
 
-
 TestSuite(elfsym, .init = elfsym_init, .fini = elfsym_fini);
 
 /* ---- damaged files ---- */
@@ -178,8 +177,8 @@ Test(elfsym, this_machines_libc)
 	p = popen(cmd, "r");
 	cr_assert_not_null(p);
 	while (fgets(line, sizeof(line), p)) {
-		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %c %1023s", &addr, &size, &type,
-			   sym) != 4 ||
+		if (sscanf(line, "%" SCNx64 " %" SCNx64 " %c %1023s", &addr, &size, &type, sym) !=
+			    4 ||
 		    !strchr("TtWwi", type) || !size)
 			continue;
 		addr = file_offset(libc, addr);
@@ -214,10 +213,13 @@ Test(elfsym, ten_thousand_cxx_functions)
 	cr_assert_not_null(f);
 	fprintf(f, "\t.text\n");
 	for (int i = 0; i < 10000; i++) {
-		snprintf(name, sizeof(name), "_ZN2ns5Klass%zu" "method%dEi",
+		snprintf(name, sizeof(name),
+			 "_ZN2ns5Klass%zu"
+			 "method%dEi",
 			 strlen("method") + (size_t)snprintf(NULL, 0, "%d", i), i);
-		fprintf(f, "\t.globl %s\n\t.type %s, @function\n%s:\n\t.skip 32, 0x90\n\tret\n"
-			   "\t.size %s, .-%s\n",
+		fprintf(f,
+			"\t.globl %s\n\t.type %s, @function\n%s:\n\t.skip 32, 0x90\n\tret\n"
+			"\t.size %s, .-%s\n",
 			name, name, name, name, name);
 	}
 	fprintf(f, "\t.globl main\n\t.type main, @function\nmain:\n\txor %%eax, %%eax\n\tret\n"

@@ -89,8 +89,10 @@ static size_t read_functions(struct func *out, size_t max)
 				GElf_Phdr ph;
 
 				if (gelf_getphdr(elf, (int)k, &ph) && ph.p_type == PT_LOAD &&
-				    s.st_value >= ph.p_vaddr && s.st_value - ph.p_vaddr < ph.p_filesz)
-					out[n] = (struct func){ .off = s.st_value - ph.p_vaddr + ph.p_offset,
+				    s.st_value >= ph.p_vaddr &&
+				    s.st_value - ph.p_vaddr < ph.p_filesz)
+					out[n] = (struct func){ .off = s.st_value - ph.p_vaddr +
+								       ph.p_offset,
 								.size = s.st_size,
 								.bind = GELF_ST_BIND(s.st_info) };
 			}

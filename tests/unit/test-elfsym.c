@@ -22,7 +22,6 @@
 
 #include "tests/unit/elfsym-util.h"
 
-
 TestSuite(elfsym, .init = elfsym_init, .fini = elfsym_fini);
 
 /* ---- executables and libraries ---- */

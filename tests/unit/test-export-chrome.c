@@ -61,23 +61,24 @@ static char *events_of(char *doc)
 	return doc;
 }
 
-#define RUN(ts, dur, tid, cpu)                                                              \
-	"{\"ph\":\"X\",\"ts\":" ts ",\"dur\":" dur ",\"pid\":100,\"tid\":" tid                  \
+#define RUN(ts, dur, tid, cpu)                                                                     \
+	"{\"ph\":\"X\",\"ts\":" ts ",\"dur\":" dur ",\"pid\":100,\"tid\":" tid                     \
 	",\"name\":\"Running\",\"cat\":\"on-cpu\",\"args\":{\"cpu\":" cpu "}}"
-#define OFF(ts, dur, tid, name, args)                                                       \
-	"{\"ph\":\"X\",\"ts\":" ts ",\"dur\":" dur ",\"pid\":100,\"tid\":" tid ",\"name\":\""   \
-	name "\",\"cat\":\"off-cpu\",\"args\":{" args "}}"
-#define META(what, tid, name)                                                               \
-	"{\"ph\":\"M\",\"name\":\"" what "\",\"pid\":100,\"tid\":" tid ",\"args\":{\"name\":\"" \
-	name "\"}}"
-#define K1J "[\"__schedule\"]"
-#define K2J "[\"__schedule\",\"schedule\"]"
-#define K3J "[\"__schedule\",\"schedule\",\"do_poll\"]"
-#define WKJ "[\"do_poll\",\"entry_SYSCALL_64\",\"[unknown]\"]"
+#define OFF(ts, dur, tid, name, args)                                                              \
+	"{\"ph\":\"X\",\"ts\":" ts ",\"dur\":" dur ",\"pid\":100,\"tid\":" tid ",\"name\":\"" name \
+	"\",\"cat\":\"off-cpu\",\"args\":{" args "}}"
+#define META(what, tid, name)                                                                      \
+	"{\"ph\":\"M\",\"name\":\"" what "\",\"pid\":100,\"tid\":" tid                             \
+	",\"args\":{\"name\":\"" name "\"}}"
+#define K1J   "[\"__schedule\"]"
+#define K2J   "[\"__schedule\",\"schedule\"]"
+#define K3J   "[\"__schedule\",\"schedule\",\"do_poll\"]"
+#define WKJ   "[\"do_poll\",\"entry_SYSCALL_64\",\"[unknown]\"]"
 #define WAKER "\"waker_tid\":300,\"waker\":\"waker\""
-#define NAMES                                                                               \
-	META("process_name", "100", "app") ",\n" META("thread_name", "100", "app") ",\n"    \
-	META("thread_name", "101", "worker") ",\n" META("thread_name", "102", "worker")
+#define NAMES                                                                                      \
+	META("process_name", "100", "app")                                                         \
+	",\n" META("thread_name", "100", "app") ",\n" META(                                        \
+		"thread_name", "101", "worker") ",\n" META("thread_name", "102", "worker")
 
 /*
  * All of it, in the order the replay closes runs (at the switch-out) and intervals (at the
@@ -98,27 +99,28 @@ Test(chrome, all_slices)
 
 	et_write_trace(0);
 	got = events_of(chrome_text(&o, &n));
-	cr_expect_str_eq(
-		got,
-		"{\"traceEvents\":[\n" RUN("1000.000", "500.000", "101", "1") ",\n"
-		RUN("0.000", "2000.000", "100", "0") ",\n"
-		OFF("2000.000", "250.000", "100", "Preempted R",
-		    "\"state\":\"R\",\"stack\":" K2J ",\"cpu\":0") ",\n"
-		OFF("1500.000", "700.000", "101", "Sleeping S",
-		    "\"state\":\"S\",\"stack\":" K1J "," WAKER ",\"waker_stack\":" WKJ) ",\n"
-		OFF("2200.000", "100.000", "101", "Runnable",
-		    "\"state\":\"S\"," WAKER ",\"cpu\":1") ",\n"
-		RUN("2300.000", "300.000", "101", "1") ",\n"
-		RUN("2250.000", "750.000", "100", "0") ",\n"
-		OFF("2600.000", "500.000", "101", "Uninterruptible D",
-		    "\"state\":\"D\",\"stack\":" K3J "," WAKER ",\"waker_stack\":" WKJ) ",\n"
-		OFF("3100.000", "300.000", "101", "Runnable",
-		    "\"state\":\"D\"," WAKER ",\"cpu\":1") ",\n"
-		OFF("3500.000", "200.000", "102", "Runnable",
-		    "\"state\":\"R\"," WAKER ",\"cpu\":0") ",\n"
-		RUN("3700.000", "200.000", "102", "0") ",\n"
-		RUN("3400.000", "600.000", "101", "1") ",\n" NAMES "\n]",
-		"got:\n%s", got);
+	cr_expect_str_eq(got,
+			 "{\"traceEvents\":[\n" RUN("1000.000", "500.000", "101", "1") ",\n" RUN(
+				 "0.000", "2000.000", "100", "0") ",\n" OFF("2000.000", "250.000",
+									    "100", "Preempted R",
+									    "\"state\":\"R\",\"stack\":" K2J ",\"cpu\":0") ",\n" OFF("1500.000", "700.000", "101", "Sleeping S", "\"state\":\"S\",\"stack\":" K1J "," WAKER ",\"waker_stack\":" WKJ) ",\n" OFF("2200.000", "100.000", "101", "Runnable", "\"state\":\"S\"," WAKER ",\"cpu\":1") ",\n" RUN("2300.000", "300.000", "101", "1") ",\n" RUN("2250.000", "750.000", "100", "0") ",\n" OFF("2600.000",
+																																																						    "500.000",
+																																																						    "101",
+																																																						    "Uninterruptible D",
+																																																						    "\"state\":\"D\",\"stack\":" K3J
+																																																						    "," WAKER ",\"waker_stack\":" WKJ) ",\n" OFF("3100.000",
+																																																												 "300.000",
+																																																												 "101",
+																																																												 "Runnable",
+																																																												 "\"state\":\"D\"," WAKER ",\"cpu\":1") ",\n" OFF("3500.000", "200.000", "102", "Runnable", "\"state\":\"R\"," WAKER ",\"cpu\":0") ",\n" RUN("3700.000",
+																																																																													     "200.000",
+																																																																													     "102",
+																																																																													     "0") ",\n" RUN("3400.000",
+																																																																															    "600.000",
+																																																																															    "101",
+																																																																															    "1") ",\n" NAMES
+																																																																																 "\n]",
+			 "got:\n%s", got);
 	cr_expect_eq(n, 12);
 	free(got);
 }
@@ -154,8 +156,9 @@ Test(chrome, other_data)
  */
 Test(chrome, time_window)
 {
-	struct wc_chrome_opts o = { .filter = { .have_time = true, .start_s = 0.0025,
-						.end_s = 0.0035 } };
+	struct wc_chrome_opts o = {
+		.filter = { .have_time = true, .start_s = 0.0025, .end_s = 0.0035 }
+	};
 	uint64_t n = 0;
 	char *got;
 
@@ -163,15 +166,20 @@ Test(chrome, time_window)
 	got = events_of(chrome_text(&o, &n));
 	cr_expect_str_eq(
 		got,
-		"{\"traceEvents\":[\n" RUN("2500.000", "100.000", "101", "1") ",\n"
-		RUN("2500.000", "500.000", "100", "0") ",\n"
-		OFF("2600.000", "500.000", "101", "Uninterruptible D",
-		    "\"state\":\"D\",\"stack\":" K3J "," WAKER ",\"waker_stack\":" WKJ) ",\n"
-		OFF("3100.000", "300.000", "101", "Runnable",
-		    "\"state\":\"D\"," WAKER ",\"cpu\":1") ",\n"
-		RUN("3400.000", "100.000", "101", "1") ",\n"
-		META("process_name", "100", "app") ",\n" META("thread_name", "100", "app") ",\n"
-		META("thread_name", "101", "worker") "\n]",
+		"{\"traceEvents\":[\n" RUN("2500.000", "100.000", "101", "1") ",\n" RUN("2500.000", "500.000", "100", "0") ",\n" OFF(
+			"2600.000", "500.000", "101", "Uninterruptible D",
+			"\"state\":\"D\",\"stack\":" K3J "," WAKER
+			",\"waker_stack\":" WKJ) ",\n" OFF("3100.000", "300.000", "101", "Runnable",
+							   "\"state\":\"D\"," WAKER
+							   ",\"cpu\":1") ",\n" RUN("3400.000",
+										   "100.000", "101",
+										   "1") ",\n" META("process_name",
+												   "100",
+												   "app") ",\n" META("thread_name",
+														     "100",
+														     "app") ",\n" META("thread_name",
+																       "101",
+																       "worker") "\n]",
 		"got:\n%s", got);
 	cr_expect_eq(n, 5);
 	free(got);
@@ -204,14 +212,17 @@ Test(chrome, filters)
 	cr_expect_eq(n, 8);
 	o = (struct wc_chrome_opts){ .filter = { .tids = tids, .ntids = 1 } };
 	got = events_of(chrome_text(&o, &n));
-	cr_expect_str_eq(got,
-			 "{\"traceEvents\":[\n"
-			 OFF("3500.000", "200.000", "102", "Runnable",
-			     "\"state\":\"R\"," WAKER ",\"cpu\":0") ",\n"
-			 RUN("3700.000", "200.000", "102", "0") ",\n"
-			 META("process_name", "100", "app") ",\n"
-			 META("thread_name", "102", "worker") "\n]",
-			 "got:\n%s", got);
+	cr_expect_str_eq(
+		got,
+		"{\"traceEvents\":[\n" OFF(
+			"3500.000", "200.000", "102", "Runnable",
+			"\"state\":\"R\"," WAKER
+			",\"cpu\":0") ",\n" RUN("3700.000", "200.000", "102",
+						"0") ",\n" META("process_name", "100",
+								"app") ",\n" META("thread_name",
+										  "102",
+										  "worker") "\n]",
+		"got:\n%s", got);
 	free(got);
 }
 
@@ -262,14 +273,17 @@ static void write_fp_trace(void)
 	cr_assert_eq(st_end(&et_tr, true, 4 * MS), 0);
 }
 
-#define FP_EVENTS                                                                           \
-	"{\"traceEvents\":[\n" RUN("0.000", "1749.005", "100", "0") ",\n"                   \
-	OFF("1749.005", "6.670999999999822", "100", "Sleeping S",                          \
-	    "\"state\":\"S\",\"waker_tid\":300,\"waker\":\"[unknown]\"") ",\n"            \
-	OFF("1755.676", "44.324", "100", "Runnable",                                       \
-	    "\"state\":\"S\",\"waker_tid\":300,\"waker\":\"[unknown]\",\"cpu\":0") ",\n"  \
-	RUN("1800.000", "200.000", "100", "0") ",\n" META("process_name", "100", "app") ",\n" \
-	META("thread_name", "100", "app") "\n]"
+#define FP_EVENTS                                                                                                                                                                                           \
+	"{\"traceEvents\":[\n" RUN("0.000", "1749.005", "100", "0") ",\n" OFF("1749.005", "6.670999999999822", "100", "Sleeping S", "\"state\":\"S\",\"waker_tid\":300,\"waker\":\"[unknown]\"") ",\n" OFF( \
+		"1755.676", "44.324", "100", "Runnable",                                                                                                                                                    \
+		"\"state\":\"S\",\"waker_tid\":300,\"waker\":\"[unknown]\",\"cpu\":0") ",\n" RUN("1800.000",                                                                                                \
+												 "200.000",                                                                                                 \
+												 "100",                                                                                                     \
+												 "0") ",\n" META("process_name",                                                                            \
+														 "100",                                                                                     \
+														 "app") ",\n" META("thread_name",                                                           \
+																   "100",                                                                   \
+																   "app") "\n]"
 
 Test(chrome, durations_add_up_in_floating_point)
 {
@@ -366,7 +380,7 @@ Test(validate, chrome_structure)
 	et_save(text, bad1);
 	et_patch(text, "\"dur\":251.000", "\"dur\":250.000");
 	et_patch(text, "\"thread_name\",\"pid\":100,\"tid\":102",
-	      "\"thread_name\",\"pid\":100,\"tid\":103");
+		 "\"thread_name\",\"pid\":100,\"tid\":103");
 	et_save(text, bad2);
 	free(text);
 	o.filter = (struct wc_filter){ .have_time = true, .start_s = 0.0025, .end_s = 0.0035 };
@@ -490,15 +504,15 @@ Test(export_cmd, formats_to_file)
 Test(export_cmd, usage_errors)
 {
 	et_write_trace(0);
-	cr_expect_eq(cmd(et_tr.path, NULL), WC_EXIT_USAGE);                        /* no --format */
+	cr_expect_eq(cmd(et_tr.path, NULL), WC_EXIT_USAGE); /* no --format */
 	cr_expect_eq(cmd("--format", "pprof", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--unit", "ms", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--mode", "off", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "-d", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--no-calibrate", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--time", "2,1", et_tr.path, NULL), WC_EXIT_USAGE);
-	cr_expect_eq(cmd("--format", "chrome", NULL), WC_EXIT_USAGE);              /* no FILE */
-	cr_expect_eq(cmd("--format", "chrome", "-o", NULL), WC_EXIT_USAGE);        /* no -o arg */
+	cr_expect_eq(cmd("--format", "chrome", NULL), WC_EXIT_USAGE);	    /* no FILE */
+	cr_expect_eq(cmd("--format", "chrome", "-o", NULL), WC_EXIT_USAGE); /* no -o arg */
 	cr_expect_eq(cmd("--format", "chrome", "--per-thread", "-o", "/dev/null", et_tr.path, NULL),
 		     WC_EXIT_OK);
 }
@@ -557,8 +571,8 @@ Test(export_cmd, truncated_trace_exit_3)
 	snprintf(out, sizeof(out), "%s/out.json", dir);
 	cr_expect_eq(cmd("--format", "chrome", "-o", out, cut, NULL), WC_EXIT_TRUNCATED);
 	text = slurp(out);
-	cr_expect(strstr(text, RUN("1000.000", "500.000", "101", "1") ",\n"
-				   RUN("0.000", "2000.000", "100", "0") ",\n") != NULL,
+	cr_expect(strstr(text, RUN("1000.000", "500.000", "101",
+				   "1") ",\n" RUN("0.000", "2000.000", "100", "0") ",\n") != NULL,
 		  "%s", text);
 	cr_expect(strstr(text, "Preempted") == NULL, "%s", text);
 	cr_expect_eq(text[strlen(text) - 2], '}');

@@ -45,10 +45,10 @@ static void strings(struct wc_json *j)
 {
 	wc_json_array(j);
 	wc_json_str(j, "plain ascii");
-	wc_json_str(j, "q\"b\\s/");                   /* RFC 8259: " and \ escaped, / not */
-	wc_json_str(j, "\b\f\n\r\t\x01\x1f");         /* short escapes, else \u00XX */
+	wc_json_str(j, "q\"b\\s/");	      /* RFC 8259: " and \ escaped, / not */
+	wc_json_str(j, "\b\f\n\r\t\x01\x1f"); /* short escapes, else \u00XX */
 	wc_json_str(j, "\x7f caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5"); /* DEL é € U+1F525 */
-	wc_json_strn(j, "a\0b", 3);                  /* NUL inside */
+	wc_json_strn(j, "a\0b", 3);					  /* NUL inside */
 	wc_json_end(j);
 }
 
@@ -63,12 +63,13 @@ Test(json, escapes)
 static void bad_utf8(struct wc_json *j)
 {
 	wc_json_array(j);
-	wc_json_str(j, "a\xff" "b");            /* never a UTF-8 byte */
-	wc_json_str(j, "\xc0\x80");             /* overlong NUL: C0 cannot lead */
-	wc_json_str(j, "\xed\xa0\x80");         /* a surrogate, U+D800 */
-	wc_json_str(j, "\xe2\x82");             /* cut short at the end */
-	wc_json_str(j, "\xf4\x90\x80\x80");     /* above U+10FFFF */
-	wc_json_str(j, "\x80x");                /* a continuation byte alone */
+	wc_json_str(j, "a\xff"
+		       "b");		    /* never a UTF-8 byte */
+	wc_json_str(j, "\xc0\x80");	    /* overlong NUL: C0 cannot lead */
+	wc_json_str(j, "\xed\xa0\x80");	    /* a surrogate, U+D800 */
+	wc_json_str(j, "\xe2\x82");	    /* cut short at the end */
+	wc_json_str(j, "\xf4\x90\x80\x80"); /* above U+10FFFF */
+	wc_json_str(j, "\x80x");	    /* a continuation byte alone */
 	wc_json_end(j);
 }
 

@@ -53,8 +53,8 @@ static char *speedscope_text(struct wc_profile_opts o, size_t *nprofiles)
 	return text;
 }
 
-#define SS_HEAD                                                                             \
-	"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"name\":\"t.wct\"," \
+#define SS_HEAD                                                                                    \
+	"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\"name\":\"t.wct\","  \
 	"\"exporter\":\"wcanalyze@" PACKAGE_VERSION "\",\"activeProfileIndex\":0,\n"
 
 /*
@@ -114,7 +114,8 @@ Test(speedscope, wall_profile_per_thread)
 Test(speedscope, off_mode_in_ns)
 {
 	static const uint32_t tids[] = { B };
-	struct wc_profile_opts o = { .mode = WC_MODE_OFF, .unit = WC_UNIT_NS,
+	struct wc_profile_opts o = { .mode = WC_MODE_OFF,
+				     .unit = WC_UNIT_NS,
 				     .filter = { .tids = tids, .ntids = 1 } };
 	char *got;
 
@@ -182,7 +183,7 @@ Test(validate, speedscope_schema)
 	int rc;
 
 	if (et_run("sh \"$srcdir\"/testdata/export/speedscope-schema.sh 2>&1", schema,
-		sizeof(schema)) != 0)
+		   sizeof(schema)) != 0)
 		cr_skip_test("%s", schema);
 	schema[strcspn(schema, "\n")] = 0;
 	et_write_trace(0);

@@ -50,8 +50,9 @@ static void parse(const char *svg)
 		cr_assert_not_null(e);
 		p += 10;
 		memcpy(f.title, p, (size_t)(e - p) < 511 ? (size_t)(e - p) : 511);
-		n = sscanf(e, "</title><rect x=\"%lf\" y=\"%d\" width=\"%lf\" height=\"15\" "
-			      "fill=\"%7[#0-9a-f]\"/>",
+		n = sscanf(e,
+			   "</title><rect x=\"%lf\" y=\"%d\" width=\"%lf\" height=\"15\" "
+			   "fill=\"%7[#0-9a-f]\"/>",
 			   &f.x, &f.y, &f.w, f.fill);
 		cr_assert_eq(n, 4, "frame %zu: %.120s", npf, e);
 		t = strstr(e, "/>") + 2;
@@ -195,8 +196,8 @@ Test(flamegraph, sibling_order)
  */
 Test(flamegraph, merge_narrow)
 {
-	const char *lines[] = { "r;a 1002", "r;m1 2", "r;m2 2", "r;m3 2", "r;q 166",
-				"r;q;x1 1", "r;q;x2 1", "r;z 4", NULL };
+	const char *lines[] = { "r;a 1002", "r;m1 2",	"r;m2 2", "r;m3 2", "r;q 166",
+				"r;q;x1 1", "r;q;x2 1", "r;z 4",  NULL };
 	struct wc_flamegraph_opts o = { .minwidth = 5 };
 	struct wc_flamegraph_stats st;
 	char *svg;
@@ -241,8 +242,7 @@ Test(flamegraph, digits)
  */
 Test(flamegraph, escaping)
 {
-	const char *lines[] = { "a&b;<init>;\"q\";x>y 590", "caf\xc3\xa9;bad\xff\x01z 590",
-				NULL };
+	const char *lines[] = { "a&b;<init>;\"q\";x>y 590", "caf\xc3\xa9;bad\xff\x01z 590", NULL };
 	struct wc_flamegraph_opts o = { .minwidth = -1, .title = "<script>&\"" };
 	char *svg = graph(&o, lines, NULL);
 
@@ -269,8 +269,8 @@ Test(flamegraph, escaping)
 #define E "\xc3\xa9" /* é */
 Test(flamegraph, labels)
 {
-	const char *lines[] = { "abcdefghij 50", "abcdefg 50", "b 20", E E E E E E E E E E " 50",
-				"z 1010", NULL };
+	const char *lines[] = { "abcdefghij 50",	   "abcdefg 50", "b 20",
+				E E E E E E E E E E " 50", "z 1010",	 NULL };
 	struct wc_flamegraph_opts o = { .minwidth = -1 };
 	char *svg = graph(&o, lines, NULL);
 
@@ -318,8 +318,8 @@ Test(flamegraph, color_bands)
 		rgb_of(wc_fg_color(WC_FG_HOT, name, true, false, buf), &r, &g, &b);
 		cr_expect(r == g && r >= 80 && r <= 140 && b >= 205, "off user %s", buf);
 		rgb_of(wc_fg_color(WC_FG_HOT, kname, true, false, buf), &r, &g, &b);
-		cr_expect(r >= 60 && r <= 110 && g >= 150 && g <= 200 && b >= 215,
-			  "off kernel %s", buf);
+		cr_expect(r >= 60 && r <= 110 && g >= 150 && g <= 200 && b >= 215, "off kernel %s",
+			  buf);
 		rgb_of(wc_fg_color(WC_FG_IO, name, true, false, buf), &r, &g, &b);
 		cr_expect(r == g && r >= 80 && r <= 140 && b >= 190 && b <= 245, "io %s", buf);
 		rgb_of(wc_fg_color(WC_FG_IO, name, false, false, buf), &r, &g, &b);
@@ -341,7 +341,7 @@ Test(flamegraph, fixed_colors)
 		{ "[off-cpu S]", "#465af5" }, { "[off-cpu D]", "#6a40c8" },
 		{ "[off-cpu R]", "#b05ae0" }, { "[runqueue]", "#d296f5" },
 		{ "[off-cpu I]", "#788ca0" }, { "[on-cpu unsampled]", "#f5d296" },
-		{ "-", "#c8c8c8" },           { "--", "#a0a0a0" },
+		{ "-", "#c8c8c8" },	      { "--", "#a0a0a0" },
 	};
 	char buf[8];
 
@@ -722,14 +722,16 @@ Test(cmd, errors)
  */
 Test(flamegraph, legend)
 {
-	const char *lines[] = { "m;c 700", "m;s_[k];[off-cpu S] 400", "n 27", "n;[runqueue] 50",
-				"m;x1 1", "m;x2 1", "m;x3 1", NULL };
+	const char *lines[] = { "m;c 700", "m;s_[k];[off-cpu S] 400",
+				"n 27",	   "n;[runqueue] 50",
+				"m;x1 1",  "m;x2 1",
+				"m;x3 1",  NULL };
 	struct wc_flamegraph_opts o = { .minwidth = 2, .legend = true, .inverted = true };
 	char *svg = graph(&o, lines, NULL), *g = strstr(svg, "<g id=\"legend\">"), *end;
-	const char *want[] = { ">on-CPU<", ">off-CPU<", ">off-CPU, kernel<", ">[off-cpu S]<",
-			       ">[runqueue]<", ">[merged]<" };
-	const char *not[] = { ">on-CPU, kernel<", ">[off-cpu D]<", ">[off-cpu R]<",
-			      ">[on-cpu unsampled]<", ">waker<", ">-<" };
+	const char *want[] = { ">on-CPU<",	">off-CPU<",	">off-CPU, kernel<",
+			       ">[off-cpu S]<", ">[runqueue]<", ">[merged]<" };
+	const char * not [] = { ">on-CPU, kernel<",	">[off-cpu D]<", ">[off-cpu R]<",
+				">[on-cpu unsampled]<", ">waker<",	 ">-<" };
 
 	cr_assert_not_null(g);
 	end = strstr(g, "</g>");
@@ -740,10 +742,11 @@ Test(flamegraph, legend)
 
 		cr_expect_not_null(at, "%s in %s", want[i], g);
 		if (at && i)
-			cr_expect_lt(strstr(g, want[i - 1]), at, "%s after %s", want[i], want[i - 1]);
+			cr_expect_lt(strstr(g, want[i - 1]), at, "%s after %s", want[i],
+				     want[i - 1]);
 	}
-	for (size_t i = 0; i < sizeof(not) / sizeof(not[0]); i++)
-		cr_expect_null(strstr(g, not[i]), "%s in %s", not[i], g);
+	for (size_t i = 0; i < sizeof(not ) / sizeof(not [0]); i++)
+		cr_expect_null(strstr(g, not [i]), "%s in %s", not [i], g);
 	cr_expect_not_null(strstr(g, "fill=\"#465af5\"/><text x=\""));
 	cr_expect_eq(pf[0].y, 60);
 	free(svg);
@@ -762,10 +765,13 @@ Test(flamegraph, legend)
  */
 Test(flamegraph, legend_rows)
 {
-	const char *lines[] = { "m;c 700", "m;s_[k];[off-cpu S] 400", "n 27", "n;[runqueue] 50",
-				"m;x1 1", "m;x2 1", "m;x3 1", NULL };
-	struct wc_flamegraph_opts o = { .minwidth = 0.5, .legend = true, .inverted = true,
-					.width_px = 400 };
+	const char *lines[] = { "m;c 700", "m;s_[k];[off-cpu S] 400",
+				"n 27",	   "n;[runqueue] 50",
+				"m;x1 1",  "m;x2 1",
+				"m;x3 1",  NULL };
+	struct wc_flamegraph_opts o = {
+		.minwidth = 0.5, .legend = true, .inverted = true, .width_px = 400
+	};
 	struct wc_flamegraph_stats st;
 	char *svg = graph(&o, lines, &st);
 

@@ -34,7 +34,8 @@ static size_t read_all(const char *path, uint8_t **expect, size_t nexpect,
 		if (h->type == WC_REC_TRAILER)
 			continue;
 		cr_assert_lt(n, nexpect, "more records than written");
-		cr_assert_eq(h->size, ((struct wc_rec_header *)expect[n])->size, "record %zu size", n);
+		cr_assert_eq(h->size, ((struct wc_rec_header *)expect[n])->size, "record %zu size",
+			     n);
 		cr_assert_arr_eq(h, expect[n], h->size, "record %zu (type %u) differs", n, h->type);
 		n++;
 	}
@@ -229,7 +230,8 @@ Test(format, short_file_is_not_a_trace_unless_it_begins_like_one)
 	fd = open(trace.path, O_WRONLY | O_TRUNC);
 	cr_assert_eq(write(fd, WC_FILE_MAGIC, 5), 5);
 	close(fd);
-	expect_header_failure(WC_READER_TRUNCATED, "file ends at byte 5, inside the 64-byte header");
+	expect_header_failure(WC_READER_TRUNCATED,
+			      "file ends at byte 5, inside the 64-byte header");
 }
 
 Test(format, trailer_totals_must_agree)
@@ -256,7 +258,8 @@ Test(format, trailer_totals_must_agree)
 	cr_assert_eq(wc_writer_flush(w), 0);
 	wc_writer_free(w);
 	close(fd);
-	cr_assert_eq(read_all(trace.path, (uint8_t *[]){ (uint8_t *)buf }, 1, WC_READER_CORRUPT), 1);
+	cr_assert_eq(read_all(trace.path, (uint8_t *[]){ (uint8_t *)buf }, 1, WC_READER_CORRUPT),
+		     1);
 }
 
 Test(format, data_after_the_trailer_is_corrupt)
@@ -274,7 +277,8 @@ Test(format, data_after_the_trailer_is_corrupt)
 	cr_assert_eq(wc_writer_flush(w), 0);
 	wc_writer_free(w);
 	close(fd);
-	cr_assert_eq(read_all(trace.path, (uint8_t *[]){ (uint8_t *)buf }, 1, WC_READER_CORRUPT), 1);
+	cr_assert_eq(read_all(trace.path, (uint8_t *[]){ (uint8_t *)buf }, 1, WC_READER_CORRUPT),
+		     1);
 }
 
 Test(format, unclosed_file_is_truncated)
@@ -389,8 +393,8 @@ static void expect_corrupt(unsigned type, unsigned seq, const struct spoil *case
 		cr_assert_eq(wc_reader_state(r), WC_READER_CORRUPT, "%s", cases[c].what);
 		cr_assert_not_null(strstr(wc_reader_error(r), type_text), "%s: %s", cases[c].what,
 				   wc_reader_error(r));
-		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s", cases[c].what,
-				   wc_reader_error(r));
+		cr_assert_not_null(strstr(wc_reader_error(r), cases[c].why), "%s: %s",
+				   cases[c].what, wc_reader_error(r));
 		wc_reader_free(r);
 		unlink(trace.path);
 	}

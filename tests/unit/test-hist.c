@@ -41,7 +41,7 @@ Test(log2, slot)
 	cr_expect_eq(wc_hist_slot(8), 3);
 	cr_expect_eq(wc_hist_slot(1023), 9);
 	cr_expect_eq(wc_hist_slot(1024), 10);
-	cr_expect_eq(wc_hist_slot(0xffffffffull), 31);  /* log2l's low word */
+	cr_expect_eq(wc_hist_slot(0xffffffffull), 31);	/* log2l's low word */
 	cr_expect_eq(wc_hist_slot(0x100000000ull), 32); /* log2(hi) + 32 */
 	cr_expect_eq(wc_hist_slot(0x1ffffffffull), 32);
 	cr_expect_eq(wc_hist_slot(1ull << 63), 63);
@@ -185,7 +185,7 @@ Test(log2, last_slot)
  *                                                -> {5:2, 6:3, 8:5}, 1 inferred
  */
 #define US 1000ull
-#define W 300
+#define W  300
 
 static struct st_trace tr;
 
@@ -194,7 +194,8 @@ static void init(void)
 	if (st_begin(&tr)) {
 		st_remove(&tr);
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 }
 
@@ -397,7 +398,8 @@ Test(hist, on_all)
  */
 Test(hist, on_ended_by_preemption)
 {
-	struct wc_hist_opts o = { .kind = WC_HIST_ON, .per = WC_HIST_PROCESS,
+	struct wc_hist_opts o = { .kind = WC_HIST_ON,
+				  .per = WC_HIST_PROCESS,
 				  .filter.states = "R" };
 
 	write_trace();
@@ -435,8 +437,8 @@ Test(hist, runq_ns)
 Test(hist, time_window_by_end)
 {
 	struct wc_hist_opts o = { .kind = WC_HIST_OFF,
-				  .filter = { .have_time = true, .start_s = 0.0009,
-					      .end_s = 0.002 } };
+				  .filter = {
+					  .have_time = true, .start_s = 0.0009, .end_s = 0.002 } };
 
 	write_trace();
 	expect_counts(&o, 2, 0, 0, 1);
@@ -463,7 +465,8 @@ Test(hist, min_max_block)
 	cr_expect(strstr(text, "       256 -> 511        : 2        |*****************"
 			       "***********************|\n"
 			       "       512 -> 1023       : 1        |********************"
-			       "                    |\n"), "got:\n%s", text);
+			       "                    |\n"),
+		  "got:\n%s", text);
 	free(text);
 }
 
@@ -480,7 +483,8 @@ Test(hist, runq_state_d)
 Test(hist, pid_filter)
 {
 	uint32_t pid = 200;
-	struct wc_hist_opts o = { .kind = WC_HIST_OFF, .per = WC_HIST_THREAD,
+	struct wc_hist_opts o = { .kind = WC_HIST_OFF,
+				  .per = WC_HIST_THREAD,
 				  .filter = { .pids = &pid, .npids = 1 } };
 	char *text;
 
@@ -507,7 +511,8 @@ Test(hist, unknown_pid_is_tid)
 	cr_assert_eq(st_end(&tr, true, 2000 * US), 0);
 	text = report(tr.path, &o, false, NULL);
 	cr_expect(strstr(text, "\n\npid = 400 lone\n     usecs               : count    "
-			       "distribution\n") != NULL, "got:\n%s", text);
+			       "distribution\n") != NULL,
+		  "got:\n%s", text);
 	cr_expect(strstr(text, "\n       256 -> 511        : 1        |*******") != NULL,
 		  "got:\n%s", text);
 	free(text);
@@ -582,8 +587,9 @@ Test(cmd, cut_trace_exit_3)
 	cr_assert_eq(st_end(&tr, true, 4000 * US), 0);
 	cr_assert_eq(stat(tr.path, &sb), 0);
 	cr_assert_gt((uint64_t)sb.st_size, frame1_end + 16);
-	cr_assert_eq(tu_copy_prefix(tr.path, frame1_end + ((uint64_t)sb.st_size - frame1_end) / 2,
-				    cut), 0);
+	cr_assert_eq(
+		tu_copy_prefix(tr.path, frame1_end + ((uint64_t)sb.st_size - frame1_end) / 2, cut),
+		0);
 	ret = run_cmd(2, argv);
 	unlink(cut);
 	cr_expect_eq(ret, WC_EXIT_TRUNCATED);

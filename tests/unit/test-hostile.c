@@ -96,8 +96,10 @@ Test(hostile, payload_id_out_of_sequence)
 	struct {
 		struct wc_rec_payload p;
 		uint8_t data[8];
-	} rec = { .p = { .h = { sizeof(rec), WC_REC_PAYLOAD, 0 }, .id = 0x10000000,
-			 .event_id = ST_EV_SWITCH, .size = 8 } };
+	} rec = { .p = { .h = { sizeof(rec), WC_REC_PAYLOAD, 0 },
+			 .id = 0x10000000,
+			 .event_id = ST_EV_SWITCH,
+			 .size = 8 } };
 
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
@@ -114,8 +116,7 @@ Test(hostile, stack_id_defined_again)
 	struct {
 		struct wc_rec_stack s;
 		uint64_t ips[1];
-	} rec = { .s = { .h = { sizeof(rec), WC_REC_STACK, 0 }, .id = 1, .nr = 1 },
-		  .ips = { 7 } };
+	} rec = { .s = { .h = { sizeof(rec), WC_REC_STACK, 0 }, .id = 1, .nr = 1 }, .ips = { 7 } };
 
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", st_kstack(&tr, 3));
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
@@ -134,8 +135,10 @@ Test(hostile, payload_id_defined_again)
 	struct {
 		struct wc_rec_payload p;
 		uint8_t data[8];
-	} rec = { .p = { .h = { sizeof(rec), WC_REC_PAYLOAD, 0 }, .id = 1,
-			 .event_id = ST_EV_SWITCH, .size = 8 } };
+	} rec = { .p = { .h = { sizeof(rec), WC_REC_PAYLOAD, 0 },
+			 .id = 1,
+			 .event_id = ST_EV_SWITCH,
+			 .size = 8 } };
 
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
@@ -150,8 +153,11 @@ Test(hostile, host_cpus_past_linux)
 	struct {
 		struct wc_rec_host h;
 		char s[8];
-	} host = { .h = { .h = { sizeof(host), WC_REC_HOST, 0 }, .ncpus_online = 2,
-			  .ncpus_configured = 10000000, .page_size = 4096, .strings_len = 8 } };
+	} host = { .h = { .h = { sizeof(host), WC_REC_HOST, 0 },
+			  .ncpus_online = 2,
+			  .ncpus_configured = 10000000,
+			  .page_size = 4096,
+			  .strings_len = 8 } };
 
 	cr_assert_eq(wc_writer_add(tr.w, &host), 0);
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
@@ -187,8 +193,9 @@ Test(hostile, zstd_bomb)
 	opened = true;
 	cr_assert_eq(wc_analysis_run(&a, NULL), 0, "%s", a.error);
 	cr_assert_eq(wc_replay_stats(a.replay)->state, WC_READER_CORRUPT);
-	cr_assert_not_null(strstr(wc_replay_error(a.replay), "frames decompress to more than 32 MiB"),
-			   "%s", wc_replay_error(a.replay));
+	cr_assert_not_null(
+		strstr(wc_replay_error(a.replay), "frames decompress to more than 32 MiB"), "%s",
+		wc_replay_error(a.replay));
 	cr_assert_not_null(strstr(wc_replay_error(a.replay), "over 256 times the file's"), "%s",
 			   wc_replay_error(a.replay));
 	cr_assert_lt(max_rss_kb() - before, 48 * 1024, "took %ld kB", max_rss_kb() - before);

@@ -59,7 +59,7 @@ static const char sample[] =
 	"ffffffff81000100 t helper\n"
 	"ffffffff81000000 T _stext\n"
 	"ffffffff81000000 T startup_64\n" /* fewer leading underscores than _stext */
-	"ffffffff81000150 t $x\n"         /* ARM mapping symbol: skipped */
+	"ffffffff81000150 t $x\n"	  /* ARM mapping symbol: skipped */
 	"ffffffff81000200 W weak_fn\n"
 	"ffffffff81000200 T strong_fn\n" /* not weak: kept */
 	"ffffffff81000300 T __under\n"
@@ -165,8 +165,14 @@ Test(kallsyms, restricted_text)
 Test(kallsyms, empty_and_garbage)
 {
 	static const char *texts[] = {
-		"", "\n\n", "ffffffff81000000\n", "ffffffff81000000 T\n", "ffffffff81000000 T \n",
-		"1ffffffff81000000 T too_many_digits\n", "xyz T foo\n", " ffffffff81000000 T x\n",
+		"",
+		"\n\n",
+		"ffffffff81000000\n",
+		"ffffffff81000000 T\n",
+		"ffffffff81000000 T \n",
+		"1ffffffff81000000 T too_many_digits\n",
+		"xyz T foo\n",
+		" ffffffff81000000 T x\n",
 	};
 
 	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++) {

@@ -135,7 +135,9 @@ static void check_ksym(const struct wc_rec_ksym *k, uint64_t start, uint64_t end
 Test(ksyms, one_record_per_function_before_its_first_stack)
 {
 	static const uint64_t s1[] = { K, KT + 0x110, KT + 0x120, KT + 0x208, U, KT + 0x410 };
-	static const uint64_t s2[] = { K, KT + 0x104, KT + 0x404, MOD + 8, KT + 0x350, U, 0x400000 };
+	static const uint64_t s2[] = {
+		K, KT + 0x104, KT + 0x404, MOD + 8, KT + 0x350, U, 0x400000
+	};
 	static const uint64_t s3[] = { K, KT + 0x204, KT + 0x1f0 };
 	const uint64_t *stacks[] = { s1, s2, s1, s3 };
 	const uint32_t nr[] = { 6, 7, 6, 3 };
@@ -147,7 +149,7 @@ Test(ksyms, one_record_per_function_before_its_first_stack)
 	n = read_types(types, 16, ks, &nks);
 	/* s1: foo, bar (not baz: its address is a user one); s2: baz, modfn (not some_data);
 	 * s1 again: nothing; s3: nothing new */
-	uint16_t want[] = { WC_REC_KSYM,  WC_REC_KSYM,  WC_REC_STACK, WC_REC_KSYM,
+	uint16_t want[] = { WC_REC_KSYM, WC_REC_KSYM,  WC_REC_STACK, WC_REC_KSYM,
 			    WC_REC_KSYM, WC_REC_STACK, WC_REC_STACK };
 	cr_assert_eq(n, sizeof(want) / sizeof(want[0]), "%zu records", n);
 	for (size_t i = 0; i < n; i++)
@@ -203,7 +205,8 @@ static void check_replay_against(const uint64_t *const *stacks, const uint32_t *
 						 !strcmp(mod_a, mod_b)),
 				  "%#llx: %s+%#llx in the snapshot, %s+%#llx through the records",
 				  (unsigned long long)stacks[i][j], a ? a : "(none)",
-				  (unsigned long long)off_a, b ? b : "(none)", (unsigned long long)off_b);
+				  (unsigned long long)off_a, b ? b : "(none)",
+				  (unsigned long long)off_b);
 			(*checked)++;
 		}
 	}
@@ -214,7 +217,7 @@ Test(ksyms, replay_looks_up_as_the_snapshot_does)
 {
 	static const uint64_t s1[] = { K, KT + 0x110, KT + 0x120, KT + 0x208, U, KT + 0x410 };
 	static const uint64_t s2[] = { K,	   KT + 0x104, KT + 0x404, MOD + 8, KT + 0x350,
-				       KT + 0x5ff, KT + 0x10,	KT - 8,	    U,	     0x400000 };
+				       KT + 0x5ff, KT + 0x10,  KT - 8,	   U,	    0x400000 };
 	const uint64_t *stacks[] = { s1, s2 };
 	const uint32_t nr[] = { 6, 10 };
 	size_t checked;
@@ -306,7 +309,8 @@ Test(ksyms, add_rejects_overlaps_and_empty_ranges)
 	cr_assert_eq(wc_kallsyms_add(full, 0x1000, 0x1100, "a", ""), 0, "the same again: no-op");
 	cr_assert_eq(wc_kallsyms_add(full, 0x10ff, 0x1200, "b", ""), -EEXIST);
 	cr_assert_eq(wc_kallsyms_add(full, 0x0f00, 0x1001, "c", ""), -EEXIST);
-	cr_assert_eq(wc_kallsyms_add(full, 0x1000, 0x1100, "d", ""), -EEXIST, "same range, other name");
+	cr_assert_eq(wc_kallsyms_add(full, 0x1000, 0x1100, "d", ""), -EEXIST,
+		     "same range, other name");
 	cr_assert_eq(wc_kallsyms_add(full, 0x2000, 0x2000, "e", ""), -EINVAL);
 	cr_assert_eq(wc_kallsyms_add(full, 0x2000, 0x2100, "", ""), -EINVAL);
 	cr_assert_eq(wc_kallsyms_add(full, 0x1100, 0x1200, "f", "ext4"), 0, "touching is fine");
@@ -330,8 +334,9 @@ Test(ksyms, names_stay_valid_across_adds)
 	cr_assert_str_eq(first, "first");
 	for (unsigned i = 0; i < 5000; i++) { /* descending: every add goes first in the order */
 		snprintf(name, sizeof(name), "fn_%u_with_a_longer_name_to_fill_blocks", i);
-		cr_assert_eq(wc_kallsyms_add(full, 0x90000 - 16 * (uint64_t)i, 0x90010 - 16 * (uint64_t)i,
-					     name, ""), 0);
+		cr_assert_eq(wc_kallsyms_add(full, 0x90000 - 16 * (uint64_t)i,
+					     0x90010 - 16 * (uint64_t)i, name, ""),
+			     0);
 	}
 	cr_assert_str_eq(first, "first");
 	cr_assert_eq(wc_kallsyms_lookup(full, 0x100008, NULL, NULL), first);

@@ -62,8 +62,8 @@ Test(output, table)
  */
 Test(output, svg_lines_as_structures)
 {
-	static const char *const names[] = { "app",	"main", "read_[k]", "[off-cpu S]",
-					     "[runqueue]", "compute", "--", "waker" };
+	static const char *const names[] = { "app",	   "main",    "read_[k]", "[off-cpu S]",
+					     "[runqueue]", "compute", "--",	  "waker" };
 	static const struct {
 		uint32_t ids[6], n;
 		enum wc_out_leaf leaf;
@@ -74,16 +74,19 @@ Test(output, svg_lines_as_structures)
 		{ { 0, 1, 5 }, 3, WC_OUT_ON_CPU, 580 },
 		{ { 0, 1, 2, 6, 7 }, 5, WC_OUT_WAKER, 100 },
 	};
-	struct wc_flamegraph_opts o = { .minwidth = -1, .legend = true, .countname = "us",
-					.palette = WC_FG_CHAIN };
+	struct wc_flamegraph_opts o = {
+		.minwidth = -1, .legend = true, .countname = "us", .palette = WC_FG_CHAIN
+	};
 	struct wc_flamegraph *a = wc_flamegraph_new(&o), *b = wc_flamegraph_new(&o);
 	char *sa, *sb;
 
 	cr_assert(a && b);
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		struct wc_out_frame fr[6];
-		struct wc_out_line l = { .frames = fr, .nframes = lines[i].n,
-					 .leaf = lines[i].leaf, .value = lines[i].value };
+		struct wc_out_line l = { .frames = fr,
+					 .nframes = lines[i].n,
+					 .leaf = lines[i].leaf,
+					 .value = lines[i].value };
 		char text[256] = "";
 
 		for (uint32_t f = 0; f < lines[i].n; f++) {
@@ -101,7 +104,7 @@ Test(output, svg_lines_as_structures)
 	sb = render(b);
 	cr_expect_str_eq(sa, sb);
 	cr_expect_eq(count(sa, "<g><title>"), 9); /* all, app, main, read, compute, S, runqueue,
-						       * --, waker */
+						   * --, waker */
 	free(sa);
 	free(sb);
 	wc_flamegraph_free(a);

@@ -26,7 +26,8 @@ static void init(void)
 	if (st_begin(&tr)) {
 		st_remove(&tr); /* .fini does not run after a failed .init */
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 }
 
@@ -167,14 +168,16 @@ Test(folded, per_thread_sums)
 
 	write_profile_trace();
 	text = folded(&o);
-	cr_expect_str_eq(text, "worker-100" U ";[off-cpu S] 400\n"
-			       "worker-100" U ";[runqueue] 100\n"
-			       "worker-100" U U ";[off-cpu R] 300\n"
-			       "worker-100" U U U ";[off-cpu D] 200\n"
-			       "worker-100" U U U ";[runqueue] 100\n"
-			       "worker-100" U U U U " 3000\n"
-			       "worker-100" U U U U U " 1000\n"
-			       "worker-101;[on-cpu unsampled] 700\n", "got:\n%s", text);
+	cr_expect_str_eq(text,
+			 "worker-100" U ";[off-cpu S] 400\n"
+			 "worker-100" U ";[runqueue] 100\n"
+			 "worker-100" U U ";[off-cpu R] 300\n"
+			 "worker-100" U U U ";[off-cpu D] 200\n"
+			 "worker-100" U U U ";[runqueue] 100\n"
+			 "worker-100" U U U U " 3000\n"
+			 "worker-100" U U U U U " 1000\n"
+			 "worker-101;[on-cpu unsampled] 700\n",
+			 "got:\n%s", text);
 	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		uint64_t v = strtoull(strrchr(line, ' ') + 1, NULL, 10);
 
@@ -232,7 +235,8 @@ Test(folded, min_max_block)
 	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .filter.max_block_ns = 300000 };
 	expect_folded(&o, "worker" U U " 300\n"
 			  "worker" U U U " 300\n");
-	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .filter.min_block_ns = 301000,
+	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF,
+				      .filter.min_block_ns = 301000,
 				      .filter.max_block_ns = 499000 };
 	expect_folded(&o, "");
 }
@@ -248,9 +252,10 @@ Test(folded, min_max_block)
  */
 Test(folded, time_window)
 {
-	struct wc_profile_opts o = { .mode = WC_MODE_WALL,
-				     .filter = { .have_time = true, .start_s = 0.0025,
-						 .end_s = 0.00505 } };
+	struct wc_profile_opts o = {
+		.mode = WC_MODE_WALL,
+		.filter = { .have_time = true, .start_s = 0.0025, .end_s = 0.00505 }
+	};
 
 	write_profile_trace();
 	expect_folded(&o, "worker" U U ";[off-cpu R] 300\n"
@@ -331,11 +336,13 @@ Test(folded, waker_with_stacks)
 	write_waker_trace();
 	expect_folded(&o, "a" U ";--" U U ";waker 500\n"
 			  "a" U ";--;waker 500\n");
-	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .waker = true, .per_thread = true,
-				      .annotate = true };
+	o = (struct wc_profile_opts){
+		.mode = WC_MODE_OFF, .waker = true, .per_thread = true, .annotate = true
+	};
 	expect_folded(&o, "a-100;[unknown]_[k];--;[unknown]_[k];[unknown]_[k];waker-300 500\n"
 			  "a-100;[unknown]_[k];--;waker-300 500\n");
-	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF, .waker = true,
+	o = (struct wc_profile_opts){ .mode = WC_MODE_OFF,
+				      .waker = true,
 				      .filter.min_block_ns = 400000 };
 	expect_folded(&o, "a" U ";--;waker 500\n");
 }
@@ -388,8 +395,8 @@ Test(folded, skid)
 	cr_assert_eq(st_end(&tr, true, 3000000), 0);
 
 	for (int k = 0; k < 4; k++) {
-		static const enum wc_skid kinds[] = { WC_SKID_AUTO, WC_SKID_SCHEDULER,
-						      WC_SKID_KEEP, WC_SKID_AUTO };
+		static const enum wc_skid kinds[] = { WC_SKID_AUTO, WC_SKID_SCHEDULER, WC_SKID_KEEP,
+						      WC_SKID_AUTO };
 		const char *want = k == 2 ? want_keep : k == 3 ? want_raw : want_sched;
 
 		o.skid = kinds[k];
@@ -405,7 +412,7 @@ Test(folded, skid)
 
 /* What test_lines() saw: the lines' checks run in the callback, the kinds and ids here. */
 struct seen {
-	unsigned leaves;     /* bit per enum wc_out_leaf */
+	unsigned leaves; /* bit per enum wc_out_leaf */
 	unsigned nlines;
 	const char *name_of[64]; /* by frame id, the name it was given */
 };
@@ -463,7 +470,8 @@ static int check_line(void *ctx, const struct wc_out_line *l)
 	default:
 		cr_expect_eq(l->leaf, WC_OUT_ON_CPU, "%s", l->folded);
 		cr_expect(strncmp(last, "[off-cpu ", 9) && strcmp(last, "[runqueue]") &&
-			  strcmp(last, "[on-cpu unsampled]"), "%s", l->folded);
+				  strcmp(last, "[on-cpu unsampled]"),
+			  "%s", l->folded);
 	}
 	return 0;
 }
@@ -503,8 +511,9 @@ Test(folded, structured_lines)
 /* The structured lines of the waker profile: the waker's frames flagged after the "--". */
 Test(folded, structured_waker_lines)
 {
-	struct wc_profile_opts o = { .mode = WC_MODE_OFF, .waker = true, .per_thread = true,
-				     .annotate = true };
+	struct wc_profile_opts o = {
+		.mode = WC_MODE_OFF, .waker = true, .per_thread = true, .annotate = true
+	};
 	struct seen s;
 
 	write_waker_trace();

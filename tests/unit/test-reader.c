@@ -28,10 +28,10 @@ static void fini(void)
 TestSuite(reader, .fini = fini);
 
 struct outcome {
-	size_t n;            /* records delivered, trailer excluded, identical to the originals */
+	size_t n; /* records delivered, trailer excluded, identical to the originals */
 	bool trailer;
-	bool all_match;      /* every delivered record equals the original at its index */
-	size_t first_diff;   /* index of the first that did not */
+	bool all_match;	   /* every delivered record equals the original at its index */
+	size_t first_diff; /* index of the first that did not */
 	enum wc_reader_state state;
 	char error[320];
 	uint64_t error_offset;
@@ -102,14 +102,16 @@ static void cut_everywhere(size_t nrec, size_t flush_every)
 		} else {
 			cr_assert_eq(o.state, WC_READER_TRUNCATED, "cut at %lu: %s, %s", k,
 				     wc_reader_state_name(o.state), o.error);
-			cr_assert_not_null(strstr(o.error, "byte"), "cut at %lu: \"%s\"", k, o.error);
+			cr_assert_not_null(strstr(o.error, "byte"), "cut at %lu: \"%s\"", k,
+					   o.error);
 			cr_assert_leq(o.error_offset, k);
 		}
 		/* at a frame boundary, exactly the records of the frames before it */
 		for (size_t i = 0; i < trace.nrec; i++) {
 			if (trace.frame_start[i] == k && (i == 0 || trace.frame_end[i - 1] == k))
-				cr_assert_eq(o.n, i, "cut at frame boundary %lu: %zu records, want %zu",
-					     k, o.n, i);
+				cr_assert_eq(o.n, i,
+					     "cut at frame boundary %lu: %zu records, want %zu", k,
+					     o.n, i);
 		}
 	}
 }

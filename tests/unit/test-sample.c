@@ -21,12 +21,12 @@ static struct perf_event_header *build(uint64_t *buf, uint64_t abi, uint64_t siz
 	struct perf_event_header *h = (void *)buf;
 	uint64_t *p = buf + 1;
 
-	*p++ = 77;			    /* identifier */
-	*p++ = 10ull << 32 | 10;	    /* pid, tid */
-	*p++ = 123456789;		    /* time */
-	*p++ = 1;			    /* cpu, res */
-	*p++ = 1;			    /* period */
-	*p++ = 2;			    /* nr */
+	*p++ = 77;		 /* identifier */
+	*p++ = 10ull << 32 | 10; /* pid, tid */
+	*p++ = 123456789;	 /* time */
+	*p++ = 1;		 /* cpu, res */
+	*p++ = 1;		 /* period */
+	*p++ = 2;		 /* nr */
 	*p++ = PERF_CONTEXT_USER;
 	*p++ = 0x401000;
 	*p++ = abi;

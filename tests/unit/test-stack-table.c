@@ -34,7 +34,8 @@ Test(stack_table, identical_callchains_share_an_id)
 
 Test(stack_table, different_callchains_never_share)
 {
-	uint64_t a[] = { 1, 2, 3 }, prefix[] = { 1, 2 }, other[] = { 1, 2, 4 }, swapped[] = { 2, 1, 3 };
+	uint64_t a[] = { 1, 2, 3 }, prefix[] = { 1, 2 }, other[] = { 1, 2, 4 },
+		 swapped[] = { 2, 1, 3 };
 	uint32_t ids[5];
 	bool n;
 
@@ -53,7 +54,7 @@ Test(stack_table, different_callchains_never_share)
 Test(stack_table, many_callchains_against_a_reference)
 {
 	enum { DISTINCT = 20000, DRAWS = 200000, DEPTH = 24 };
-	uint64_t (*chains)[DEPTH] = calloc(DISTINCT, sizeof(*chains));
+	uint64_t(*chains)[DEPTH] = calloc(DISTINCT, sizeof(*chains));
 	uint32_t *len = calloc(DISTINCT, sizeof(*len));
 	uint32_t *id_of = calloc(DISTINCT, sizeof(*id_of));
 	uint32_t *chain_of_id = calloc(DISTINCT + 2, sizeof(*chain_of_id));

@@ -136,9 +136,10 @@ Test(threads, alive_at_the_start)
  */
 Test(threads, alive_at_the_start_in_a_window)
 {
-	const struct wc_threads_opts o = { .unit = WC_UNIT_MS,
-					   .filter = { .have_time = true, .start_s = 0.0010,
-						       .end_s = 0.0020 } };
+	const struct wc_threads_opts o = {
+		.unit = WC_UNIT_MS,
+		.filter = { .have_time = true, .start_s = 0.0010, .end_s = 0.0020 }
+	};
 	const struct wc_threads_row *r;
 	size_t n;
 

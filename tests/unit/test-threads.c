@@ -252,9 +252,10 @@ Test(threads, units)
  */
 Test(threads, time_window)
 {
-	struct wc_threads_opts o = { .unit = WC_UNIT_MS,
-				     .filter = { .have_time = true, .start_s = 0.0013,
-						 .end_s = 0.0027 } };
+	struct wc_threads_opts o = {
+		.unit = WC_UNIT_MS,
+		.filter = { .have_time = true, .start_s = 0.0013, .end_s = 0.0027 }
+	};
 	const struct wc_threads_row *r;
 	size_t n;
 
@@ -285,8 +286,9 @@ Test(threads, time_window)
  * 2500): A's lifetime is the window, all S; B has no event and no time there: no row. */
 Test(threads, window_inside_one_interval)
 {
-	struct wc_threads_opts o = { .filter = { .have_time = true, .start_s = 0.0011,
-						 .end_s = 0.0014 } };
+	struct wc_threads_opts o = {
+		.filter = { .have_time = true, .start_s = 0.0011, .end_s = 0.0014 }
+	};
 	const struct wc_threads_row *r;
 	size_t n;
 

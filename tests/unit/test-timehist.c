@@ -117,17 +117,17 @@
 #include "sched-trace.h"
 #include "trace-util.h"
 
-#define A 100
-#define B 200
-#define C 400
-#define W 300
-#define P 1000
-#define N 500
-#define T 2000001
+#define A  100
+#define B  200
+#define C  400
+#define W  300
+#define P  1000
+#define N  500
+#define T  2000001
 #define TP 2000000
-#define L 3000
-#define M 3001
-#define Q 3100
+#define L  3000
+#define M  3001
+#define Q  3100
 
 #define ST_X 0x10ull /* EXIT_DEAD in the 6.18 layout: "X" */
 
@@ -157,13 +157,16 @@ static void begin(unsigned flags)
 	if (st_begin_flags(&tr, flags)) {
 		st_remove(&tr);
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 	st_kallsyms(&tr, kallsyms);
-	const uint64_t sleep[] = { PERF_CONTEXT_KERNEL, F(1), F(2), F(3), F(4), F(5), F(6), F(7),
-				   PERF_CONTEXT_USER, 0x401000, 0x402000 };
-	const uint64_t preempt[] = { PERF_CONTEXT_KERNEL, F(1), F(8), F(9), F(10),
-				     PERF_CONTEXT_USER, 0x401234 };
+	const uint64_t sleep[] = {
+		PERF_CONTEXT_KERNEL, F(1),     F(2),	F(3), F(4), F(5), F(6), F(7),
+		PERF_CONTEXT_USER,   0x401000, 0x402000
+	};
+	const uint64_t preempt[] = { PERF_CONTEXT_KERNEL, F(1),	   F(8), F(9), F(10),
+				     PERF_CONTEXT_USER,	  0x401234 };
 	const uint64_t futex[] = { PERF_CONTEXT_KERNEL, F(1), F(2), F(11) };
 
 	ks = kp = kf = 0;
@@ -192,9 +195,9 @@ static void fini(void)
 TestSuite(timehist, .init = init, .fini = fini);
 TestSuite(timehist_nochain, .init = init_nochain, .fini = fini);
 
-#define US1(us) (1000000000ull + (uint64_t)(us) * 1000)
-#define US2(us) (2000000000ull + (uint64_t)(us) * 1000)
-#define US3(us) (3000000000ull + (uint64_t)(us) * 1000)
+#define US1(us) (1000000000ull + (uint64_t)(us)*1000)
+#define US2(us) (2000000000ull + (uint64_t)(us)*1000)
+#define US3(us) (3000000000ull + (uint64_t)(us)*1000)
 
 /* Trace 1 (see the top). */
 static void basic(void)
@@ -417,8 +420,9 @@ Test(timehist_nochain, idle_hist)
 /* -s prints no rows: -w and -n make no sense with it (perf refuses them too) */
 Test(timehist, bad_options)
 {
-	static const char *const bad[] = { "-s -w", "-s -n", "--max-stack x", "--max-stack -1",
-					   "--bogus", "--time 3,1", "-p x" };
+	static const char *const bad[] = {
+		"-s -w", "-s -n", "--max-stack x", "--max-stack -1", "--bogus", "--time 3,1", "-p x"
+	};
 	char *out, *err;
 
 	basic();
@@ -427,8 +431,10 @@ Test(timehist, bad_options)
 
 		cr_expect_eq(rc, 2, "timehist %s: exit %d, not 2", bad[i], rc);
 		cr_expect_str_empty(out, "timehist %s wrote to stdout", bad[i]);
-		cr_expect(strchr(err, '\n') && !strchr(err, '\n')[1], "timehist %s: not one line "
-			  "on stderr: %s", bad[i], err);
+		cr_expect(strchr(err, '\n') && !strchr(err, '\n')[1],
+			  "timehist %s: not one line "
+			  "on stderr: %s",
+			  bad[i], err);
 		free(out);
 		free(err);
 	}

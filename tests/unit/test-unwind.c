@@ -30,7 +30,7 @@ struct snap {
  * the kernel's walk from capture() skips middle() (outer()'s caller), as a walk from a vdso
  * function skips the caller of libc's clock_gettime().
  */
-#define FP __attribute__((noinline, optimize("no-omit-frame-pointer")))
+#define FP    __attribute__((noinline, optimize("no-omit-frame-pointer")))
 #define NO_FP __attribute__((noinline, optimize("omit-frame-pointer")))
 
 /* The stack words from @sp up, as the kernel copies them: frames of other functions, with
@@ -100,8 +100,11 @@ static uint64_t now_ns = 2; /* the samples' time */
 static enum wc_unwind_result mend(uint64_t size, const uint64_t *chain, uint32_t nr, bool whole,
 				  uint64_t *out, uint32_t *n)
 {
-	struct wc_unwind_sample smp = { (uint32_t)getpid(), (uint32_t)gettid(), now_ns,
-					{ snap.regs[0], snap.regs[1], snap.regs[2] }, snap.stack,
+	struct wc_unwind_sample smp = { (uint32_t)getpid(),
+					(uint32_t)gettid(),
+					now_ns,
+					{ snap.regs[0], snap.regs[1], snap.regs[2] },
+					snap.stack,
 					size };
 
 	return wc_unwind_mend(u, &smp, chain, nr, whole, out, n);
@@ -141,12 +144,12 @@ TestSuite(unwind, .init = setup, .fini = teardown);
 Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 {
 	/* the kernel's walk as where a libc frame used %rbp for data: garbage after the ip */
-	uint64_t chain[] = {PERF_CONTEXT_KERNEL,
-			    0xffffffff81000000ull,
-			    PERF_CONTEXT_USER,
-			    snap.regs[2],
-			    0x1234,
-			    0x5678};
+	uint64_t chain[] = { PERF_CONTEXT_KERNEL,
+			     0xffffffff81000000ull,
+			     PERF_CONTEXT_USER,
+			     snap.regs[2],
+			     0x1234,
+			     0x5678 };
 	uint64_t out[6 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 	enum wc_unwind_result r;
@@ -165,16 +168,15 @@ Test(unwind, a_garbage_chain_is_replaced_by_the_cfi_frames)
 Test(unwind, the_cfi_frames_are_spliced_onto_the_kernel_chain_where_they_meet)
 {
 	/* the walk as where capture() kept no frame pointer: outer() skipped, then middle() */
-	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb};
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[1], 0xaaaa, 0xbbbb };
 	uint64_t size = ret_offset(1) + 8; /* up to outer()'s return address: not complete */
 	uint64_t out[5 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
-	cr_assert_eq(mend(size, chain, 5, false, out, &n),
-		     WC_UNWIND_SPLICED);
+	cr_assert_eq(mend(size, chain, 5, false, out, &n), WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 6);
-	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
-			   snap.ret[1],	      0xaaaa,	    0xbbbb};
+	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0],
+			    snap.ret[1],       0xaaaa,	     0xbbbb };
 	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
@@ -202,8 +204,7 @@ Test(unwind, the_walk_goes_on_from_the_frame_the_cfi_stopped_in)
 	cr_assert_eq(chain[2], snap.ret[0], "the walk finds capture()'s return address");
 	cr_assert_eq(chain[3], snap.ret[2], "and skips outer()'s, which keeps no frame pointer");
 	/* the copy ends above middle()'s frame pointer: the CFI stops in middle() */
-	cr_assert_eq(mend(ret_offset(1) + 8, chain, 1 + nw, false, out, &n),
-		     WC_UNWIND_SPLICED);
+	cr_assert_eq(mend(ret_offset(1) + 8, chain, 1 + nw, false, out, &n), WC_UNWIND_SPLICED);
 	cr_assert_eq(n, 1 + nw + 1, "one frame more than the walk: %u", n);
 	cr_assert_eq(out[1], snap.regs[2]);
 	cr_assert_eq(out[2], snap.ret[0]);
@@ -221,14 +222,14 @@ Test(unwind, no_splice_past_a_frame_without_a_frame_pointer)
 
 	chain[0] = PERF_CONTEXT_USER;
 	cr_assert_eq(mend(ret_offset(0) + 8, chain, 1 + nw, false, out, &n), WC_UNWIND_TRUNCATED);
-	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
+	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED };
 	cr_assert_eq(n, 4);
 	cr_assert_arr_eq(out, want, sizeof(want));
 }
 
 Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 {
-	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 	enum wc_unwind_result r;
@@ -237,7 +238,7 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 	r = mend(ret0_offset() + 8, chain, 3, false, out, &n);
 	cr_assert_eq(r, WC_UNWIND_TRUNCATED, "result %d", r);
 	cr_assert_eq(n, 4);
-	uint64_t want[] = {PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED};
+	uint64_t want[] = { PERF_CONTEXT_USER, snap.regs[2], snap.ret[0], WC_CONTEXT_TRUNCATED };
 	cr_assert_arr_eq(out, want, sizeof(want));
 
 	/* nothing past the ip: the kernel's chain kept as it is */
@@ -250,7 +251,7 @@ Test(unwind, a_copy_too_short_gives_a_truncated_stack)
 
 Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 {
-	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
 	uint64_t out[2][3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n[2];
 	struct wc_unwind_stats st;
@@ -295,7 +296,7 @@ Test(unwind, the_same_place_again_is_a_cache_hit_and_a_changed_stack_is_not)
 
 Test(unwind, a_result_cut_short_by_a_small_copy_is_not_given_for_a_larger_one)
 {
-	uint64_t chain[] = {PERF_CONTEXT_USER, snap.regs[2], 0x1234};
+	uint64_t chain[] = { PERF_CONTEXT_USER, snap.regs[2], 0x1234 };
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
 	uint32_t n = 0;
 
@@ -308,24 +309,23 @@ Test(unwind, a_result_cut_short_by_a_small_copy_is_not_given_for_a_larger_one)
 
 Test(unwind, no_user_part_or_another_ip_is_left_alone)
 {
-	uint64_t kern[] = {PERF_CONTEXT_KERNEL, 0xffffffff81000000ull};
-	uint64_t other[] = {PERF_CONTEXT_USER, snap.regs[2] + 1, 0x1234};
+	uint64_t kern[] = { PERF_CONTEXT_KERNEL, 0xffffffff81000000ull };
+	uint64_t other[] = { PERF_CONTEXT_USER, snap.regs[2] + 1, 0x1234 };
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 1];
 	uint32_t n = 0;
 
-	cr_assert_eq(mend(snap.size, kern, 2, false, out, &n),
-		     WC_UNWIND_NONE);
+	cr_assert_eq(mend(snap.size, kern, 2, false, out, &n), WC_UNWIND_NONE);
 	cr_assert_eq(n, 2);
 	cr_assert_arr_eq(out, kern, sizeof(kern));
-	cr_assert_eq(mend(snap.size, other, 3, false, out, &n),
-		     WC_UNWIND_NONE, "the chain's ip is not the registers' ip");
+	cr_assert_eq(mend(snap.size, other, 3, false, out, &n), WC_UNWIND_NONE,
+		     "the chain's ip is not the registers' ip");
 	cr_assert_arr_eq(out, other, sizeof(other));
 }
 
 Test(callchain, a_truncated_marker_is_the_outermost_user_frame)
 {
-	uint64_t ips[] = {PERF_CONTEXT_KERNEL,	1, 2, PERF_CONTEXT_USER, 10, 11,
-			  WC_CONTEXT_TRUNCATED, 12};
+	uint64_t ips[] = { PERF_CONTEXT_KERNEL,	 1, 2, PERF_CONTEXT_USER, 10, 11,
+			   WC_CONTEXT_TRUNCATED, 12 };
 	struct wc_callchain cc;
 
 	wc_callchain_split(ips, 8, &cc);
@@ -387,8 +387,8 @@ Test(unwind, code_outside_any_file_fails_and_is_marked_so_not_truncated)
 	uint64_t ip = (uint64_t)(uintptr_t)jit;
 	uint64_t chain[] = { PERF_CONTEXT_USER, ip, 0x1234 };
 	uint64_t out[3 + WC_UNWIND_MAX_FRAMES + 2];
-	struct wc_unwind_sample smp = { (uint32_t)getpid(), (uint32_t)gettid(), now_ns,
-					{ 0, snap.regs[1], ip }, snap.stack, snap.size };
+	struct wc_unwind_sample smp = { (uint32_t)getpid(),	 (uint32_t)gettid(), now_ns,
+					{ 0, snap.regs[1], ip }, snap.stack,	     snap.size };
 	uint32_t n = 0;
 	enum wc_unwind_result r;
 
@@ -407,7 +407,7 @@ Test(callchain, how_complete_a_user_part_is)
 {
 	uint64_t whole[] = { PERF_CONTEXT_KERNEL, 1, PERF_CONTEXT_USER, 10, 11 };
 	uint64_t cut[] = { PERF_CONTEXT_USER, 10, WC_CONTEXT_TRUNCATED };
-	uint64_t failed[] = { PERF_CONTEXT_KERNEL, 1, PERF_CONTEXT_USER, 10,
+	uint64_t failed[] = { PERF_CONTEXT_KERNEL,	1, PERF_CONTEXT_USER, 10,
 			      WC_CONTEXT_UNWIND_FAILED, 12 };
 	uint64_t kernel[] = { PERF_CONTEXT_KERNEL, 1, 2 };
 	struct wc_callchain cc;

@@ -248,7 +248,8 @@ Test(writer, bytes_written_counts_a_partial_frame)
 		s->id = seq;
 		s->nr = 512;
 		for (int i = 0; i < 512; i++)
-			s->ips[i] = (seq * 6364136223846793005ull + (uint64_t)i) * 1442695040888963407ull;
+			s->ips[i] = (seq * 6364136223846793005ull + (uint64_t)i) *
+				    1442695040888963407ull;
 		err = wc_writer_add(w, s);
 		if (!err && seq % 8 == 0)
 			err = wc_writer_flush(w);

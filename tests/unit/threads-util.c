@@ -54,7 +54,8 @@ void tt_init(void)
 	if (st_begin(&tt_tr)) {
 		st_remove(&tt_tr);
 		cr_assert_fail("cannot write the metadata: no testdata/formats/linux-6.18 under "
-			       "srcdir=%s?", getenv("srcdir") ? getenv("srcdir") : ".");
+			       "srcdir=%s?",
+			       getenv("srcdir") ? getenv("srcdir") : ".");
 	}
 	tt_make_stacks();
 }
@@ -124,8 +125,7 @@ void tt_expect_times(const struct wc_threads_row *r, uint64_t life, uint64_t on,
 	cr_expect_eq(r->uninterruptible_ns, d * US, "%u D %lu", r->tid,
 		     (unsigned long)r->uninterruptible_ns);
 	cr_expect_eq(r->other_ns, other * US, "%u other %lu", r->tid, (unsigned long)r->other_ns);
-	cr_expect_eq(r->preempted_ns, pre * US, "%u R %lu", r->tid,
-		     (unsigned long)r->preempted_ns);
+	cr_expect_eq(r->preempted_ns, pre * US, "%u R %lu", r->tid, (unsigned long)r->preempted_ns);
 	cr_expect_eq(r->runqueue_ns, runq * US, "%u runq %lu", r->tid,
 		     (unsigned long)r->runqueue_ns);
 	/* the columns sum to the off-CPU total, by construction of the split */

@@ -10,10 +10,10 @@
 #include <unistd.h>
 
 const uint16_t tu_types[] = {
-	WC_REC_HOST,	  WC_REC_CLOCK, WC_REC_EVENT_ATTR, WC_REC_TP_FORMAT, WC_REC_KALLSYMS,
-	WC_REC_COMM,	  WC_REC_FORK,	WC_REC_EXIT,	   WC_REC_MMAP,	     WC_REC_STACK,
-	WC_REC_TRACEPOINT, WC_REC_SAMPLE, WC_REC_LOST,	   WC_REC_ROUND,     WC_REC_THROTTLE,
-	WC_REC_NOTE,	  WC_REC_PAYLOAD, WC_REC_TP_INLINE, WC_REC_KSYM,	   WC_REC_SWITCH_IN,
+	WC_REC_HOST,	   WC_REC_CLOCK,   WC_REC_EVENT_ATTR, WC_REC_TP_FORMAT, WC_REC_KALLSYMS,
+	WC_REC_COMM,	   WC_REC_FORK,	   WC_REC_EXIT,	      WC_REC_MMAP,	WC_REC_STACK,
+	WC_REC_TRACEPOINT, WC_REC_SAMPLE,  WC_REC_LOST,	      WC_REC_ROUND,	WC_REC_THROTTLE,
+	WC_REC_NOTE,	   WC_REC_PAYLOAD, WC_REC_TP_INLINE,  WC_REC_KSYM,	WC_REC_SWITCH_IN,
 	WC_REC_IMAGE,
 };
 const size_t tu_ntypes = sizeof(tu_types) / sizeof(tu_types[0]);
@@ -77,7 +77,8 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 	}
 	case WC_REC_TP_FORMAT: {
 		struct wc_rec_tp_format *x = buf;
-		const char *s[] = { "sched", "name: sched_switch\nID: 316\nformat:\n\tfield:...\n" };
+		const char *s[] = { "sched",
+				    "name: sched_switch\nID: 316\nformat:\n\tfield:...\n" };
 
 		x->system_len = 6;
 		x->text_len = (uint32_t)strlen(s[1]) + 1;
@@ -90,7 +91,8 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 		uint32_t len = 0;
 
 		for (uint32_t i = 0; i < 50 + seq % 50; i++)
-			len += (uint32_t)sprintf(x->text + len, "ffffffff8100%04x T func_%u\n", i, i);
+			len += (uint32_t)sprintf(x->text + len, "ffffffff8100%04x T func_%u\n", i,
+						 i);
 		x->text_len = len + 1;
 		size = sizeof(*x) + x->text_len;
 		break;

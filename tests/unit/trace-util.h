@@ -25,9 +25,9 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq);
 /* What tu_write_trace() wrote. */
 struct tu_trace {
 	char path[64];
-	size_t nrec;         /* records before the trailer */
-	uint8_t **recs;      /* copies, absolute times */
-	uint64_t *frame_end; /* file offset after the frame holding record i */
+	size_t nrec;	       /* records before the trailer */
+	uint8_t **recs;	       /* copies, absolute times */
+	uint64_t *frame_end;   /* file offset after the frame holding record i */
 	uint64_t *frame_start; /* file offset where that frame starts */
 	uint64_t file_size;
 };
