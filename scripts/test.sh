@@ -1,6 +1,7 @@
 #!/bin/sh
-# test.sh - install what is missing, build, and run the whole test suite: make check with
-# warnings as errors, make check again under ASan+UBSan, the fuzz targets for 60 s each
+# test.sh - install what is missing, build, and run the whole test suite: make format-check,
+# make check with warnings as errors, make check again under ASan+UBSan, the fuzz targets for
+# 60 s each
 # (a finding fails), make distcheck, and the Debian packages built from the release tarball,
 # checked by lintian, installed and run (scripts/package.sh).
 # Installing packages and the recording tests need root: run as a user, it asks sudo.
@@ -18,6 +19,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/deps.sh"
 echo "test.sh: build and make check"
 "$top/scripts/build.sh" "$top/build" --enable-werror
+echo "test.sh: the style of .clang-format (make format-check)"
+make -C "$top/build" format-check
 # after a failure: what each failing test printed, but its passing checks ("ok ...")
 failed() {
 	for trs in "$1"/tests/*.trs "$1"/tests/unit/*.trs; do
