@@ -36,27 +36,15 @@ static int find_build_id(Elf_Data *d, uint8_t *id, size_t len)
 	return -ENODATA;
 }
 
-int wc_elf_build_id_fd(int fd, uint8_t *id, size_t len)
+/* The build-id of @elf: its PT_NOTE segments, then (@sections) its SHT_NOTE sections. */
+static int build_id_of(Elf *elf, bool sections, uint8_t *id, size_t len)
 {
-	struct stat st;
-	size_t nph;
 	Elf_Scn *scn = NULL;
-	Elf *elf;
 	int ret = -ENODATA;
+	size_t nph;
 
-	if (fstat(fd, &st))
-		return -errno;
-	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
+	if (elf_kind(elf) != ELF_K_ELF)
 		return -ENOEXEC;
-	/* ELF_C_READ reads what is asked with pread: a file cut under us gives an error, where
-	 * ELF_C_READ_MMAP would give SIGBUS */
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf)
-		return -ENOEXEC;
-	if (elf_kind(elf) != ELF_K_ELF) {
-		ret = -ENOEXEC;
-		goto out_end;
-	}
 	if (!elf_getphdrnum(elf, &nph)) {
 		for (size_t i = 0; i < nph && ret == -ENODATA; i++) {
 			GElf_Phdr ph;
@@ -69,13 +57,43 @@ int wc_elf_build_id_fd(int fd, uint8_t *id, size_t len)
 			ret = find_build_id(d, id, len);
 		}
 	}
-	while (ret == -ENODATA && (scn = elf_nextscn(elf, scn))) {
+	while (sections && ret == -ENODATA && (scn = elf_nextscn(elf, scn))) {
 		GElf_Shdr sh;
 
 		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_NOTE)
 			ret = find_build_id(elf_getdata(scn, NULL), id, len);
 	}
-out_end:
+	return ret;
+}
+
+int wc_elf_build_id_fd(int fd, uint8_t *id, size_t len)
+{
+	struct stat st;
+	Elf *elf;
+	int ret;
+
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode) || elf_version(EV_CURRENT) == EV_NONE)
+		return -ENOEXEC;
+	/* ELF_C_READ reads what is asked with pread: a file cut under us gives an error, where
+	 * ELF_C_READ_MMAP would give SIGBUS */
+	elf = elf_begin(fd, ELF_C_READ, NULL);
+	if (!elf)
+		return -ENOEXEC;
+	ret = build_id_of(elf, true, id, len);
+	elf_end(elf);
+	return ret;
+}
+
+int wc_elf_build_id_mem(void *image, size_t size, uint8_t *id, size_t len)
+{
+	Elf *elf;
+	int ret;
+
+	if (elf_version(EV_CURRENT) == EV_NONE || !(elf = elf_memory(image, size)))
+		return -ENOEXEC;
+	ret = build_id_of(elf, false, id, len);
 	elf_end(elf);
 	return ret;
 }

@@ -30,6 +30,13 @@ int wc_elf_build_id(const char *path, uint8_t *id, size_t len);
 /** wc_elf_build_id_fd() - wc_elf_build_id() on the open file @fd (left open). */
 int wc_elf_build_id_fd(int fd, uint8_t *id, size_t len);
 
+/**
+ * wc_elf_build_id_mem() - wc_elf_build_id() of an ELF image of which the first @size bytes are
+ * at @image (as mapped in a process: its headers and notes in the first page), by its PT_NOTE
+ * segments only; @image is read, not written
+ */
+int wc_elf_build_id_mem(void *image, size_t size, uint8_t *id, size_t len);
+
 /* A file's identity: its device (any encoding, the same for every key of one cache), inode
  * number and inode generation (0 where unknown). */
 struct wc_bid_key {

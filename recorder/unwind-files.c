@@ -3,7 +3,6 @@
 #include "recorder/unwind-files.h"
 
 #include <dirent.h>
-#include <elf.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "recorder/buildid.h"
 
 /* The process whose session libdwfl works on: its modules are opened through its root; and
  * where files refused as changed since mapped are counted (wc_unwind_stats.changed). */
@@ -77,56 +78,6 @@ static uint64_t mapped_inode(uint32_t pid, uint64_t base)
 	return inode;
 }
 
-/* The GNU build-id note among the @size bytes of ELF notes at @p, into @id (20 bytes at most).
- * Return: its length, 0 if none. */
-static size_t note_build_id(const uint8_t *p, size_t size, uint8_t *id)
-{
-	for (size_t off = 0; off + sizeof(Elf64_Nhdr) <= size;) {
-		Elf64_Nhdr n;
-		size_t name = (size_t)-1, desc;
-
-		memcpy(&n, p + off, sizeof(n));
-		name = (n.n_namesz + 3u) & ~3u;
-		desc = (n.n_descsz + 3u) & ~3u;
-		off += sizeof(n);
-		if (name > size - off || desc > size - off - name)
-			return 0;
-		if (n.n_type == NT_GNU_BUILD_ID && n.n_namesz == 4 && !memcmp(p + off, "GNU", 4) &&
-		    n.n_descsz && n.n_descsz <= 20) {
-			memcpy(id, p + off + name, n.n_descsz);
-			return n.n_descsz;
-		}
-		off += name + desc;
-	}
-	return 0;
-}
-
-/* The build-id of an ELF image whose first @size bytes are at @p (a PT_NOTE among them). */
-static size_t image_build_id(const uint8_t *p, size_t size, uint8_t *id)
-{
-	Elf64_Ehdr eh;
-
-	if (size < sizeof(eh))
-		return 0;
-	memcpy(&eh, p, sizeof(eh));
-	if (memcmp(eh.e_ident, ELFMAG, SELFMAG) || eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_phentsize != sizeof(Elf64_Phdr) || eh.e_phoff > size)
-		return 0;
-	for (size_t i = 0; i < eh.e_phnum && eh.e_phoff + (i + 1) * sizeof(Elf64_Phdr) <= size;
-	     i++) {
-		Elf64_Phdr ph;
-		size_t n;
-
-		memcpy(&ph, p + eh.e_phoff + i * sizeof(ph), sizeof(ph));
-		if (ph.p_type != PT_NOTE || ph.p_offset > size || ph.p_filesz > size - ph.p_offset)
-			continue;
-		n = note_build_id(p + ph.p_offset, ph.p_filesz, id);
-		if (n)
-			return n;
-	}
-	return 0;
-}
-
 /*
  * Is the file open as @fd the one mapped at @base in @pid?  The same inode, else the same
  * build-id as the image in the process's memory (its first page: headers and notes), as an
@@ -135,25 +86,24 @@ static size_t image_build_id(const uint8_t *p, size_t size, uint8_t *id)
  */
 static bool same_as_mapped(int fd, uint32_t pid, uint64_t base)
 {
-	uint8_t page[4096], a[20], b[20];
+	uint8_t page[4096], a[WC_BUILD_ID_MAX], b[WC_BUILD_ID_MAX];
 	char path[64];
 	struct stat st;
-	size_t na, nb;
+	int na, nb = -1, mem;
 	ssize_t got;
-	int mem;
 
 	if (fstat(fd, &st) || (uint64_t)st.st_ino == mapped_inode(pid, base))
 		return true;
-	got = pread(fd, page, sizeof(page), 0);
-	na = got > 0 ? image_build_id(page, (size_t)got, a) : 0;
+	na = wc_elf_build_id_fd(fd, a, sizeof(a));
 	snprintf(path, sizeof(path), "/proc/%u/mem", pid);
-	mem = open(path, O_RDONLY | O_CLOEXEC);
+	mem = na > 0 ? open(path, O_RDONLY | O_CLOEXEC) : -1;
 	if (mem < 0)
 		return false;
 	got = pread(mem, page, sizeof(page), (off_t)base);
 	close(mem);
-	nb = got > 0 ? image_build_id(page, (size_t)got, b) : 0;
-	return na && na == nb && !memcmp(a, b, na);
+	if (got > 0)
+		nb = wc_elf_build_id_mem(page, (size_t)got, b, sizeof(b));
+	return na == nb && !memcmp(a, b, (size_t)na);
 }
 
 /*

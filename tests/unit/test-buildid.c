@@ -7,7 +7,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <fcntl.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "recorder/buildid.h"
 
@@ -100,4 +102,25 @@ Test(buildid, reads_an_elf_file_once)
 	cr_assert_eq(wc_bid_cache_get(c, &k)->len, n);
 	cr_assert_arr_eq(wc_bid_cache_get(c, &k)->id, direct, (size_t)n);
 	cr_assert_eq(wc_elf_build_id("/nonexistent/x", direct, sizeof(direct)), -ENOENT);
+}
+
+/* The first page of an ELF file, as a process maps it, gives the file's build-id; a page that
+ * is no ELF gives -ENOEXEC, and a cut header no build-id. */
+Test(buildid, the_first_page_of_an_image)
+{
+	uint8_t page[4096], want[WC_BUILD_ID_MAX], got[WC_BUILD_ID_MAX];
+	int fd = open("/proc/self/exe", O_RDONLY);
+	int n = wc_elf_build_id("/proc/self/exe", want, sizeof(want));
+	ssize_t len;
+
+	cr_assert_gt(n, 0, "the test program has a build-id (%d)", n);
+	cr_assert_geq(fd, 0);
+	len = pread(fd, page, sizeof(page), 0);
+	close(fd);
+	cr_assert_eq(len, (ssize_t)sizeof(page));
+	cr_assert_eq(wc_elf_build_id_mem(page, sizeof(page), got, sizeof(got)), n);
+	cr_assert_arr_eq(got, want, (size_t)n);
+	cr_assert_lt(wc_elf_build_id_mem(page, 40, got, sizeof(got)), 0, "the ELF header cut");
+	memset(page, 0, 4);
+	cr_assert_eq(wc_elf_build_id_mem(page, sizeof(page), got, sizeof(got)), -ENOEXEC);
 }
