@@ -315,7 +315,9 @@ static uint32_t in_delay(const struct wc_events *ev)
  * before it is a switch the sched_switch events missed: kept as a SWITCH_IN.  Seen on a
  * 6.18 kernel whose CPU 1 delivers no perf event at all while its idle task runs (no
  * sched_switch out of idle, no cpu-clock sample of idle, no switch-out record), while the
- * switch-in record of the task that follows, written in that task's context, arrives.
+ * switch-in record of the task that follows, written in that task's context, arrives.  The
+ * tid of an exiting task is -1 in these records: wcanalyze gives a switch-in of tid -1 to the
+ * task that leaves the CPU next (sched.h).
  */
 static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, struct wc_drain_stats *st)
@@ -335,7 +337,9 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	ring->switch_prev = -1;
 	memcpy(&r.prev_pid, p, 4);
 	memcpy(&r.prev_tid, p + 4, 4);
-	if (prev == (int64_t)r.prev_tid) { /* its sched_switch was traced */
+	/* its sched_switch was traced; a prev of -1 is a task exiting (its pid detached:
+	 * perf_event_pid_type() in kernel/events/core.c), the one that sched_switch named */
+	if (prev == (int64_t)r.prev_tid || (prev > 0 && r.prev_tid == UINT32_MAX)) {
 		uint64_t d = r.time_ns - ring->out_ns, bin = d / WC_IN_DELAY_BIN_NS;
 
 		if (ring->out_ns && ring->out_ns <= r.time_ns) {

@@ -260,6 +260,16 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, struct wc_sched_t
 		err = emit_run(s, t, cpu, st->since_ns, time);
 		break;
 	case WC_TS_OFF_CPU: {
+		uint64_t rec = s->cpu_since_ns[cpu];
+
+		if (s->cpu_curr[cpu] == WC_SCHED_EXITING && rec >= st->since_ns && rec <= time) {
+			/* switched in by a record that could not name it (wc_sched_switch_in):
+			 * the task leaving the CPU next is the one, and exactly so */
+			err = close_off(s, t, st, rec, cpu, false, 0);
+			if (!err)
+				err = emit_run(s, t, cpu, rec, time);
+			break;
+		}
 		/* The switch-in was not traced: the task switched to it is one whose
 		 * switch-outs the kernel did not report (the idle task on CPU 1 of this
 		 * project's VMs, and there the threads of PID 1 too).  Inferred, with the
@@ -400,6 +410,11 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
 	}
 	/* not before what came before it on the CPU */
 	in = max_u64(in, s->cpu_since_ns[cpu]);
+	if (tid == WC_SCHED_EXITING) { /* the task switched in is exiting: see sched.h */
+		s->cpu_curr[cpu] = WC_SCHED_EXITING;
+		s->cpu_since_ns[cpu] = in < time_ns ? in : time_ns;
+		return 0;
+	}
 	if (tid) {
 		t = wc_tasks_thread(s->tasks, tid, pid, time_ns);
 		if (!t || !(st = state_of(s, t)))

@@ -90,9 +90,15 @@ struct wc_sched_sink {
 
 struct wc_sched_thread; /* one thread's state, sched.c's own */
 
+/* The tid of a context-switch record whose task is exiting: the kernel writes -1 once the
+ * task's pid is detached (perf_event_pid_type() in kernel/events/core.c).  As cpu_curr, the
+ * CPU runs that task, switched in at cpu_since_ns: the next sched_switch out of the CPU names
+ * it. */
+#define WC_SCHED_EXITING UINT32_MAX
+
 struct wc_sched {
 	struct wc_tasks *tasks;
-	uint32_t *cpu_curr;	 /* tid on each CPU as last traced; 0 idle */
+	uint32_t *cpu_curr;	 /* tid on each CPU as last traced; 0 idle, WC_SCHED_EXITING */
 	uint64_t *cpu_since_ns;	 /* time of each CPU's last traced switch */
 	uint64_t *cpu_sample_ns; /* time of each CPU's last sample, of any task */
 	uint64_t *cpu_tick_ns;	 /* ... and its period when the sampler is a per-CPU timer */
@@ -134,7 +140,9 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const st
  * thread's off-CPU interval there, as a traced switch-in does: the interval is not inferred.
  * A thread already on @cpu stays as it is (its run goes on from where it began), and a traced
  * switch-in of it on @cpu that comes next is taken as the same one.  The task switched out
- * (the record's prev) is left as it is: its switch-out state is not known.
+ * (the record's prev) is left as it is: its switch-out state is not known.  A record of an
+ * exiting task (@tid WC_SCHED_EXITING) names no thread: the CPU's next sched_switch out, of a
+ * thread off-CPU since before the record, is taken as switched in at the record.
  * Return: 1 when @tid was switched in (s->cpu_since_ns[@cpu] holds where), 0 when nothing
  * changed for it, -ENOMEM, or a sink's error.
  */

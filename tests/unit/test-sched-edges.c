@@ -421,6 +421,42 @@ Test(sched, switch_in_record)
 }
 
 /*
+ * 7f2. A SWITCH_IN record of an exiting task names no tid (the kernel writes -1 once the pid is
+ * detached): seen in a CI run here, where a thread of PID 1 (whose switches this VM never
+ * traces) ran between an exiting thread's preemption and its last switch-out.  A: in on CPU 0
+ * at 100, preempted at 1000 (R+, to B; B's switch-out to A not traced); the record of A's
+ * switch-in at 1500 names tid -1, with prev B; A out for good (X) at 1800.  A's switch-in is
+ * the record's, exactly: interval [1000, 1000, 1500] R, not inferred; run [1500, 1800].  No
+ * thread -1, no double switch-out.
+ */
+Test(sched, switch_in_record_of_an_exiting_task)
+{
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_RPLUS, B, "b", 0);
+	st_switch_in(&tr, 1500, 0, 0, UINT32_MAX, B);
+	st_switch(&tr, 1800, 0, A, "a", 0x10 /* X */, 0, "swapper/0", 0);
+	analyse(3000);
+
+	cr_assert_eq(nruns, 2);
+	expect_run(0, A, 0, 100, 1000);
+	expect_run(1, A, 0, 1500, 1800);
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1000, 1500, 'R', true);
+
+	cr_expect_not(iv->inferred);
+	cr_expect_eq(iv->cpu, 0);
+	cr_expect_null(wc_tasks_find(&a.tasks, UINT32_MAX), "no thread of tid -1");
+	cr_expect_eq(nlosts, 0);
+	/* A's and B's first events switch-ins; A off at the end (X), B on (its switch-out to A
+	 * untraced) */
+	expect_counts((struct wc_sched_counts){ .switches = 3,
+						.start_unknown = 2,
+						.switch_in_records = 1,
+						.open_off_at_end = 1,
+						.open_run_at_end = 1 });
+}
+
+/*
  * 7g. Lost switches are told to the sink, per thread, after the event's runs and intervals.
  * A: in on CPU 0 at 100, out S at 1000, woken at 1500 onto CPU 1, out S again on CPU 1 at
  * 2000: its switch-in was not traced (inferred at the wakeup, exact: CPU 1 idle), so its
