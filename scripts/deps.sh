@@ -13,6 +13,7 @@
 # policy-rc.d of our own for the time of apt-get, when the machine has none) and, under
 # systemd, disabled; the test starts its own servers on 127.0.0.1, on free ports.
 # qemu-system-x86 and busybox-static boot the busybox-only initramfs of tests/initramfs-live.sh
+# and tests/vm-matrix.sh (tests/vm/boot.sh)
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
