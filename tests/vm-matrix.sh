@@ -255,6 +255,8 @@ for k in $kernels; do
 		"$(awk '$1 ~ /^[0-9]+\.[0-9]+$/ { print $NF }' "$tmp/th" | grep -cv '^[SDRITtXZPWKN+|]*$')" -eq 0
 done
 [ "$skipped" -lt "$(echo $kernels | wc -w)" ] || skip "no kernel could be booted ($(tail -1 "$tmp/boot.out"))"
+[ "$skipped" -eq 0 ] || [ "${WC_REQUIRE_RECORDING:-0}" != 1 ] ||
+	expect "every kernel booted, as WC_REQUIRE_RECORDING=1 asks ($skipped could not be)" "$skipped" -eq 0
 if [ -s "$tmp/errors" ]; then
 	echo "per-thread errors, % of the thread's own clocks: kernel, run, thread, on-CPU, off-CPU, sampled on-CPU:"
 	sed 's/^/    /' "$tmp/errors"
