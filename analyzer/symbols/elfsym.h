@@ -31,6 +31,7 @@
 #ifndef WC_ANALYZER_ELFSYM_H
 #define WC_ANALYZER_ELFSYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -109,6 +110,8 @@ const char *wc_elfsym_status_text(enum wc_elfsym_status status);
  */
 const char *wc_elfsym_file(const struct wc_elfsym *e);
 
+/** wc_elfsym_dynsym_only() - Return: the symbols loaded are the file's .dynsym (no .symtab) */
+bool wc_elfsym_dynsym_only(const struct wc_elfsym *e);
 /** wc_elfsym_count() - Return: the number of functions loaded (one per address) */
 size_t wc_elfsym_count(const struct wc_elfsym *e);
 
@@ -129,6 +132,16 @@ size_t wc_elfsym_count(const struct wc_elfsym *e);
 const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
 			     uint64_t *sym_offset_out);
 
+/**
+ * wc_elfsym_lookup_range() - the function at a file offset, as wc_elfsym_lookup(), and where
+ * it is
+ * @start_out: set to the file offset of its first byte (written only when found)
+ * @end_out:   set to the file offset one past its last byte
+ *
+ * Return: its name, as wc_elfsym_lookup(); NULL when not found.
+ */
+const char *wc_elfsym_lookup_range(const struct wc_elfsym *e, uint64_t file_offset,
+				   uint64_t *start_out, uint64_t *end_out);
 /**
  * wc_elfsym_build_id() - read a file's GNU build-id note (NT_GNU_BUILD_ID)
  * @path: the file

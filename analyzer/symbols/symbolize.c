@@ -23,6 +23,10 @@ struct wc_symbolizer {
 	struct wc_map64 kernel; /* address -> name index */
 	char **names;
 	size_t nnames, names_cap;
+	struct wc_usyms *usyms;		    /* the trace's USYM records, borrowed; or NULL */
+	bool footer;			    /* the trace says whether it carries them */
+	uint64_t unnamed[WC_SYM_WHY_COUNT]; /* distinct user addresses left unnamed, by why */
+	uint64_t from_usym;		    /* ... named by a USYM record */
 };
 
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
@@ -132,6 +136,48 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+void wc_symbolizer_set_usyms(struct wc_symbolizer *s, struct wc_usyms *usyms, bool footer)
+{
+	s->usyms = usyms;
+	s->footer = footer;
+}
+
+/*
+ * Whether dso's USYM records name more than its local file e, which the build-id matched: the
+ * recorder read a .symtab (the file's or a debug file's) where e is a .dynsym only, as when the
+ * debug files of the recording host are not installed here.
+ */
+static bool records_richer(const struct wc_symbolizer *s, uint32_t dso, const struct wc_elfsym *e)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	int src;
+
+	if (!s->usyms || !wc_elfsym_dynsym_only(e))
+		return false;
+	src = wc_usyms_source(s->usyms, d->build_id, d->build_id_len);
+	return src == WC_USYM_SYMTAB || src == WC_USYM_DEBUG;
+}
+
+/* The name a USYM record gives offset off of dso, or NULL with the reason counted. */
+static const char *from_records(struct wc_symbolizer *s, uint32_t dso, uint64_t off)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	const char *name = NULL;
+
+	if (s->usyms && d->build_id_len)
+		name = wc_usyms_lookup(s->usyms, d->build_id, d->build_id_len, off);
+	if (name) {
+		s->from_usym++;
+		return name;
+	}
+	if (s->usyms && wc_usyms_source(s->usyms, d->build_id, d->build_id_len) > WC_USYM_NONE)
+		s->unnamed[WC_SYM_WHY_NO_RECORD]++; /* with the file usable: its .dynsym passed over
+						     */
+	else
+		s->unnamed[(int)wc_elfsym_status(s->elf[dso])]++;
+	return NULL;
+}
+
 const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_t ip)
 {
 	const struct wc_map *m = wc_tasks_lookup_map(s->tasks, aspace, ip);
@@ -154,7 +200,12 @@ const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_
 
 	if (!e)
 		return NULL;
-	name = wc_elfsym_lookup(e, off, NULL);
+	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, m->dso, e)) {
+		name = wc_elfsym_lookup(e, off, NULL);
+		s->unnamed[WC_SYM_WHY_OUTSIDE] += !name;
+	} else {
+		name = from_records(s, m->dso, off);
+	}
 	if (name)
 		text = strdup(name);
 	else if (asprintf(&text, "%s+0x%llx", base_name(s->tasks->dsos[m->dso].path),
@@ -177,9 +228,60 @@ const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip)
 	return keep(s, &s->kernel, ip, strdup(name ? name : UNKNOWN));
 }
 
+const char *wc_symbolizer_source(struct wc_symbolizer *s, uint32_t dso, char *buf, size_t len)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	struct wc_elfsym *e = elf_of(s, dso);
+	int src = s->usyms ? wc_usyms_source(s->usyms, d->build_id, d->build_id_len) : -1;
+
+	if (!e)
+		return NULL;
+	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, dso, e))
+		snprintf(buf, len, "local %s (%s)", wc_elfsym_file(e),
+			 wc_elfsym_dynsym_only(e) ? "dynsym only" : "symtab");
+	else if (src > WC_USYM_NONE && src != WC_USYM_MISMATCH)
+		snprintf(buf, len, "USYM records (the recorder's %s; here: %s)",
+			 wc_usyms_source_text(src), wc_elfsym_status_text(wc_elfsym_status(e)));
+	else
+		snprintf(buf, len, "none (here: %s; the recorder's: %s)",
+			 wc_elfsym_status_text(wc_elfsym_status(e)), wc_usyms_source_text(src));
+	return buf;
+}
+
+/* The footer line: distinct user addresses left as file+0xOFFSET, and why. */
+static void warn_unnamed(const struct wc_symbolizer *s, FILE *out, const char *prog)
+{
+	static const char *const why[WC_SYM_WHY_COUNT] = {
+		[WC_ELFSYM_MISSING] = "no file",
+		[WC_ELFSYM_MISMATCH] = "build-id mismatch",
+		[WC_ELFSYM_NOSYMS] = "stripped",
+		[WC_ELFSYM_BAD] = "bad file",
+		[WC_SYM_WHY_NO_RECORD] = "no USYM record",
+		[WC_SYM_WHY_OUTSIDE] = "in no function",
+	};
+	uint64_t total = 0;
+	const char *sep = "";
+
+	for (int i = 0; i < WC_SYM_WHY_COUNT; i++)
+		total += s->unnamed[i];
+	if (!s->footer || !total)
+		return;
+	fprintf(out, "%s: %llu user frame addresses left unsymbolized (", prog,
+		(unsigned long long)total);
+	for (int i = 0; i < WC_SYM_WHY_COUNT; i++) {
+		if (!s->unnamed[i] || !why[i])
+			continue;
+		fprintf(out, "%s%llu %s", sep, (unsigned long long)s->unnamed[i], why[i]);
+		sep = ", ";
+	}
+	fprintf(out, ")\n");
+}
+
 size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *prog)
 {
 	size_t n = 0;
+
+	warn_unnamed(s, out, prog);
 
 	for (size_t i = 0; i < s->nelf; i++) {
 		enum wc_elfsym_status st;
@@ -189,6 +291,9 @@ size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *
 		st = wc_elfsym_status(s->elf[i]);
 		if (st != WC_ELFSYM_MISMATCH && st != WC_ELFSYM_BAD)
 			continue;
+		if (s->usyms && wc_usyms_source(s->usyms, s->tasks->dsos[i].build_id,
+						s->tasks->dsos[i].build_id_len) > WC_USYM_NONE)
+			continue; /* named by the trace's records instead */
 		fprintf(out, "%s: %s: %s: its frames are shown as %s+0xOFFSET\n", prog,
 			s->tasks->dsos[i].path, wc_elfsym_status_text(st),
 			base_name(s->tasks->dsos[i].path));
