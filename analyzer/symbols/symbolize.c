@@ -237,8 +237,8 @@ const char *wc_symbolizer_source(struct wc_symbolizer *s, uint32_t dso, char *bu
 	if (!e)
 		return NULL;
 	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, dso, e))
-		snprintf(buf, len, "local %s (%s)", wc_elfsym_file(e),
-			 wc_elfsym_dynsym_only(e) ? "dynsym only" : "symtab");
+		snprintf(buf, len, "%s %s (%s)", d->path[0] == '[' ? "the trace's" : "local",
+			 wc_elfsym_file(e), wc_elfsym_dynsym_only(e) ? "dynsym only" : "symtab");
 	else if (src > WC_USYM_NONE && src != WC_USYM_MISMATCH)
 		snprintf(buf, len, "USYM records (the recorder's %s; here: %s)",
 			 wc_usyms_source_text(src), wc_elfsym_status_text(wc_elfsym_status(e)));
@@ -256,7 +256,7 @@ static void warn_unnamed(const struct wc_symbolizer *s, FILE *out, const char *p
 		[WC_ELFSYM_MISMATCH] = "build-id mismatch",
 		[WC_ELFSYM_NOSYMS] = "stripped",
 		[WC_ELFSYM_BAD] = "bad file",
-		[WC_SYM_WHY_NO_RECORD] = "no USYM record",
+		[WC_SYM_WHY_NO_RECORD] = "in no function of the USYM records",
 		[WC_SYM_WHY_OUTSIDE] = "in no function",
 	};
 	uint64_t total = 0;
@@ -264,6 +264,9 @@ static void warn_unnamed(const struct wc_symbolizer *s, FILE *out, const char *p
 
 	for (int i = 0; i < WC_SYM_WHY_COUNT; i++)
 		total += s->unnamed[i];
+	if (s->usyms && wc_usyms_bad(s->usyms))
+		fprintf(out, "%s: %llu bad USYM records skipped (overlapping, or damaged)\n", prog,
+			(unsigned long long)wc_usyms_bad(s->usyms));
 	if (!s->footer || !total)
 		return;
 	fprintf(out, "%s: %llu user frame addresses left unsymbolized (", prog,
