@@ -207,12 +207,9 @@ static int write_usym(struct wc_usym_writer *uw, struct wc_writer *w, const stru
 /* Read f's symbols, and write the record that says where from.  Return: as write_usym(). */
 static int open_file(struct wc_usym_writer *uw, struct wc_writer *w, struct ufile *f)
 {
-	/* "" + PATH + ".debug": the debug file objcopy --add-gnu-debuglink names beside it */
-	static const char *const beside[] = { "" };
-	const struct wc_symbol_paths paths = { NULL, beside, 1 };
 	const char *from;
 
-	f->es = wc_elfsym_open(f->path, f->id, f->id_len, &paths);
+	f->es = wc_elfsym_open(f->path, f->id, f->id_len, NULL);
 	if (!f->es)
 		return -ENOMEM;
 	uw->st.files++;

@@ -10,7 +10,11 @@
 #    the workloads, the debug file and /usr/lib/debug are hidden under a tmpfs give the same
 #    bytes as on the recording host, and name the workloads' functions;
 #  - recorded with --no-symbols and analysed hidden: the frames are FILE+0xOFFSET, and
-#    stderr has the footer line that counts them and says why ("no file").
+#    stderr has the footer line that counts them and says why ("no file");
+#  - that trace analysed hidden with --debuginfod, a local debuginfod (Debian's package) in
+#    a network namespace of its own serving the workloads and the debug files: the same bytes
+#    as here (folded, timehist -g); without debuginfod, ip or curl that part is skipped, and
+#    fails under WC_REQUIRE_RECORDING=1.
 # Needs root, gcc, objcopy and unshare; exits 77 with the reason elsewhere, or fails when
 # WC_REQUIRE_RECORDING=1.
 set -u
@@ -75,7 +79,7 @@ expect "wcrec --no-symbols exits 0" $? -eq 0
 expect "info --symbols names wl-sym from its symtab" \
 	-n "$(grep 'wl-sym' "$tmp/info" | grep -w 'symtab')"
 expect "info --symbols names wl-dbg from its debug file" \
-	-n "$(grep 'wl-dbg' "$tmp/info" | grep 'debug file')"
+	-n "$(grep 'wl-dbg' "$tmp/info" | grep 'debug file\|wl-dbg\.debug')"
 sed 's/^/  /' "$tmp/info"
 
 # analyse.sh WHERE: the three outputs of each trace into $tmp/WHERE.*
@@ -108,6 +112,48 @@ done
 expect "--no-symbols, hidden: wl-sym+0x frames" "$(grep -c 'wl-sym+0x' "$tmp/hidden.nosym.folded")" -gt 0
 foot=$(grep 'left unsymbolized' "$tmp/hidden.nosym.err")
 expect "--no-symbols, hidden: a footer line ($foot)" -n "$(echo "$foot" | grep 'no file')"
+
+# debuginfod: the --no-symbols trace analysed with the workloads hidden, and /usr/lib/debug,
+# while a local debuginfod serves them (and the debug files of libc and ld.so that
+# /usr/lib/debug has), in a network namespace of its own (only its 127.0.0.1): the same
+# bytes as here, where the files are found on disk
+dbgd_part() {
+	for t in debuginfod debuginfod-find ip curl; do
+		command -v $t >/dev/null 2>&1 || { echo "no $t (Debian: debuginfod, iproute2, curl)"; return; }
+	done
+	unshare -mn true 2>/dev/null || { echo "unshare -mn fails here"; return; }
+	mkdir -p "$tmp/srv" && cp "$tmp/bin/wl-sym" "$tmp/bin/wl-dbg" "$tmp/bin/wl-dbg.debug" "$tmp/srv/"
+	for lib in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; do
+		id=$(readelf -n "$lib" 2>/dev/null | sed -n 's/.*Build ID: *//p')
+		d=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
+		[ -n "$id" ] && [ -f "$d" ] && cp "$d" "$tmp/srv/$(basename "$lib").debug" && cp "$lib" "$tmp/srv/"
+	done
+	id=$(readelf -n "$tmp/bin/wl-dbg" | sed -n 's/.*Build ID: *//p')
+	port=$((20000 + $$ % 20000))
+	unshare -mn sh -c "ip link set lo up || exit 1
+		debuginfod -p $port -F '$tmp/srv' -d '$tmp/dbgd.sqlite' >'$tmp/dbgd.log' 2>&1 &
+		s=\$!
+		export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH='$tmp/dbgd-cache'
+		for i in \$(seq 150); do # until it serves wl-dbg's debug file (its first scan); a
+			# cache of its own each time, as the client caches a miss for 10 minutes
+			DEBUGINFOD_CACHE_PATH='$tmp'/wait.\$i debuginfod-find debuginfo $id >/dev/null 2>&1 && break
+			sleep 0.2
+		done
+		$hide && '$WCA' folded --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.folded' 2>'$tmp/dbgd.err'
+		'$WCA' timehist -g --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.timehist' 2>/dev/null
+		kill \$s" >"$tmp/dbgd.out" 2>&1
+}
+why=$(dbgd_part)
+if [ -n "$why" ]; then
+	echo "SKIP the debuginfod part: $why"
+	[ "${WC_REQUIRE_RECORDING:-0}" = 1 ] && expect "debuginfod part runs (WC_REQUIRE_RECORDING=1)" 0 = 1
+else
+	for f in nosym.folded nosym.timehist; do
+		cmp -s "$tmp/here.$f" "$tmp/dbgd.$f"
+		expect "$f: hidden, from debuginfod: identical ($(cmp "$tmp/here.$f" "$tmp/dbgd.$f" 2>&1 | head -1))" $? -eq 0
+	done
+	expect "from debuginfod: wldbg_spin named" "$(grep -c wldbg_spin "$tmp/dbgd.nosym.folded")" -gt 0
+fi
 
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 echo "all passed"

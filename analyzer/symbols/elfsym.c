@@ -308,7 +308,9 @@ static bool find_debug_file(struct efile *f, const char *path, const struct want
 		if (try_file(f, w, "%s%s", d, path) || try_file(f, w, "%s%s.debug", d, path))
 			return true;
 	}
-	return try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s.debug", symfs, path) ||
+	/* PATH.debug beside the file: objcopy --add-gnu-debuglink's usual name for it */
+	return try_file(f, w, "%s%s.debug", symfs, path) ||
+	       try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s.debug", symfs, path) ||
 	       try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s", symfs, path);
 }
 
@@ -580,6 +582,33 @@ struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size
 	}
 	st = load_symbols(e, symf);
 out:
+	close_file(&dbg);
+	close_file(&rt);
+	return finish(e, st, symf->path);
+}
+
+struct wc_elfsym *wc_elfsym_open_pair(const char *path, const char *debug_path,
+				      const uint8_t *build_id, size_t build_id_len)
+{
+	struct efile rt = { .fd = -1 }, dbg = { .fd = -1 }, *symf = &rt;
+	struct wc_elfsym *e = calloc(1, sizeof(*e));
+	int st;
+
+	if (!e)
+		return NULL;
+	elf_version(EV_CURRENT);
+	st = open_file(&rt, path);
+	if (st == WC_ELFSYM_OK && !id_match(rt.id, rt.id_len, build_id, build_id_len))
+		st = WC_ELFSYM_MISMATCH;
+	if (st == WC_ELFSYM_OK)
+		st = load_segments(e, &rt);
+	/* the debug file when it is the same build and has a .symtab where the file has none */
+	if (st == WC_ELFSYM_OK && !rt.symtab && debug_path &&
+	    open_file(&dbg, debug_path) == WC_ELFSYM_OK && dbg.symtab &&
+	    id_match(dbg.id, dbg.id_len, build_id, build_id_len))
+		symf = &dbg;
+	if (st == WC_ELFSYM_OK)
+		st = load_symbols(e, symf);
 	close_file(&dbg);
 	close_file(&rt);
 	return finish(e, st, symf->path);

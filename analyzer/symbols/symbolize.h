@@ -5,6 +5,11 @@
  * User addresses go through the address space they were recorded in (struct wc_tasks) to a
  * mapped file and a file offset, then to that file's ELF symbols (elfsym.h), opened once per
  * file.  Kernel addresses go to the kallsyms snapshot of the trace (kallsyms.h).
+ * The order for a user frame's file (man/wcanalyze.1, SYMBOLS): --symfs/--debug-dir when given,
+ * then the local file when it is the recorded build (elfsym.h); then the trace's USYM records
+ * (usyms.h; they also win over a local file with a .dynsym only where the recorder read a
+ * .symtab); then, with --debuginfod (wc_symbol_paths.debuginfod), the file and its debug file
+ * from debuginfod (debuginfod.h), which also gives a local .dynsym-only file its debug file.
  * A frame that cannot be named is shown as perf and BCC do, "[unknown]", or, when the file is
  * known but its symbols are not usable (a build-id mismatch, no symbols, no file), as
  * "file+0xoffset", never as a wrong name.
@@ -79,7 +84,8 @@ const char *wc_symbolizer_source(struct wc_symbolizer *s, uint32_t dso, char *bu
  * frames were resolved against because it is not the recorded build or is damaged (a missing
  * or stripped file is common and left quiet, as perf does).
  * files named by USYM records are quiet too.  With the footer on, first one line counting the
- * distinct user addresses left as file+0xOFFSET by reason.
+ * distinct user addresses left as file+0xOFFSET by reason, when some file was missing, not the
+ * recorded build or damaged.
  * Return: the number of such files.
  */
 size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *prog);
