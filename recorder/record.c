@@ -538,7 +538,7 @@ static void print_usym_stats(const struct rec *r)
 	wc_usym_writer_stats(r->uw, &u);
 	wc_writer_stats(r->w, &ws);
 	fprintf(stderr,
-		"wcrec: user symbols: %" PRIu64 " of %" PRIu64 " distinct user addresses named, "
+		"wcrec: user symbols: %" PRIu64 " of %" PRIu64 " user address lookups named, "
 		"%" PRIu64 " USYM records of %" PRIu64 " files, %" PRIu64 " kB (%.1f%% of the "
 		"records' bytes, before compression), %.1f ms\n",
 		u.named, u.addresses, u.records, u.files, u.bytes / 1024,

@@ -37,7 +37,8 @@ struct wc_usym_writer {
 	struct umap *maps;
 	size_t nmaps, maps_cap, nsorted; /* maps[0, nsorted) sorted by start, no duplicate */
 	uint64_t max_len;		 /* bytes of the longest mapping */
-	struct wc_map64 seen;		 /* user address -> 1 */
+	struct wc_map64 seen;		 /* user address -> maps_added when it was queued */
+	uint64_t maps_added;		 /* mappings kept so far, duplicates included */
 	uint64_t *pending;		 /* addresses seen since the last flush */
 	size_t npending, pending_cap;
 	struct wc_usym_stats st;
@@ -110,6 +111,7 @@ static int keep_map(struct wc_usym_writer *uw, const struct wc_rec_header *rec)
 	    wc_grow((void **)&uw->maps, &uw->maps_cap, uw->nmaps + 1, sizeof(*uw->maps)))
 		return -ENOMEM;
 	uw->maps[uw->nmaps++] = (struct umap){ m->addr, m->addr + m->len, m->pgoff, file };
+	uw->maps_added++;
 	if (m->len > uw->max_len)
 		uw->max_len = m->len;
 	return 0;
@@ -127,6 +129,7 @@ int wc_usym_writer_stack(struct wc_usym_writer *uw, const uint64_t *ips, uint32_
 	uint64_t context = PERF_CONTEXT_KERNEL;
 
 	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t *queued_at;
 		int inserted;
 
 		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
@@ -135,10 +138,13 @@ int wc_usym_writer_stack(struct wc_usym_writer *uw, const uint64_t *ips, uint32_
 		}
 		if (context != PERF_CONTEXT_USER || ips[i] == WC_MAP64_EMPTY)
 			continue;
-		if (!wc_map64_put(&uw->seen, ips[i], 1, &inserted))
+		queued_at = wc_map64_put(&uw->seen, ips[i], uw->maps_added, &inserted);
+		if (!queued_at)
 			return -ENOMEM;
-		if (!inserted)
+		/* again only when mappings came since: another process's file may hold it now */
+		if (!inserted && *queued_at == uw->maps_added)
 			continue;
+		*queued_at = uw->maps_added;
 		if (wc_grow((void **)&uw->pending, &uw->pending_cap, uw->npending + 1,
 			    sizeof(*uw->pending)))
 			return -ENOMEM;

@@ -47,7 +47,8 @@ int wc_usym_writer_record(void *ctx, struct wc_writer *w, const struct wc_rec_he
 
 /**
  * wc_usym_writer_stack() - keep the user addresses of a new callchain (leaf first, with
- * perf's context markers; those after PERF_CONTEXT_USER) not seen before
+ * perf's context markers; those after PERF_CONTEXT_USER) not seen before, or not since a
+ * mapping was added (a non-PIE program exec'd later has its code where another's was)
  * Return: 0 or -ENOMEM.
  */
 int wc_usym_writer_stack(struct wc_usym_writer *uw, const uint64_t *ips, uint32_t nr);
@@ -62,7 +63,7 @@ int wc_usym_writer_flush(void *ctx, struct wc_writer *w);
 
 /* What a recording's USYM records cost, for wcrec -v. */
 struct wc_usym_stats {
-	uint64_t addresses; /* distinct user addresses resolved */
+	uint64_t addresses; /* user addresses resolved (again after new mappings) */
 	uint64_t named;	    /* ... in a function of a mapped file */
 	uint64_t records;   /* USYM records written */
 	uint64_t bytes;	    /* their bytes, uncompressed */

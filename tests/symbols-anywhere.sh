@@ -126,18 +126,22 @@ dbgd_part() {
 	for lib in /usr/lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2; do
 		id=$(readelf -n "$lib" 2>/dev/null | sed -n 's/.*Build ID: *//p')
 		d=/usr/lib/debug/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug
-		[ -n "$id" ] && [ -f "$d" ] && cp "$d" "$tmp/srv/$(basename "$lib").debug" && cp "$lib" "$tmp/srv/"
+		[ -n "$id" ] && [ -f "$d" ] && cp "$d" "$tmp/srv/$(basename "$lib").debug" &&
+			cp "$lib" "$tmp/srv/" && ids="${ids:-} $id"
 	done
-	id=$(readelf -n "$tmp/bin/wl-dbg" | sed -n 's/.*Build ID: *//p')
+	ids="${ids:-} $(readelf -n "$tmp/bin/wl-dbg" | sed -n 's/.*Build ID: *//p')"
 	port=$((20000 + $$ % 20000))
 	unshare -mn sh -c "ip link set lo up || exit 1
 		debuginfod -p $port -F '$tmp/srv' -d '$tmp/dbgd.sqlite' >'$tmp/dbgd.log' 2>&1 &
 		s=\$!
 		export DEBUGINFOD_URLS=http://127.0.0.1:$port DEBUGINFOD_CACHE_PATH='$tmp/dbgd-cache'
-		for i in \$(seq 150); do # until it serves wl-dbg's debug file (its first scan); a
-			# cache of its own each time, as the client caches a miss for 10 minutes
-			DEBUGINFOD_CACHE_PATH='$tmp'/wait.\$i debuginfod-find debuginfo $id >/dev/null 2>&1 && break
-			sleep 0.2
+		for id in $ids; do # until it serves each debug file (its first scan); a cache of
+			# its own each time, as the client caches a miss for 10 minutes
+			for i in \$(seq 300); do
+				DEBUGINFOD_CACHE_PATH='$tmp'/wait.\$id.\$i debuginfod-find debuginfo \$id \
+					>/dev/null 2>&1 && break
+				sleep 0.2
+			done
 		done
 		$hide && '$WCA' folded --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.folded' 2>'$tmp/dbgd.err'
 		'$WCA' timehist -g --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.timehist' 2>/dev/null
