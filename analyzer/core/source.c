@@ -14,6 +14,7 @@ static const struct {
 	const struct wc_source_ops *ops;
 } sources[] = {
 	{ WC_FILE_MAGIC, &wc_source_wct },
+	{ "PERFILE2", &wc_source_perf },
 };
 
 struct wc_source {

@@ -48,6 +48,7 @@ struct wc_source_ops {
 
 /* The sources, each in its own file (source-wct.c, ...); their magics are in source.c. */
 extern const struct wc_source_ops wc_source_wct;
+extern const struct wc_source_ops wc_source_perf; /* source-perf.c: perf.data */
 
 struct wc_source;
 
