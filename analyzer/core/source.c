@@ -15,6 +15,7 @@ static const struct {
 } sources[] = {
 	{ WC_FILE_MAGIC, &wc_source_wct },
 	{ "PERFILE2", &wc_source_perf },
+	{ "2ELIFREP", &wc_source_perf }, /* perf.data of the other byte order: refused there */
 };
 
 struct wc_source {
