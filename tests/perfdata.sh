@@ -8,7 +8,7 @@
 # count is perf's or one more (its exit row, which perf 6.1 credits to ":-1"); each workload
 # thread's off-CPU total of folded --mode off equals, to the ns, the sum of its intervals
 # switch-out to switch-in (and wakeup_new to first switch-in) computed from `perf script`.
-# Then damaged files: cut, flipped, byte-swapped, an attr size of 0, a data or feature
+# A perf record -z file gives the outputs of the same file uncompressed.  Then damaged files: cut, flipped, byte-swapped, an attr size of 0, a data or feature
 # section past the end: exit 1 or 3 with one line naming the file, never a crash.
 # Needs no root and records nothing.
 set -u
@@ -105,6 +105,22 @@ if [ $have_perf = 1 ]; then
 	bad=$(awk '$2 != $3' "$tmp/off" | wc -l)
 	expect "sched.data: off-CPU ms per workload thread equal perf script's to the ns: $(wc -l <"$tmp/off") threads, $bad not ($(awk '$2 != $3' "$tmp/off" | head -3 | tr '\n' ' '))" \
 		"$bad" -eq 0 -a "$(wc -l <"$tmp/off")" -ge 8
+fi
+
+# 2b. perf record -z: the same outputs as the file rewritten uncompressed (perf-unzstd.py)
+if /usr/bin/python3 "$srcdir/tests/perf-unzstd.py" "$D/z.data" "$tmp/unz.data"; then
+	same=0
+	for cmd in timehist "folded --mode off" "folded --waker" threads hist "export --format chrome"; do
+		# shellcheck disable=SC2086
+		"$WCA" $cmd "$D/z.data" >"$tmp/a" 2>&1
+		# shellcheck disable=SC2086
+		"$WCA" $cmd "$tmp/unz.data" 2>&1 | sed "s|$tmp/unz.data|$D/z.data|g" >"$tmp/b"
+		cmp -s "$tmp/a" "$tmp/b" && same=$((same + 1))
+	done
+	expect "z.data (perf record -z, 294 COMPRESSED records): 6 outputs as uncompressed ($same)" \
+		$same -eq 6
+else
+	echo "SKIP -z against uncompressed: perf-unzstd.py failed (no libzstd.so.1?)"
 fi
 
 # 3. damaged files: one line naming the file, exit 1 (damaged) or 3 (cut), never a crash

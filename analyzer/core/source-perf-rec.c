@@ -21,6 +21,8 @@
  *   LOST LOST_SAMPLES    LOST
  *   THROTTLE UNTHROTTLE  THROTTLE
  *   FINISHED_ROUND       ROUND
+ *   COMPRESSED(2)        the records they hold, once whole (perf record -z: one zstd stream
+ *                        across them, a record possibly straddling two)
  *   others               skipped by size, counted, told in a NOTE at the end
  */
 #include <errno.h>
@@ -30,6 +32,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <zstd.h>
 
 #include "analyzer/core/source-perf.h"
 #include "common/grow.h"
@@ -479,6 +482,90 @@ static int on_loss(struct pd *p, const struct rec *r)
 	return 0;
 }
 
+#define DECOMPRESSED_MAX_BYTES (64ull << 30) /* past this, a zstd bomb: refused */
+
+static int one_record(struct pd *p, const struct rec *r);
+
+/*
+ * The whole records at the front of p->dec, each as if at file offset @off (that of the
+ * COMPRESSED record that completed it); the rest is kept for the next.  Return: 0 or -ENOMEM.
+ */
+static int decompressed_records(struct pd *p, uint64_t off)
+{
+	size_t at = 0;
+	int err = 0;
+
+	while (!err && p->state == WC_READER_OK && p->dec.len - at >= 8) {
+		struct rec r = { .d = p->dec.p + at, .off = off };
+
+		r.type = pd_u32(r.d);
+		memcpy(&r.misc, r.d + 4, 2);
+		memcpy(&r.size, r.d + 6, 2);
+		if (r.size < 8)
+			return pd_fail(p, WC_READER_CORRUPT, off,
+				       "perf.data: a record of size %u in the COMPRESSED record at "
+				       "byte %" PRIu64,
+				       r.size, off);
+		if (p->dec.len - at < r.size)
+			break;
+		err = r.type == PD_REC_COMPRESSED || r.type == PD_REC_COMPRESSED2
+			      ? (p->bad_samples++, 0) /* not nested */
+			      : one_record(p, &r);
+		at += r.size;
+	}
+	memmove(p->dec.p, p->dec.p + at, p->dec.len - at);
+	p->dec.len -= at;
+	return err;
+}
+
+/*
+ * COMPRESSED (the zstd bytes fill the record) and COMPRESSED2 (u64 data_size, then as many
+ * zstd bytes, then padding): the next piece of the one stream.  Return: 0 or -ENOMEM.
+ */
+static int on_compressed(struct pd *p, const struct rec *r)
+{
+	size_t at = r->type == PD_REC_COMPRESSED2 ? 16 : 8;
+	ZSTD_inBuffer in = { r->d + at, r->size >= at ? r->size - at : 0, 0 };
+
+	if (r->type == PD_REC_COMPRESSED2 && (r->size < 16 || pd_u64(r->d + 8) > in.size))
+		return pd_fail(p, WC_READER_CORRUPT, r->off,
+			       "perf.data: a COMPRESSED2 record at byte %" PRIu64
+			       " of %u bytes says it holds more",
+			       r->off, r->size);
+	if (r->type == PD_REC_COMPRESSED2)
+		in.size = pd_u64(r->d + 8);
+	if (!p->zstd && !(p->zstd = ZSTD_createDStream()))
+		return -ENOMEM;
+	for (bool full = false; in.pos < in.size || full;) { /* full: zstd may hold more */
+		size_t ret, before = in.pos;
+		ZSTD_outBuffer out;
+
+		if (wc_grow((void **)&p->dec.p, &p->dec.cap, p->dec.len + (1u << 16), 1))
+			return -ENOMEM;
+		out = (ZSTD_outBuffer){ p->dec.p + p->dec.len, p->dec.cap - p->dec.len, 0 };
+		ret = ZSTD_decompressStream(p->zstd, &out, &in);
+		if (ZSTD_isError(ret))
+			return pd_fail(p, WC_READER_CORRUPT, r->off,
+				       "perf.data: the COMPRESSED record at byte %" PRIu64 ": %s",
+				       r->off, ZSTD_getErrorName(ret));
+		full = out.pos == out.size;
+		p->dec.len += out.pos;
+		p->decompressed += out.pos;
+		if (p->decompressed > DECOMPRESSED_MAX_BYTES || (!out.pos && in.pos == before))
+			return pd_fail(p, WC_READER_CORRUPT, r->off,
+				       "perf.data: the COMPRESSED record at byte %" PRIu64
+				       " decompresses to %s",
+				       r->off, out.pos ? "more than a recording holds" : "nothing");
+		if (p->dec.len >= (1u << 20)) { /* keep the buffer small: use what is whole */
+			int err = decompressed_records(p, r->off);
+
+			if (err)
+				return err;
+		}
+	}
+	return decompressed_records(p, r->off);
+}
+
 /* One perf record.  Return: 0, or -ENOMEM. */
 static int one_record(struct pd *p, const struct rec *r)
 {
@@ -503,6 +590,9 @@ static int one_record(struct pd *p, const struct rec *r)
 										       : -ENOMEM;
 	case PD_REC_FINISHED_INIT:
 		return 0;
+	case PD_REC_COMPRESSED:
+	case PD_REC_COMPRESSED2:
+		return on_compressed(p, r);
 	}
 	if (r->type < PD_REC_TYPES)
 		p->skipped[r->type]++;
@@ -609,6 +699,7 @@ static int finish(struct pd *p)
 	if ((n || p->bad_samples + p->unknown_ids + p->other_samples) &&
 	    pd_note(&p->out, "perf_skipped", text))
 		return -ENOMEM;
+	p->bad_samples += p->dec.len != 0; /* a record cut at the end of the zstd stream */
 	if (p->data_size && p->data_end < p->data_off + p->data_size)
 		pd_fail(p, WC_READER_TRUNCATED, p->data_end,
 			"perf.data: the data section ends at byte %" PRIu64
@@ -664,5 +755,6 @@ int pd_records(struct pd *p)
 
 void pd_rec_free(struct pd *p)
 {
-	(void)p;
+	ZSTD_freeDStream(p->zstd);
+	free(p->dec.p);
 }

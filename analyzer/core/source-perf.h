@@ -98,6 +98,11 @@ struct pd {
 	uint64_t skipped[PD_REC_TYPES], skipped_other, unknown_ids, bad_samples, other_samples;
 	uint64_t untimed;
 	bool have_tracing_data, have_event_desc;
+	/* COMPRESSED records: one zstd stream across them; bytes decompressed not yet used
+	 * (a record may straddle two COMPRESSED records) */
+	void *zstd; /* ZSTD_DStream */
+	struct pd_buf dec;
+	uint64_t decompressed; /* bytes, all COMPRESSED records together */
 };
 
 /* Set the state and the error of @p once (the first failure is the one told); return 0. */
