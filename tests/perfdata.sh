@@ -41,7 +41,7 @@ for f in "$D"/*.data; do
 		expect "$n: wcanalyze $cmd exits 0 ($(head -n1 "$tmp/err" | head -c 200))" $rc -eq 0 -a -s "$tmp/out"
 	done
 	"$WCA" info "$f" >"$tmp/info" 2>&1
-	expect "$n: info names the format" "$(grep -c '^format: *perf.data$' "$tmp/info")" -eq 1
+	expect "$n: info names the format" "$(grep -c '^format: *perf.data\(, pipe mode\)\?$' "$tmp/info")" -eq 1
 	expect "$n: info names the events" "$(grep -c '^events: .*sched:sched_switch' "$tmp/info")" -eq 1
 	expect "$n: info says once what a report cannot give, if anything" \
 		"$(grep -c '^cannot give:' "$tmp/info")" -le 1
@@ -107,7 +107,44 @@ if [ $have_perf = 1 ]; then
 		"$bad" -eq 0 -a "$(wc -l <"$tmp/off")" -ge 8
 fi
 
-# 2b. perf record -z: the same outputs as the file rewritten uncompressed (perf-unzstd.py)
+# 2a. every file mode fixture: timehist's rows at perf's times, CPUs and threads
+if [ $have_perf = 1 ]; then
+	for f in "$D"/g.data "$D"/nowake.data "$D"/z.data; do
+		perf sched timehist -i "$f" 2>/dev/null | awk 'NR > 3 && $2 ~ /^\[[0-9]+\]$/ {
+			t = $3; sub(/^.*\[/, "", t); sub(/[\/\]].*$/, "", t); print $1, $2, t }' >"$tmp/p.k"
+		"$WCA" timehist "$f" 2>/dev/null | awk 'NR > 3 && $2 ~ /^\[[0-9]+\]$/ {
+			t = $3; sub(/^.*\[/, "", t); sub(/[\/\]].*$/, "", t); print $1, $2, t }' >"$tmp/w.k"
+		set -- $(wc -l <"$tmp/p.k") $(wc -l <"$tmp/w.k") $(paste -d' ' "$tmp/p.k" "$tmp/w.k" |
+			awk '$1 != $4 || $2 != $5 || ($3 != $6 && $3 != -1) { n++ } END { print n + 0 }')
+		expect "$(basename "$f"): $2 timehist rows at perf's times, CPUs, threads ($1 rows, $3 apart)" \
+			"$1" -eq "$2" -a "$3" -eq 0 -a "$1" -gt 100
+	done
+fi
+
+# 2b. pipe mode (perf record -o -): from stdin as from the file; as many switches as perf
+# script shows (perf sched timehist 6.1 reads no pipe-mode file)
+P="$D/pipe.data"
+same=0
+for cmd in info timehist "folded --mode off" threads hist "export --format chrome"; do
+	# shellcheck disable=SC2086
+	"$WCA" $cmd "$P" 2>&1 | sed "s|$P|IN|g; s|, 0\.1 MB,|,|" >"$tmp/a"
+	# shellcheck disable=SC2086
+	cat "$P" | "$WCA" $cmd - 2>&1 | sed "s|^file:         -, 0\.0 MB,|file:         IN,|;
+		s|^# -:|# IN:|; s| in - (| in IN (|; s|^wcanalyze: -:|wcanalyze: IN:|;
+		s|warning: -:|warning: IN:|; s|wcanalyze info -)|wcanalyze info IN)|" |
+		sed 's|"trace":"-"|"trace":"IN"|' >"$tmp/b"
+	cmp -s "$tmp/a" "$tmp/b" && same=$((same + 1))
+	[ "$cmd" = info ] && cp "$tmp/a" "$tmp/info"
+done
+expect "pipe.data: 6 outputs from stdin as from the file ($same)" $same -eq 6
+expect "pipe.data: info names pipe mode" "$(grep -c '^format: *perf.data, pipe mode$' "$tmp/info")" -eq 1
+if [ $have_perf = 1 ]; then
+	n=$(perf script -i "$P" -F event 2>/dev/null | grep -c 'sched:sched_switch')
+	expect "pipe.data: our switches are perf script's $n" \
+		"$(grep -c "^records: .* ($n switches," "$tmp/info")" -eq 1 -a "$n" -gt 100
+fi
+
+# 2c. perf record -z: the same outputs as the file rewritten uncompressed (perf-unzstd.py)
 if /usr/bin/python3 "$srcdir/tests/perf-unzstd.py" "$D/z.data" "$tmp/unz.data"; then
 	same=0
 	for cmd in timehist "folded --mode off" "folded --waker" threads hist "export --format chrome"; do

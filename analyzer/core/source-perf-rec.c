@@ -569,6 +569,14 @@ static int on_compressed(struct pd *p, const struct rec *r)
 /* One perf record.  Return: 0, or -ENOMEM. */
 static int one_record(struct pd *p, const struct rec *r)
 {
+	if (r->type == PD_REC_HEADER_ATTR)
+		return pd_header_attr(p, r->d, r->size, r->off) == -ENOMEM ? -ENOMEM : 0;
+	if (r->type == PD_REC_HEADER_FEATURE && !p->finalized)
+		return r->size < 16 ? 0
+				    : pd_feature(p, (int)pd_u64(r->d + 8), r->d + 16, r->size - 16u,
+						 r->off + 16);
+	if (!p->finalized && r->type < 64 && pd_finalize(p))
+		return 0;
 	switch (r->type) {
 	case PERF_RECORD_SAMPLE:
 		return on_sample(p, r);
@@ -601,31 +609,32 @@ static int one_record(struct pd *p, const struct rec *r)
 	return 0;
 }
 
-/*
- * Make @need bytes of the data section available at p->in + p->in_pos, reading more.
- * Return: the bytes available (fewer than @need at the end of the data or on an error).
- */
-static size_t window(struct pd *p, size_t need)
+size_t pd_window(struct pd *p, size_t need)
 {
 	size_t have = p->in_len - p->in_pos;
 	uint64_t left;
 
 	if (have >= need)
 		return have;
-	if (!p->in) {
-		p->in = malloc(WINDOW_BYTES + PD_REC_MAX + 1);
-		if (!p->in)
-			return 0;
-		p->in_cap = WINDOW_BYTES + PD_REC_MAX + 1;
+	if (need + WINDOW_BYTES > p->in_cap) { /* a record, or pipe-mode tracing data */
+		uint8_t *in = realloc(p->in, need + WINDOW_BYTES);
+
+		if (!in)
+			return pd_fail(p, WC_READER_IO_ERROR, p->in_off,
+				       "perf.data: out of memory");
+		p->in = in;
+		p->in_cap = need + WINDOW_BYTES;
 	}
 	memmove(p->in, p->in + p->in_pos, have);
 	p->in_off += p->in_pos;
 	p->in_pos = 0;
 	p->in_len = have;
 	left = p->data_end - (p->in_off + p->in_len);
-	while (left && p->in_len < p->in_cap) {
+	while (left && p->in_len < need) {
 		size_t want = p->in_cap - p->in_len < left ? p->in_cap - p->in_len : (size_t)left;
-		ssize_t n = pread(p->fd, p->in + p->in_len, want, (off_t)(p->in_off + p->in_len));
+		ssize_t n = p->stream ? read(p->fd, p->in + p->in_len, want)
+				      : pread(p->fd, p->in + p->in_len, want,
+					      (off_t)(p->in_off + p->in_len));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -681,6 +690,8 @@ static int finish(struct pd *p)
 	size_t n = 0;
 	uint64_t t = 1;
 
+	if (!p->finalized && pd_finalize(p))
+		return 0;
 	if (!p->timed && p->deferred.len && !dest(p, &t))
 		return -ENOMEM;
 	for (int i = 0; i < PD_REC_TYPES; i++)
@@ -705,7 +716,7 @@ static int finish(struct pd *p)
 			"perf.data: the data section ends at byte %" PRIu64
 			" of the file, before byte %" PRIu64 " its header gives",
 			p->data_end, p->data_off + p->data_size);
-	else if (!p->data_size)
+	else if (!p->data_size && !p->pipe)
 		pd_fail(p, WC_READER_TRUNCATED, p->data_end,
 			"perf.data: perf record did not finish its file (a data size of 0): records "
 			"read to the end of the file");
@@ -714,9 +725,31 @@ static int finish(struct pd *p)
 	return 0;
 }
 
+/*
+ * Pipe mode's HEADER_TRACING_DATA: u32 size, the tracing data after the record, padded to 8.
+ * Return: 1 to go on, 0 on failure.
+ */
+static int tracing_data(struct pd *p, const struct rec *r)
+{
+	uint32_t size = r->size >= 12 ? pd_u32(r->d + 8) : 0;
+	size_t padded = ((size_t)size + 7) & ~(size_t)7;
+
+	if (size > SECTION_MAX_BYTES || pd_window(p, padded) < padded)
+		return pd_fail(p, WC_READER_TRUNCATED, r->off,
+			       "perf.data: the tracing data of %u bytes after byte %" PRIu64
+			       " is cut",
+			       size, r->off);
+	if (p->finalized || p->have_tracing_data)
+		p->skipped[PD_REC_HEADER_TRACING_DATA]++;
+	else if (pd_tracing_data(p, p->in + p->in_pos, size, r->off + r->size) == -ENOMEM)
+		return pd_fail(p, WC_READER_IO_ERROR, r->off, "perf.data: out of memory");
+	p->in_pos += padded;
+	return p->state == WC_READER_OK;
+}
+
 int pd_records(struct pd *p)
 {
-	size_t have = window(p, 8);
+	size_t have = pd_window(p, 8);
 	struct rec r;
 	int err;
 
@@ -738,7 +771,7 @@ int pd_records(struct pd *p)
 			       "perf.data: a record of type %u and size %u at byte %" PRIu64
 			       " (records are 8 bytes or more)",
 			       r.type, r.size, r.off);
-	if (window(p, r.size) < r.size)
+	if (pd_window(p, r.size) < r.size)
 		return p->state != WC_READER_OK
 			       ? 0
 			       : pd_fail(p, WC_READER_TRUNCATED, r.off,
@@ -747,6 +780,8 @@ int pd_records(struct pd *p)
 					 r.size, r.off);
 	r.d = p->in + p->in_pos;
 	p->in_pos += r.size;
+	if (r.type == PD_REC_HEADER_TRACING_DATA)
+		return tracing_data(p, &r);
 	err = one_record(p, &r);
 	if (err)
 		return pd_fail(p, WC_READER_IO_ERROR, r.off, "perf.data: out of memory");

@@ -51,17 +51,6 @@ enum { /* feature bits (tools/perf/util/header.h) */
        FEAT_BITS = 256,
 };
 
-#define SECTION_MAX_BYTES (256ull << 20) /* a feature or attrs section larger is refused */
-
-/* What the feature sections say of the host. */
-struct host {
-	char hostname[65], release[65], version[33], arch[33];
-	uint32_t ncpus_avail, ncpus_online;
-	bool have_nrcpus, have_clock;
-	uint32_t clockid;
-	uint64_t tod_ns, clock_ns;
-};
-
 int pd_fail(struct pd *p, enum wc_reader_state state, uint64_t off, const char *fmt, ...)
 {
 	va_list ap;
@@ -338,10 +327,10 @@ static int cmdline_note(struct pd *p, const uint8_t *d, uint64_t len)
 }
 
 /* One feature section we use, @len bytes at @d (file offset @off). */
-static int feature(struct pd *p, struct host *h, int bit, const uint8_t *d, uint64_t len,
-		   uint64_t off)
+int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t off)
 {
 	const uint8_t *end = d + len;
+	struct pd_host *h = &p->host;
 
 	switch (bit) {
 	case FEAT_TRACING_DATA:
@@ -383,7 +372,7 @@ static int feature(struct pd *p, struct host *h, int bit, const uint8_t *d, uint
 }
 
 /* The feature sections: their table follows the data section. */
-static int read_features(struct pd *p, const struct pd_file_header *fh, struct host *h)
+static int read_features(struct pd *p, const struct pd_file_header *fh)
 {
 	static const uint64_t wanted =
 		1ull << FEAT_TRACING_DATA | 1ull << FEAT_HOSTNAME | 1ull << FEAT_OSRELEASE |
@@ -411,7 +400,7 @@ static int read_features(struct pd *p, const struct pd_file_header *fh, struct h
 			continue;
 		if (read_section(p, "feature section", off, len, &d))
 			break;
-		if (feature(p, h, bit, d, len, off) == -ENOMEM)
+		if (pd_feature(p, bit, d, len, off) == -ENOMEM)
 			pd_fail(p, WC_READER_IO_ERROR, off, "perf.data: out of memory");
 		free(d);
 	}
@@ -420,7 +409,7 @@ static int read_features(struct pd *p, const struct pd_file_header *fh, struct h
 }
 
 /* HOST and CLOCK records from the features. */
-static int host_records(struct pd *p, const struct host *h)
+static int host_records(struct pd *p, const struct pd_host *h)
 {
 	const char *s[6] = { "Linux", h->hostname, h->release, "", h->arch, NULL };
 	char recorder[64];
@@ -507,22 +496,101 @@ static int event_records(struct pd *p)
 	return n ? pd_note(&p->out, "cannot_give", missing) : 0;
 }
 
+int pd_finalize(struct pd *p)
+{
+	p->finalized = true;
+	if (!p->nattrs)
+		return pd_fail(p, WC_READER_CORRUPT, p->in_off + p->in_pos,
+			       "perf.data: no event attr before the first event record"),
+		       -1;
+	if (id_layout(p))
+		return -1;
+	if (host_records(p, &p->host) || event_records(p))
+		return pd_fail(p, WC_READER_IO_ERROR, 0, "perf.data: out of memory"), -1;
+	for (unsigned i = 0; i < p->nattrs; i++)
+		if (!(p->attrs[i].attr.sample_type & PERF_SAMPLE_TIME))
+			return pd_fail(p, WC_READER_UNSUPPORTED, 0,
+				       "perf.data: event %s has no PERF_SAMPLE_TIME: its records "
+				       "cannot be put in time order",
+				       p->attrs[i].name),
+			       -1;
+	return 0;
+}
+
+int pd_header_attr(struct pd *p, const uint8_t *d, size_t size, uint64_t off)
+{
+	uint32_t asz = size >= 16 ? pd_u32(d + 12) : 0; /* perf_event_attr.size */
+	struct pd_attr *a = &p->attrs[p->nattrs];
+
+	if (asz < PERF_ATTR_SIZE_VER0 || asz > size - 8 || (size - 8 - asz) % 8)
+		return pd_fail(p, WC_READER_CORRUPT, off,
+			       "perf.data: a HEADER_ATTR record at byte %" PRIu64
+			       " of %zu bytes holds an attr of %u bytes",
+			       off, size, asz);
+	if (p->finalized || p->nattrs == PD_MAX_ATTRS) {
+		p->skipped[PD_REC_HEADER_ATTR]++; /* after the events began, or too many */
+		return 0;
+	}
+	memcpy(&a->attr, d + 8, asz < sizeof(a->attr) ? asz : sizeof(a->attr));
+	for (size_t at = 8 + asz; at + 8 <= size; at += 8)
+		if (pd_u64(d + at) != WC_MAP64_EMPTY &&
+		    !wc_map64_put(&p->ids, pd_u64(d + at), p->nattrs, NULL))
+			return -ENOMEM;
+	p->nattrs++;
+	return 0;
+}
+
+/*
+ * A pipe-mode file or stream: the 16-byte header (magic, size), then records, the metadata
+ * among them (HEADER_ATTR, HEADER_FEATURE, HEADER_TRACING_DATA) before the first event.
+ */
+static int start_pipe(struct pd *p, uint64_t header_size)
+{
+	if (header_size != 16)
+		return pd_fail(p, WC_READER_CORRUPT, 8,
+			       "perf.data: header size %" PRIu64
+			       " (16 in pipe mode, 104 in a file)",
+			       header_size),
+		       -1;
+	p->pipe = true;
+	p->data_off = 16;
+	if (p->stream) {
+		p->in_pos += 8; /* the size, read by start() */
+	} else {
+		p->data_end = p->file_size;
+		p->in_off = 16;
+	}
+	return pd_note(&p->out, "source_format", "perf.data, pipe mode") ? -1 : 0;
+}
+
 /* Read everything before the data section's records.  Return: 0, or -1 with p's error set. */
 static int start(struct pd *p)
 {
 	struct pd_file_header fh;
-	struct host h = { .ncpus_online = 0 };
 	uint8_t *b;
 
-	if (read_section(p, "file header", 0, sizeof(fh), &b))
+	if (p->stream) {
+		if (pd_window(p, 8) < 8)
+			return pd_fail(p, WC_READER_TRUNCATED, 8,
+				       "perf.data: the input ends in its header"),
+			       -1;
+		return start_pipe(p, pd_u64(p->in + p->in_pos));
+	}
+	if (read_section(p, "file header", 0, 16, &b))
 		return -1;
-	memcpy(&fh, b, sizeof(fh));
+	memcpy(&fh, b, 16);
 	free(b);
 	if (!memcmp(fh.magic, PD_MAGIC_SWAPPED, 8))
 		return pd_fail(p, WC_READER_UNSUPPORTED, 0,
 			       "perf.data of the other byte order (recorded on a big-endian host): "
 			       "not supported; `perf script` on such a host reads it"),
 		       -1;
+	if (!memcmp(fh.magic, PD_MAGIC, 8) && fh.size == 16)
+		return start_pipe(p, fh.size);
+	if (read_section(p, "file header", 0, sizeof(fh), &b))
+		return -1;
+	memcpy(&fh, b, sizeof(fh));
+	free(b);
 	if (memcmp(fh.magic, PD_MAGIC, 8) || fh.size < sizeof(fh))
 		return pd_fail(p, WC_READER_CORRUPT, 0,
 			       "perf.data: bad file header (magic or header size %" PRIu64 ")",
@@ -536,31 +604,23 @@ static int start(struct pd *p)
 		       -1;
 	if (pd_note(&p->out, "source_format", "perf.data"))
 		return pd_fail(p, WC_READER_IO_ERROR, 0, "perf.data: out of memory"), -1;
-	if (read_attrs(p, &fh) || id_layout(p))
+	if (read_attrs(p, &fh))
 		return -1;
 	p->data_off = fh.data_off;
 	p->data_size = fh.data_size;
 	p->data_end = fh.data_off + fh.data_size;
 	if (!fh.data_size) /* perf killed before it wrote the header: records to the end */
 		p->data_end = p->file_size;
-	else if (read_features(p, &fh, &h))
+	else if (read_features(p, &fh))
 		return -1;
 	if (p->data_end > p->file_size)
 		p->data_end = p->file_size;
 	p->in_off = p->data_off;
-	if (host_records(p, &h) || event_records(p))
-		return pd_fail(p, WC_READER_IO_ERROR, 0, "perf.data: out of memory"), -1;
-	for (unsigned i = 0; i < p->nattrs; i++)
-		if (!(p->attrs[i].attr.sample_type & PERF_SAMPLE_TIME))
-			return pd_fail(p, WC_READER_UNSUPPORTED, 0,
-				       "perf.data: event %s has no PERF_SAMPLE_TIME: its records "
-				       "cannot be put in time order",
-				       p->attrs[i].name),
-			       -1;
-	return 0;
+	return pd_finalize(p);
 }
 
-static void *pd_open(int fd)
+/* A source over @fd: a file, or a stream (@magic: its first 8 bytes, read already). */
+static void *open_any(int fd, const char *magic)
 {
 	struct pd *p = calloc(1, sizeof(*p));
 	struct stat st;
@@ -574,7 +634,10 @@ static void *pd_open(int fd)
 		return NULL;
 	}
 	p->fd = fd;
-	p->file_size = (uint64_t)st.st_size;
+	p->stream = magic != NULL;
+	p->file_size = p->stream ? 0 : (uint64_t)st.st_size;
+	p->in_off = p->stream ? 8 : 0; /* a stream's magic was read by source.c */
+	p->data_end = p->stream ? UINT64_MAX : 0;
 	p->stacks = wc_stack_table_new(0);
 	p->payloads = wc_stack_table_new(0);
 	if (!p->stacks || !p->payloads) {
@@ -586,7 +649,21 @@ static void *pd_open(int fd)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (p->stream && memcmp(magic, PD_MAGIC, 8))
+		pd_fail(p, WC_READER_UNSUPPORTED, 0,
+			"perf.data of the other byte order (recorded on a big-endian host): "
+			"not supported");
 	return p;
+}
+
+static void *pd_open(int fd)
+{
+	return open_any(fd, NULL);
+}
+
+static void *pd_open_stream(int fd, const char *magic)
+{
+	return open_any(fd, magic);
 }
 
 static int pd_next(void *priv, const struct wc_rec_header **rec)
@@ -595,7 +672,8 @@ static int pd_next(void *priv, const struct wc_rec_header **rec)
 
 	if (!p->started) {
 		p->started = true;
-		start(p);
+		if (p->state == WC_READER_OK)
+			start(p);
 	}
 	for (;;) {
 		if (p->out_pos < p->out.len) {
@@ -660,6 +738,7 @@ static void pd_free(void *priv)
 const struct wc_source_ops wc_source_perf = {
 	.name = "perf.data",
 	.open = pd_open,
+	.open_stream = pd_open_stream,
 	.next = pd_next,
 	.state = pd_state,
 	.error = pd_error,

@@ -27,10 +27,11 @@
 #include "common/map64.h"
 #include "common/stack_table.h"
 
-#define PD_MAGIC	 "PERFILE2"
-#define PD_MAGIC_SWAPPED "2ELIFREP" /* the magic of a file of the other byte order */
-#define PD_MAX_ATTRS	 64	    /* events the analysis keeps (WC_REPLAY_MAX_EVENTS) */
-#define PD_REC_MAX	 65535u	    /* a perf record's size is a u16 */
+#define PD_MAGIC	  "PERFILE2"
+#define PD_MAGIC_SWAPPED  "2ELIFREP"	 /* the magic of a file of the other byte order */
+#define PD_MAX_ATTRS	  64		 /* events the analysis keeps (WC_REPLAY_MAX_EVENTS) */
+#define PD_REC_MAX	  65535u	 /* a perf record's size is a u16 */
+#define SECTION_MAX_BYTES (256ull << 20) /* a feature, attrs or tracing data larger is refused */
 
 /* perf's own record types (tools/perf/util/event.h), beside the kernel's PERF_RECORD_* */
 enum {
@@ -57,6 +58,15 @@ struct pd_attr {
 	char name[64];		     /* "sched:sched_switch"; "" until known */
 };
 
+/* What the feature sections say of the host. */
+struct pd_host {
+	char hostname[65], release[65], version[33], arch[33];
+	uint32_t ncpus_avail, ncpus_online;
+	bool have_nrcpus, have_clock;
+	uint32_t clockid;
+	uint64_t tod_ns, clock_ns;
+};
+
 /* One sample's fields, pointing into the record (valid while it is). */
 struct pd_sample {
 	uint64_t id, time_ns, period;
@@ -74,6 +84,10 @@ struct pd {
 	char error[256];
 	uint64_t error_off; /* bytes */
 	bool started;
+	bool stream;	/* read(2), not pread(2): stdin; its file_size is 0 */
+	bool pipe;	/* pipe mode: the metadata comes as records */
+	bool finalized; /* the metadata records are queued: events may follow */
+	struct pd_host host;
 	/* the header */
 	uint64_t data_off, data_end; /* bytes; data_end is cut to the file's size */
 	uint64_t data_size;	     /* as the header says */
@@ -114,6 +128,28 @@ int pd_fail(struct pd *p, enum wc_reader_state state, uint64_t off, const char *
  * zeroed, its header set.  Return: the record, or NULL (ENOMEM).
  */
 void *pd_emit(struct pd_buf *b, size_t size, uint16_t type, uint16_t flags);
+
+/*
+ * pd_finalize() - the attrs and features are all known: check the attrs, queue HOST, CLOCK,
+ * EVENT_ATTR and NOTE records.  Return: 0, or -1 with p's error set.
+ */
+int pd_finalize(struct pd *p);
+
+/* pd_feature() - the feature section @bit (HEADER_*) of @len bytes at @d, file offset @off. */
+int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t off);
+
+/*
+ * pd_header_attr() - a pipe-mode HEADER_ATTR record (@size bytes at @d, at @off): an attr of
+ * its own size, then its ids.  Return: 0, -ENOMEM, or -1 with p's error set.
+ */
+int pd_header_attr(struct pd *p, const uint8_t *d, size_t size, uint64_t off);
+
+/*
+ * pd_window() - make @need bytes of the input available at p->in + p->in_pos, reading more
+ * (read(2) for a stream).  Return: the bytes available, fewer than @need at the end of the
+ * data or on an error (p's state then set).
+ */
+size_t pd_window(struct pd *p, size_t need);
 
 /* pd_note() - a NOTE record key=value into @b.  Return: 0 or -ENOMEM. */
 int pd_note(struct pd_buf *b, const char *key, const char *value);
