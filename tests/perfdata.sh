@@ -160,6 +160,23 @@ else
 	echo "SKIP -z against uncompressed: perf-unzstd.py failed (no libzstd.so.1?)"
 fi
 
+# 2d. --kallsyms FILE (testdata/perf/kallsyms: the functions the fixtures' callchains hit, and
+# the next of each, from the recording host's /proc/kallsyms): kernel frames get their names,
+# those perf script gives them with the same file
+K="$D/kallsyms"
+"$WCA" folded "$D/g.data" 2>/dev/null | grep -c '__schedule' >"$tmp/n0"
+"$WCA" folded --kallsyms "$K" "$D/g.data" 2>/dev/null >"$tmp/kf"
+expect "g.data: kernel frames unnamed without --kallsyms, __schedule with it ($(cat "$tmp/n0"), $(grep -c ';__schedule;' "$tmp/kf") lines)" \
+	"$(cat "$tmp/n0")" -eq 0 -a "$(grep -c ';__schedule;' "$tmp/kf")" -gt 5
+if [ $have_perf = 1 ]; then
+	perf script -i "$D/g.data" --kallsyms "$K" -F ip,sym 2>/dev/null | awk '{ print $2 }' |
+		sort -u >"$tmp/psyms"
+	awk '{ print $3 }' "$K" | sort -u >"$tmp/ksyms"
+	tr ';' '\n' <"$tmp/kf" | sed 's/ [0-9]*$//' | sort -u | comm -12 - "$tmp/ksyms" >"$tmp/ours"
+	expect "g.data: our $(wc -l <"$tmp/ours") kernel function names are perf script's ($(comm -23 "$tmp/ours" "$tmp/psyms" | head -3 | tr '\n' ' '))" \
+		"$(comm -23 "$tmp/ours" "$tmp/psyms" | wc -l)" -eq 0 -a "$(wc -l <"$tmp/ours")" -gt 10
+fi
+
 # 3. damaged files: one line naming the file, exit 1 (damaged) or 3 (cut), never a crash
 G="$D/g.data"
 size=$(wc -c <"$G")

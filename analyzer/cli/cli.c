@@ -22,6 +22,7 @@ enum {
 	O_NO_CALIBRATE,
 	O_SYMFS,
 	O_DEBUG_DIR,
+	O_KALLSYMS,
 	O_ALL_TASKS,
 	O_MAX_MEMORY,
 	O_SKID
@@ -53,6 +54,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_STACKS, { "skid", required_argument, NULL, O_SKID }, "" },
 	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
+	{ WC_CLI_SYMBOLS, { "kallsyms", required_argument, NULL, O_KALLSYMS }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -248,6 +250,11 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		return 0;
 	case O_SYMFS:
 		c->paths.symfs = arg;
+		return 0;
+	case O_KALLSYMS:
+		if (access(arg, R_OK))
+			return wc_cli_bad("--kallsyms: cannot read the file", arg);
+		c->paths.kallsyms = arg;
 		return 0;
 	case O_MAX_MEMORY:
 		return parse_memory(c, arg);

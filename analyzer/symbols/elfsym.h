@@ -41,6 +41,7 @@ struct wc_symbol_paths {
 	const char *symfs;	       /* root of the recorded paths, as perf --symfs */
 	const char *const *debug_dirs; /* extra debug directories, searched before the system's */
 	size_t ndebug_dirs;
+	const char *kallsyms; /* --kallsyms: /proc/kallsyms text for a trace that has none */
 };
 
 enum wc_elfsym_status {
