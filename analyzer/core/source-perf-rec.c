@@ -21,8 +21,7 @@
  *   LOST LOST_SAMPLES    LOST
  *   THROTTLE UNTHROTTLE  THROTTLE
  *   FINISHED_ROUND       ROUND
- *   COMPRESSED(2)        the records they hold, once whole (perf record -z: one zstd stream
- *                        across them, a record possibly straddling two)
+ *   COMPRESSED(2)        the records they hold (source-perf-zstd.c)
  *   others               skipped by size, counted, told in a NOTE at the end
  */
 #include <errno.h>
@@ -32,20 +31,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "analyzer/core/source-perf.h"
 #include "common/grow.h"
 
 #define WINDOW_BYTES (1u << 20) /* data read from the file at a time, beside a record's room */
-
-/* The perf record being translated. */
-struct rec {
-	const uint8_t *d; /* the record, header included */
-	uint32_t type;
-	uint16_t misc, size;
-	uint64_t off; /* its file offset, bytes */
-};
 
 /* The attr of sample or trailer id @id (0: the first, as perf's synthesized records). */
 static const struct pd_attr *attr_of(struct pd *p, uint64_t id)
@@ -71,7 +61,7 @@ static uint16_t event_id_of(const struct pd *p, const struct pd_attr *a)
  * The sample_id_all trailer of a kernel record whose body takes @body bytes (header
  * included): time, tid, pid, cpu into @s.  Return: its attr, or NULL (unknown id, or no room).
  */
-static const struct pd_attr *trailer(struct pd *p, const struct rec *r, size_t body,
+static const struct pd_attr *trailer(struct pd *p, const struct pd_rec *r, size_t body,
 				     struct pd_sample *s)
 {
 	const struct pd_attr *a;
@@ -223,7 +213,7 @@ static size_t read_words(const struct pd_attr *a, const uint8_t *d, const uint8_
 }
 
 /* A SAMPLE's fields up to RAW (the later ones unused).  Return: its attr, or NULL. */
-static const struct pd_attr *parse_sample(struct pd *p, const struct rec *r, struct pd_sample *s)
+static const struct pd_attr *parse_sample(struct pd *p, const struct pd_rec *r, struct pd_sample *s)
 {
 	const uint8_t *d = r->d + 8, *end = r->d + r->size;
 	const struct pd_attr *a;
@@ -285,7 +275,7 @@ static const struct pd_attr *parse_sample(struct pd *p, const struct rec *r, str
 }
 
 /* A SAMPLE: a CPU sample, or a tracepoint event. */
-static int on_sample(struct pd *p, const struct rec *r)
+static int on_sample(struct pd *p, const struct pd_rec *r)
 {
 	struct pd_sample s;
 	const struct pd_attr *a = parse_sample(p, r, &s);
@@ -349,7 +339,7 @@ static int on_sample(struct pd *p, const struct rec *r)
 }
 
 /* COMM: u32 pid, tid; the name, NUL-terminated, padded to 8; the trailer. */
-static int on_comm(struct pd *p, const struct rec *r)
+static int on_comm(struct pd *p, const struct pd_rec *r)
 {
 	struct pd_sample s;
 	struct pd_buf *b;
@@ -373,7 +363,7 @@ static int on_comm(struct pd *p, const struct rec *r)
 }
 
 /* FORK and EXIT: u32 pid, ppid, tid, ptid; u64 time; the trailer. */
-static int on_task(struct pd *p, const struct rec *r)
+static int on_task(struct pd *p, const struct pd_rec *r)
 {
 	struct pd_sample s;
 	struct wc_rec_task *t;
@@ -405,7 +395,7 @@ static int on_task(struct pd *p, const struct rec *r)
  * name).  The build-id form only where the event's attr asked for it: a kernel may set the
  * flag on an inode-form record when another session asks for build-ids.
  */
-static int on_mmap(struct pd *p, const struct rec *r)
+static int on_mmap(struct pd *p, const struct pd_rec *r)
 {
 	size_t name_at = r->type == PERF_RECORD_MMAP2 ? 72 : 40, n;
 	const struct pd_attr *a;
@@ -449,7 +439,7 @@ static int on_mmap(struct pd *p, const struct rec *r)
 }
 
 /* LOST (u64 id, lost), LOST_SAMPLES (u64 lost), THROTTLE/UNTHROTTLE (u64 time, id, stream). */
-static int on_loss(struct pd *p, const struct rec *r)
+static int on_loss(struct pd *p, const struct pd_rec *r)
 {
 	size_t body = r->type == PERF_RECORD_LOST_SAMPLES ? 16
 		      : r->type == PERF_RECORD_LOST	  ? 24
@@ -482,92 +472,7 @@ static int on_loss(struct pd *p, const struct rec *r)
 	return 0;
 }
 
-#define DECOMPRESSED_MAX_BYTES (64ull << 30) /* past this, a zstd bomb: refused */
-
-static int one_record(struct pd *p, const struct rec *r);
-
-/*
- * The whole records at the front of p->dec, each as if at file offset @off (that of the
- * COMPRESSED record that completed it); the rest is kept for the next.  Return: 0 or -ENOMEM.
- */
-static int decompressed_records(struct pd *p, uint64_t off)
-{
-	size_t at = 0;
-	int err = 0;
-
-	while (!err && p->state == WC_READER_OK && p->dec.len - at >= 8) {
-		struct rec r = { .d = p->dec.p + at, .off = off };
-
-		r.type = pd_u32(r.d);
-		memcpy(&r.misc, r.d + 4, 2);
-		memcpy(&r.size, r.d + 6, 2);
-		if (r.size < 8)
-			return pd_fail(p, WC_READER_CORRUPT, off,
-				       "perf.data: a record of size %u in the COMPRESSED record at "
-				       "byte %" PRIu64,
-				       r.size, off);
-		if (p->dec.len - at < r.size)
-			break;
-		err = r.type == PD_REC_COMPRESSED || r.type == PD_REC_COMPRESSED2
-			      ? (p->bad_samples++, 0) /* not nested */
-			      : one_record(p, &r);
-		at += r.size;
-	}
-	memmove(p->dec.p, p->dec.p + at, p->dec.len - at);
-	p->dec.len -= at;
-	return err;
-}
-
-/*
- * COMPRESSED (the zstd bytes fill the record) and COMPRESSED2 (u64 data_size, then as many
- * zstd bytes, then padding): the next piece of the one stream.  Return: 0 or -ENOMEM.
- */
-static int on_compressed(struct pd *p, const struct rec *r)
-{
-	size_t at = r->type == PD_REC_COMPRESSED2 ? 16 : 8;
-	ZSTD_inBuffer in = { r->d + at, r->size >= at ? r->size - at : 0, 0 };
-
-	if (r->type == PD_REC_COMPRESSED2 && (r->size < 16 || pd_u64(r->d + 8) > in.size))
-		return pd_fail(p, WC_READER_CORRUPT, r->off,
-			       "perf.data: a COMPRESSED2 record at byte %" PRIu64
-			       " of %u bytes says it holds more",
-			       r->off, r->size);
-	if (r->type == PD_REC_COMPRESSED2)
-		in.size = pd_u64(r->d + 8);
-	if (!p->zstd && !(p->zstd = ZSTD_createDStream()))
-		return -ENOMEM;
-	for (bool full = false; in.pos < in.size || full;) { /* full: zstd may hold more */
-		size_t ret, before = in.pos;
-		ZSTD_outBuffer out;
-
-		if (wc_grow((void **)&p->dec.p, &p->dec.cap, p->dec.len + (1u << 16), 1))
-			return -ENOMEM;
-		out = (ZSTD_outBuffer){ p->dec.p + p->dec.len, p->dec.cap - p->dec.len, 0 };
-		ret = ZSTD_decompressStream(p->zstd, &out, &in);
-		if (ZSTD_isError(ret))
-			return pd_fail(p, WC_READER_CORRUPT, r->off,
-				       "perf.data: the COMPRESSED record at byte %" PRIu64 ": %s",
-				       r->off, ZSTD_getErrorName(ret));
-		full = out.pos == out.size;
-		p->dec.len += out.pos;
-		p->decompressed += out.pos;
-		if (p->decompressed > DECOMPRESSED_MAX_BYTES || (!out.pos && in.pos == before))
-			return pd_fail(p, WC_READER_CORRUPT, r->off,
-				       "perf.data: the COMPRESSED record at byte %" PRIu64
-				       " decompresses to %s",
-				       r->off, out.pos ? "more than a recording holds" : "nothing");
-		if (p->dec.len >= (1u << 20)) { /* keep the buffer small: use what is whole */
-			int err = decompressed_records(p, r->off);
-
-			if (err)
-				return err;
-		}
-	}
-	return decompressed_records(p, r->off);
-}
-
-/* One perf record.  Return: 0, or -ENOMEM. */
-static int one_record(struct pd *p, const struct rec *r)
+int pd_one_record(struct pd *p, const struct pd_rec *r)
 {
 	if (r->type == PD_REC_HEADER_ATTR)
 		return pd_header_attr(p, r->d, r->size, r->off) == -ENOMEM ? -ENOMEM : 0;
@@ -600,7 +505,7 @@ static int one_record(struct pd *p, const struct rec *r)
 		return 0;
 	case PD_REC_COMPRESSED:
 	case PD_REC_COMPRESSED2:
-		return on_compressed(p, r);
+		return pd_compressed(p, r);
 	}
 	if (r->type < PD_REC_TYPES)
 		p->skipped[r->type]++;
@@ -729,7 +634,7 @@ static int finish(struct pd *p)
  * Pipe mode's HEADER_TRACING_DATA: u32 size, the tracing data after the record, padded to 8.
  * Return: 1 to go on, 0 on failure.
  */
-static int tracing_data(struct pd *p, const struct rec *r)
+static int tracing_data(struct pd *p, const struct pd_rec *r)
 {
 	uint32_t size = r->size >= 12 ? pd_u32(r->d + 8) : 0;
 	size_t padded = ((size_t)size + 7) & ~(size_t)7;
@@ -750,7 +655,7 @@ static int tracing_data(struct pd *p, const struct rec *r)
 int pd_records(struct pd *p)
 {
 	size_t have = pd_window(p, 8);
-	struct rec r;
+	struct pd_rec r;
 	int err;
 
 	if (p->state != WC_READER_OK)
@@ -782,7 +687,7 @@ int pd_records(struct pd *p)
 	p->in_pos += r.size;
 	if (r.type == PD_REC_HEADER_TRACING_DATA)
 		return tracing_data(p, &r);
-	err = one_record(p, &r);
+	err = pd_one_record(p, &r);
 	if (err)
 		return pd_fail(p, WC_READER_IO_ERROR, r.off, "perf.data: out of memory");
 	return 1;
@@ -790,6 +695,5 @@ int pd_records(struct pd *p)
 
 void pd_rec_free(struct pd *p)
 {
-	ZSTD_freeDStream(p->zstd);
-	free(p->dec.p);
+	pd_zstd_free(p);
 }

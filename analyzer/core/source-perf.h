@@ -4,6 +4,7 @@
  *   source-perf.c          the ops, the file header, attrs and feature sections
  *   source-perf-tracing.c  the TRACING_DATA feature: tracepoint format texts
  *   source-perf-rec.c      the data section's records, translated into wct records
+ *   source-perf-zstd.c     COMPRESSED records (perf record -z)
  *
  * The format is perf's (tools/perf/Documentation/perf.data-file-format.txt): a header with
  * the attrs, data and feature sections, in the recording host's byte order.  Only a file of
@@ -65,6 +66,14 @@ struct pd_host {
 	bool have_nrcpus, have_clock;
 	uint32_t clockid;
 	uint64_t tod_ns, clock_ns;
+};
+
+/* A perf record being translated. */
+struct pd_rec {
+	const uint8_t *d; /* the record, header included */
+	uint32_t type;
+	uint16_t misc, size;
+	uint64_t off; /* its file offset, bytes */
 };
 
 /* One sample's fields, pointing into the record (valid while it is). */
@@ -166,6 +175,18 @@ int pd_tracing_data(struct pd *p, const uint8_t *d, uint64_t len, uint64_t off);
  * Return: 1 when it may be called again, 0 at the end of the data or on failure (p->state).
  */
 int pd_records(struct pd *p);
+
+/* pd_one_record() - translate one record into p->out.  Return: 0, or -ENOMEM. */
+int pd_one_record(struct pd *p, const struct pd_rec *r);
+
+/*
+ * pd_compressed() - a COMPRESSED or COMPRESSED2 record: the records its piece of the zstd
+ * stream completes (source-perf-zstd.c).  Return: 0, or -ENOMEM.
+ */
+int pd_compressed(struct pd *p, const struct pd_rec *r);
+
+/* pd_zstd_free() - free the zstd stream and its buffer. */
+void pd_zstd_free(struct pd *p);
 
 /* pd_rec_free() - free what pd_records() allocated. */
 void pd_rec_free(struct pd *p);
