@@ -558,7 +558,7 @@ size_t pd_window(struct pd *p, size_t need)
 }
 
 /* A name for a perf record type (tools/perf/util/event.c), for the NOTE of those skipped. */
-static const char *type_name(int type)
+static const char *type_name(int type, char *other, size_t n)
 {
 	static const char *const kernel[] = {
 		[PERF_RECORD_READ] = "READ",
@@ -578,20 +578,18 @@ static const char *type_name(int type)
 		"CPU_MAP",   "STAT_CONFIG",   "STAT",	      "STAT_ROUND",	"EVENT_UPDATE",
 		"TIME_CONV", "FEATURE",	      "COMPRESSED",   "FINISHED_INIT",	"COMPRESSED2",
 	};
-	static char other[32];
-
 	if (type < (int)(sizeof(kernel) / sizeof(kernel[0])) && kernel[type])
 		return kernel[type];
 	if (type >= 64 && type - 64 < (int)(sizeof(user) / sizeof(user[0])))
 		return user[type - 64];
-	snprintf(other, sizeof(other), "of type %d", type);
+	snprintf(other, n, "of type %d", type);
 	return other;
 }
 
 /* The end of the data: what waits goes out, the skipped records are told, the state set. */
 static int finish(struct pd *p)
 {
-	char text[512];
+	char text[512], other[32];
 	size_t n = 0;
 	uint64_t t = 1;
 
@@ -602,7 +600,8 @@ static int finish(struct pd *p)
 	for (int i = 0; i < PD_REC_TYPES; i++)
 		if (p->skipped[i] && n < sizeof(text))
 			n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%" PRIu64 " %s",
-					      n ? ", " : "", p->skipped[i], type_name(i));
+					      n ? ", " : "", p->skipped[i],
+					      type_name(i, other, sizeof(other)));
 	if (p->skipped_other && n < sizeof(text))
 		n += (size_t)snprintf(text + n, sizeof(text) - n, "%s%" PRIu64 " of other types",
 				      n ? ", " : "", p->skipped_other);
