@@ -451,11 +451,12 @@ static int event_records(struct pd *p)
 
 	for (unsigned i = 0; i < p->nattrs; i++) {
 		struct pd_attr *a = &p->attrs[i];
-		size_t nl = strlen(a->name) + 1;
 		struct wc_rec_event_attr *r;
+		size_t nl;
 
 		if (!a->name[0])
 			default_name(a);
+		nl = strlen(a->name) + 1;
 		a->kind = kind_of(a);
 		r = pd_emit(&p->out, sizeof(*r) + sizeof(a->attr) + nl, WC_REC_EVENT_ATTR, 0);
 		if (!r)
