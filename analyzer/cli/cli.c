@@ -23,6 +23,7 @@ enum {
 	O_SYMFS,
 	O_DEBUG_DIR,
 	O_DEBUGINFOD,
+	O_KALLSYMS,
 	O_ALL_TASKS,
 	O_MAX_MEMORY,
 	O_SKID
@@ -55,6 +56,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
 	{ WC_CLI_SYMBOLS, { "debuginfod", optional_argument, NULL, O_DEBUGINFOD }, "" },
+	{ WC_CLI_SYMBOLS, { "kallsyms", required_argument, NULL, O_KALLSYMS }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -250,6 +252,11 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		return 0;
 	case O_SYMFS:
 		c->paths.symfs = arg;
+		return 0;
+	case O_KALLSYMS:
+		if (access(arg, R_OK))
+			return wc_cli_bad("--kallsyms: cannot read the file", arg);
+		c->paths.kallsyms = arg;
 		return 0;
 	case O_MAX_MEMORY:
 		return parse_memory(c, arg);

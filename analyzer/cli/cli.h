@@ -30,7 +30,7 @@ enum {
 	WC_CLI_OFFCPU = 1 << 1,	 /* --state -m/--min-block -M/--max-block */
 	WC_CLI_STACKS = 1 << 2,	 /* --mode -U -K --per-thread -d --annotate --unit --no-calibrate
 				  * --skid */
-	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir */
+	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir --kallsyms */
 	WC_CLI_PROFILE = 0xf,
 };
 
@@ -54,7 +54,8 @@ enum {
 	"                         [scheduler] (auto: where sampled by a timer), or kept\n"
 #define WC_CLI_HELP_SYMBOLS                                                                        \
 	"  --symfs DIR            look for recorded files under DIR\n"                             \
-	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"
+	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"     \
+	"  --kallsyms FILE        kernel symbols for a trace that has none (perf.data)\n"
 
 #define WC_CLI_HELP_MEMORY /* every subcommand */                                                  \
 	"  --max-memory SIZE      stop past this resident memory (default 2G; 0 none)\n"

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* source.c - see source.h: the one table of input sources, chosen by magic. */
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,8 @@ static const struct {
 	const struct wc_source_ops *ops;
 } sources[] = {
 	{ WC_FILE_MAGIC, &wc_source_wct },
+	{ "PERFILE2", &wc_source_perf },
+	{ "2ELIFREP", &wc_source_perf }, /* perf.data of the other byte order: refused there */
 };
 
 struct wc_source {
@@ -21,22 +24,43 @@ struct wc_source {
 	void *priv;
 };
 
-/* The source of the file at @fd by the magic at its offset 0, read without moving it. */
-static const struct wc_source_ops *choose(int fd)
+/*
+ * The source of the file at @fd by the magic at its offset 0, read without moving it; of a
+ * pipe, by the magic read from it into @magic (*@stream set).  NULL: a pipe too short.
+ */
+static const struct wc_source_ops *choose(int fd, char *magic, bool *stream)
 {
-	char magic[WC_SOURCE_MAGIC_LEN];
+	size_t got = 0;
 
-	if (pread(fd, magic, sizeof(magic), 0) == (ssize_t)sizeof(magic))
+	*stream = false;
+	if (pread(fd, magic, WC_SOURCE_MAGIC_LEN, 0) == WC_SOURCE_MAGIC_LEN)
+		got = WC_SOURCE_MAGIC_LEN;
+	else if (errno == ESPIPE) {
+		*stream = true;
+		while (got < WC_SOURCE_MAGIC_LEN) {
+			ssize_t n = read(fd, magic + got, WC_SOURCE_MAGIC_LEN - got);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0)
+				return NULL;
+			got += (size_t)n;
+		}
+	}
+	if (got == WC_SOURCE_MAGIC_LEN)
 		for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-			if (!memcmp(magic, sources[i].magic, sizeof(magic)))
+			if (!memcmp(magic, sources[i].magic, WC_SOURCE_MAGIC_LEN))
 				return sources[i].ops;
 	return sources[0].ops;
 }
 
 struct wc_source *wc_source_open(const char *path)
 {
+	char magic[WC_SOURCE_MAGIC_LEN];
 	struct wc_source *s;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool stream;
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY | O_CLOEXEC)
+				   : fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
 
 	if (fd < 0)
 		return NULL;
@@ -46,8 +70,14 @@ struct wc_source *wc_source_open(const char *path)
 		errno = ENOMEM;
 		return NULL;
 	}
-	s->ops = choose(fd);
-	s->priv = s->ops->open(fd);
+	s->ops = choose(fd, magic, &stream);
+	if (!s->ops || (stream && !s->ops->open_stream)) {
+		close(fd);
+		free(s);
+		errno = ESPIPE;
+		return NULL;
+	}
+	s->priv = stream ? s->ops->open_stream(fd, magic) : s->ops->open(fd);
 	if (!s->priv) {
 		int e = errno;
 

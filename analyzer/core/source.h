@@ -2,10 +2,10 @@
 /*
  * source.h - the input seam: where the replay's records come from.
  *
- * In:   a file.  wc_source_open() reads its first 8 bytes and takes the source whose magic
- *       they are, from the one table in source.c; a file no row claims (or that cannot be
- *       read at offset 0: a pipe) goes to the first row, the .wct source, whose error then
- *       says what the file is not.
+ * In:   a file, or "-": stdin.  wc_source_open() reads its first 8 bytes and takes the source
+ *       whose magic they are, from the one table in source.c; a file no row claims goes to the
+ *       first row, the .wct source, whose error then says what the file is not.  A pipe's
+ *       magic is read from it, so only a source with open_stream() reads a pipe.
  * Out:  records in the wct record model (common/wct.h: struct wc_rec_*, one class each in
  *       common/rectypes.c), checked as wc_reader checks them: no shorter than their type's
  *       least size, internal lengths within the record, a timed one with WC_REC_F_TIME and
@@ -36,6 +36,8 @@ struct wc_source_ops {
 	const char *name; /* "wct" */
 	/* take @fd (at offset 0; closed by free(), or before NULL is returned); NULL, errno set */
 	void *(*open)(int fd);
+	/* optional: take @fd, a stream (a pipe) whose first @magic bytes source.c read */
+	void *(*open_stream)(int fd, const char *magic);
 	/* 1 with *rec set (borrowed until the next call), or 0 at the end: see state() */
 	int (*next)(void *priv, const struct wc_rec_header **rec);
 	enum wc_reader_state (*state)(const void *priv);
@@ -48,15 +50,17 @@ struct wc_source_ops {
 
 /* The sources, each in its own file (source-wct.c, ...); their magics are in source.c. */
 extern const struct wc_source_ops wc_source_wct;
+extern const struct wc_source_ops wc_source_perf; /* source-perf.c: perf.data */
 
 struct wc_source;
 
 /**
- * wc_source_open() - open @path and choose its source by its magic
+ * wc_source_open() - open @path ("-": stdin) and choose its source by its magic
  *
  * A damaged or foreign file is not an error here: the source opens, and its first
  * wc_source_next() returns 0 with the state and error telling why.
- * Return: the source, or NULL with errno set (that of open(2) or fstat(2), EISDIR, ENOMEM).
+ * Return: the source, or NULL with errno set (that of open(2), read(2) or fstat(2), EISDIR,
+ * ENOMEM; ESPIPE: a pipe whose source cannot read a stream, or shorter than a magic).
  */
 struct wc_source *wc_source_open(const char *path);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* symbolize.c - see symbolize.h. */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +35,43 @@ struct wc_symbolizer {
 	size_t nfetched;
 };
 
+/*
+ * The symbols of a kallsyms text in the file at @path (--kallsyms), read to its end: its stat
+ * size may be 0, as /proc/kallsyms'.  Return: the symbols, or NULL with errno set.
+ */
+static struct wc_kallsyms *kallsyms_file(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	struct wc_kallsyms *k = NULL;
+	size_t len = 0, cap = 0;
+	char *text = NULL;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len + 65536 > cap) {
+			char *t = realloc(text, cap = 2 * cap + 65536);
+
+			if (!t) {
+				errno = ENOMEM;
+				goto out;
+			}
+			text = t;
+		}
+		size_t n = fread(text + len, 1, cap - len, f);
+
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (!ferror(f))
+		k = wc_kallsyms_new(text, len);
+out:
+	free(text);
+	fclose(f);
+	return k;
+}
+
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
 					size_t len, const struct wc_kallsyms *referenced,
 					const struct wc_symbol_paths *paths)
@@ -51,6 +89,9 @@ struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char
 		s->kallsyms = wc_kallsyms_new(kallsyms, len);
 		if (!s->kallsyms)
 			goto fail;
+	} else if ((!referenced || !wc_kallsyms_count(referenced)) && paths && paths->kallsyms &&
+		   (s->kallsyms = kallsyms_file(paths->kallsyms)) == NULL && errno == ENOMEM) {
+		goto fail;
 	}
 	return s;
 fail:

@@ -34,7 +34,9 @@ struct wc_kallsyms;
  * @referenced: the functions of the trace's KSYM records (wc_replay_meta.ksyms), looked up
  *              when @kallsyms is NULL or empty; borrowed for the object's life, and it may grow
  *              meanwhile (lookups see what it holds then); or NULL
- * @paths:      where to look for files (--symfs, --debug-dir); borrowed for the object's life
+ * @paths:      where to look for files (--symfs, --debug-dir), and the kernel's symbols when
+ *              the trace has neither @kallsyms nor @referenced (--kallsyms: a perf.data);
+ *              borrowed for the object's life
  * Return: the symbolizer, or NULL with errno ENOMEM.
  */
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
