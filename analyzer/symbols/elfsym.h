@@ -45,7 +45,7 @@ struct wc_symbol_paths {
 	size_t ndebug_dirs;
 	const char *debuginfod; /* non-NULL: ask these debuginfod servers (symbolize.h; "": those
 				 * of DEBUGINFOD_URLS); elfsym.c itself never does */
-	const char *kallsyms; /* --kallsyms: /proc/kallsyms text for a trace that has none */
+	const char *kallsyms;	/* --kallsyms: /proc/kallsyms text for a trace that has none */
 };
 
 enum wc_elfsym_status {
