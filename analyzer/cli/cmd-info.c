@@ -25,6 +25,6 @@ int wc_cmd_info(int argc, char **argv)
 	ret = wc_cli_replay(&s, c.file, &consumer);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);
-	s.sym = wc_analysis_symbolizer(&s.a); /* for the skid line; NULL (out of memory): none */
-	return wc_cli_end(&s, wc_info_write(&s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
+	s.sym = wc_analysis_symbolizer(s.a); /* for the skid line; NULL (out of memory): none */
+	return wc_cli_end(&s, wc_info_write(s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1);
 }
