@@ -151,7 +151,7 @@ Test(threads, switch_counts_match_the_state_machine)
 		uint64_t vol, invol;
 
 		cr_assert_not_null(t);
-		wc_sched_switches(tt_an->sched, t, &vol, &invol);
+		wc_sched_switches(wc_analysis_sched(tt_an), t, &vol, &invol);
 		cr_expect_eq(r[i].voluntary, vol, "%u", r[i].tid);
 		cr_expect_eq(r[i].involuntary, invol, "%u", r[i].tid);
 	}
