@@ -73,22 +73,23 @@ static int handle(void *ctx, int opt, const char *arg)
 /* Warnings on what the trace cannot give: no switches at all, or no wakeups for runq. */
 static void warn_missing(const struct wc_analysis *a, enum wc_hist_kind kind)
 {
-	if (!wc_analysis_facts(a)->have_switch)
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
+
+	if (!fa->have_switch)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: no sched_switch events (recorded with "
 			"--no-sched?): no intervals nor runs to count\n",
 			wc_analysis_path(a));
-	else if (kind == WC_HIST_RUNQ && !wc_analysis_facts(a)->have_wakeup)
+	else if (kind == WC_HIST_RUNQ && !fa->have_wakeup)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: no wakeup events: only the latencies of "
 			"preempted tasks are counted\n",
 			wc_analysis_path(a));
-	if (wc_analysis_facts(a)->format_errors)
+	if (fa->format_errors)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: "
 			"%s\n",
-			wc_analysis_path(a), wc_analysis_facts(a)->format_errors,
-			wc_analysis_facts(a)->format_error);
+			wc_analysis_path(a), fa->format_errors, fa->format_error);
 }
 
 int wc_cmd_hist(int argc, char **argv)

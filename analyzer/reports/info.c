@@ -137,15 +137,16 @@ static void clock_line(const struct wc_analysis *a, const struct wc_replay_meta 
 static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats *st, FILE *out)
 {
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
 	fprintf(out, "edge cases:\n");
 	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
 	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
 	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
 	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n",
-		wc_analysis_facts(a)->decode_errors);
+		fa->decode_errors);
 	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n",
-		wc_analysis_facts(a)->format_errors);
+		fa->format_errors);
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n",
 		c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n",
@@ -178,7 +179,7 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n",
 		c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
-	if (c->inferred_switch_in > c->inferred_by_runtime && !wc_analysis_facts(a)->have_runtime)
+	if (c->inferred_switch_in > c->inferred_by_runtime && !fa->have_runtime)
 		fprintf(out,
 			"note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
 			"records (Linux 4.3+, which wcrec takes since format 1.5) or "
@@ -194,6 +195,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t end = wc_analysis_end_ns(a), processes = 0, threads = 0;
 	const char *target = wc_replay_note(wc_analysis_replay(a), "target");
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
 	fprintf(out, "file:         %s, %.1f MB, ended %s\n", wc_analysis_path(a),
 		st->file_size / 1e6, ending(st));
@@ -215,9 +217,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 	}
 	clock_line(a, m, out);
 	fprintf(out, "duration:     %.6f s\n",
-		wc_analysis_facts(a)->start_ns && end > wc_analysis_facts(a)->start_ns
-			? (double)(end - wc_analysis_facts(a)->start_ns) / 1e9
-			: 0.0);
+		fa->start_ns && end > fa->start_ns ? (double)(end - fa->start_ns) / 1e9 : 0.0);
 	for (size_t i = 0; i < m->nnotes; i++) {
 		const char *k = m->notes[i].key;
 
@@ -244,14 +244,13 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		"records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
 		" wakeups, %" PRIu64 " runtime), %" PRIu64 " samples, %" PRIu64
 		" callchains, %" PRIu64 " distinct payloads\n",
-		wc_analysis_facts(a)->tracepoints, c->switches, c->wakeups,
-		wc_analysis_facts(a)->runtime_events, wc_analysis_facts(a)->samples,
+		fa->tracepoints, c->switches, c->wakeups, fa->runtime_events, fa->samples,
 		st->records[WC_REC_STACK], st->records[WC_REC_PAYLOAD]);
 	fprintf(out,
 		"lost:         %" PRIu64 " events (ring buffer full), %" PRIu64 " samples; %" PRIu64
 		" throttle records\n",
 		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
-	if (sym && wc_analysis_facts(a)->have_samples && wc_analysis_facts(a)->have_switch) {
+	if (sym && fa->have_samples && fa->have_switch) {
 		uint64_t total, skid = wc_skid_count(a, sym, &total);
 
 		fprintf(out,
@@ -290,14 +289,14 @@ static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 {
 	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
-	bool bad = st->lost_records || st->lost_samples || st->late ||
-		   wc_analysis_facts(a)->decode_errors || c->unknown_dropped || st->bad_refs;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
+	bool bad = st->lost_records || st->lost_samples || st->late || fa->decode_errors ||
+		   c->unknown_dropped || st->bad_refs;
 
-	if (wc_analysis_facts(a)->format_errors)
+	if (fa->format_errors)
 		fprintf(err,
 			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
-			wc_analysis_path(a), wc_analysis_facts(a)->format_errors,
-			wc_analysis_facts(a)->format_error);
+			wc_analysis_path(a), fa->format_errors, fa->format_error);
 	if (!bad && !always)
 		return;
 	fprintf(err,
@@ -306,8 +305,8 @@ static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 		" switch-ins not traced: %" PRIu64 " inferred, %" PRIu64
 		" off-CPU intervals dropped (wcanalyze info %s)\n",
 		bad ? "warning: " : "", wc_analysis_path(a), st->lost_records, st->lost_samples,
-		st->late, wc_analysis_facts(a)->decode_errors, c->double_switch_out,
-		c->inferred_switch_in, c->unknown_dropped, wc_analysis_path(a));
+		st->late, fa->decode_errors, c->double_switch_out, c->inferred_switch_in,
+		c->unknown_dropped, wc_analysis_path(a));
 }
 
 void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)

@@ -216,6 +216,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 	bool near = false;
 	uint32_t seg;
 	uint64_t *v;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(p->a);
 
 	if (!p->window_set)
 		set_window(p);
@@ -226,16 +227,16 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 	if (!seg)
 		return -ENOMEM;
 	p->nsamples++;
-	if (wc_analysis_facts(p->a)->sample_after_switch_in) {
+	if (fa->sample_after_switch_in) {
 		v = wc_map64_put(&p->near, s->stack_id, 0, NULL);
 		if (!v)
 			return -ENOMEM;
 		(*v)++;
 		near = p->o.skid == WC_SKID_SCHEDULER ||
-		       (p->o.skid == WC_SKID_AUTO && wc_analysis_facts(p->a)->sample_on_timer);
+		       (p->o.skid == WC_SKID_AUTO && fa->sample_on_timer);
 		p->attributed = p->attributed || near;
 	}
-	if (p->o.no_calibrate || !wc_analysis_facts(p->a)->have_switch)
+	if (p->o.no_calibrate || !fa->have_switch)
 		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns);
 	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id, 0,
 			 NULL);

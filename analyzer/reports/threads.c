@@ -467,25 +467,26 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	enum wc_run_state rs = wc_sched_state(wc_analysis_sched(T->a), t, 0, &now);
 	bool dead = t->exited || (rs == WC_TS_OFF_CPU && (now.state == 'X' || now.state == 'Z'));
 	int err = 0;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(T->a);
 
 	if (t->exited && t->last_ns > end)
 		end = t->last_ns;
-	if (!dead && wc_analysis_facts(T->a)->have_switch)
+	if (!dead && fa->have_switch)
 		end = wc_analysis_end_ns(T->a);
 	if (proc_only) {
 		c->seen = true;
-		c->first_ns = wc_analysis_facts(T->a)->start_ns;
+		c->first_ns = fa->start_ns;
 		r->first_seen = 'p';
 	}
-	if (wc_analysis_facts(T->a)->have_switch && rs != WC_TS_UNKNOWN)
+	if (fa->have_switch && rs != WC_TS_UNKNOWN)
 		err = dead ? 0 : tail(T, c, t, end);
-	else if (wc_analysis_facts(T->a)->have_switch && t->at_start && proc_only)
+	else if (fa->have_switch && t->at_start && proc_only)
 		err = lead(T, c, t, end);
 	r->tid = t->tid;
 	r->pid = t->pid;
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	r->exited = t->exited;
-	r->at_start = t->at_start && wc_analysis_facts(T->a)->have_switch;
+	r->at_start = t->at_start && fa->have_switch;
 	r->on_cpu_at_end = rs == WC_TS_ON_CPU;
 	r->start_ns = clamp(T, life_start(T, c, t));
 	r->end_ns = clamp(T, end);
@@ -500,7 +501,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	for (int g = 0; g < WC_GAP_COUNT; g++)
 		r->unknown_ns += r->gap_ns[g];
 	/* without sched_switch (wcrec --no-sched) there is nothing to cover a lifetime with */
-	r->coverage = r->lifetime_ns && wc_analysis_facts(T->a)->have_switch
+	r->coverage = r->lifetime_ns && fa->have_switch
 			      ? 100.0 * (double)(r->on_ns + r->off_ns) / (double)r->lifetime_ns
 			      : -1;
 	r->flagged = r->coverage >= 0 && (r->coverage < WC_THREADS_COVERAGE_LOW ||
