@@ -32,7 +32,7 @@
 #define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
 #define WC_FILE_VERSION_MINOR                                                                      \
-	7 /* additions a reader of the same major may ignore                                       \
+	8 /* additions a reader of the same major may ignore                                       \
 	   * (1.1: TP_INLINE records, the RUNTIME event kind;                                      \
 	   * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                            \
 	   * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                          \
@@ -40,7 +40,8 @@
 	   * 1.4: the parent pid of a COMM from /proc;                                             \
 	   * 1.5: SWITCH_IN records;                                                               \
 	   * 1.6: WC_CONTEXT_TRUNCATED in callchains;                                              \
-	   * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker) */
+	   * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker;                              \
+	   * 1.8: USYM records) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES   (256u << 20)
@@ -84,6 +85,7 @@ enum wc_rec_type {
 	WC_REC_KSYM = 20,	/* struct wc_rec_ksym (since 1.2) */
 	WC_REC_SWITCH_IN = 21,	/* struct wc_rec_switch_in (since 1.5) */
 	WC_REC_IMAGE = 22,	/* struct wc_rec_image (since 1.7) */
+	WC_REC_USYM = 23,	/* struct wc_rec_usym (since 1.8) */
 	WC_REC_TYPE_COUNT	/* one past the highest type this version knows */
 };
 
@@ -415,6 +417,39 @@ struct wc_rec_image {
 	uint8_t data[];
 };
 static_assert(sizeof(struct wc_rec_image) == 16, "image record");
+
+/* Where the recorder read a file's functions from (wc_rec_usym.source). */
+enum wc_usym_source {
+	WC_USYM_NONE = 0,     /* nothing usable: the record only says so (start == end == 0) */
+	WC_USYM_SYMTAB = 1,   /* the mapped file's .symtab */
+	WC_USYM_DYNSYM = 2,   /* the mapped file's .dynsym only (a stripped file) */
+	WC_USYM_DEBUG = 3,    /* a separate debug file (.gnu_debuglink, /usr/lib/debug/.build-id) */
+	WC_USYM_MISMATCH = 4, /* the file at the path is not the recorded build: none read */
+};
+
+/*
+ * USYM (since 1.8): one user-space function of a mapped file that a callchain refers to, the
+ * user twin of KSYM, so that a trace names its user frames without the recording host's files.
+ * [start, end) are file offsets (as a frame's ip - mapping start + mapping pgoff) of the
+ * function's first byte and one past its last; name is the name the recorder's symbolizer
+ * gives (demangled, as analyzer/symbols/elfsym.h), NUL-terminated, padded.  Written once per
+ * function and build-id, at the end of the recording and at each flush boundary, before the
+ * frame that holds the first events of it is complete.  A record with start == end == 0 and
+ * an empty name says only where the file's symbols came from (source), once per build-id;
+ * every record of a build-id carries the same source.
+ */
+struct wc_rec_usym {
+	struct wc_rec_header h;
+	uint64_t start;	       /* file offset, bytes */
+	uint64_t end;	       /* file offset past the function; above start (or both 0) */
+	uint8_t build_id_size; /* 1..WC_BUILD_ID_MAX */
+	uint8_t source;	       /* enum wc_usym_source */
+	uint16_t reserved;     /* 0 */
+	uint32_t name_len;     /* bytes, NUL included */
+	uint8_t build_id[WC_BUILD_ID_MAX + 4];
+	char name[];
+};
+static_assert(sizeof(struct wc_rec_usym) == 56, "usym record");
 
 #define WC_IMAGE_MAX_BYTES (1u << 20) /* the recorder writes no larger image */
 

@@ -36,6 +36,12 @@ struct wc_writer {
 	struct wc_writer_stats stats;
 	wc_writer_stack_hook stack_hook;
 	void *stack_hook_ctx;
+	wc_writer_record_hook record_hook;
+	void *record_hook_ctx;
+	uint64_t record_hook_types; /* 1 << type */
+	wc_writer_flush_hook flush_hook;
+	void *flush_hook_ctx;
+	bool in_flush_hook; /* the flush hook runs, or the file is closing: no call */
 };
 
 static uint64_t now_ns(void)
@@ -161,6 +167,15 @@ int wc_writer_flush(struct wc_writer *w)
 	w->last_flush_ns = now_ns();
 	if (!w->stage_len)
 		return 0;
+	if (w->flush_hook && !w->in_flush_hook) {
+		w->in_flush_hook = true;
+		err = w->flush_hook(w->flush_hook_ctx, w);
+		w->in_flush_hook = false;
+		if (err)
+			return w->error ? w->error : (w->error = err);
+		if (!w->stage_len) /* the hook's records filled a frame, which went out */
+			return 0;
+	}
 	n = ZSTD_compress2(w->cctx, w->out, w->out_cap, w->stage, w->stage_len);
 	if (ZSTD_isError(n)) {
 		w->error = -WC_EZSTD;
@@ -199,6 +214,11 @@ int wc_writer_add(struct wc_writer *w, const void *rec)
 	if (h->size < sizeof(*h) || h->size % 8 || h->size > WC_REC_MAX_BYTES || !h->type ||
 	    ((h->flags & WC_REC_F_TIME) && h->size < sizeof(*h) + 8))
 		return -EINVAL;
+	if (w->record_hook && h->type < 64 && (w->record_hook_types >> h->type & 1)) {
+		err = w->record_hook(w->record_hook_ctx, w, h);
+		if (err)
+			return w->error ? w->error : (w->error = err);
+	}
 	if (w->stage_len && w->stage_len + h->size > w->frame_bytes) {
 		err = wc_writer_flush(w);
 		if (err)
@@ -270,6 +290,20 @@ void wc_writer_set_stack_hook(struct wc_writer *w, wc_writer_stack_hook fn, void
 	w->stack_hook_ctx = ctx;
 }
 
+void wc_writer_set_record_hook(struct wc_writer *w, uint64_t types, wc_writer_record_hook fn,
+			       void *ctx)
+{
+	w->record_hook = fn;
+	w->record_hook_ctx = ctx;
+	w->record_hook_types = types;
+}
+
+void wc_writer_set_flush_hook(struct wc_writer *w, wc_writer_flush_hook fn, void *ctx)
+{
+	w->flush_hook = fn;
+	w->flush_hook_ctx = ctx;
+}
+
 int wc_writer_payload(struct wc_writer *w, struct wc_stack_table *table, uint16_t event_id,
 		      const void *data, uint32_t size, uint32_t *id)
 {
@@ -332,6 +366,7 @@ int wc_writer_close(struct wc_writer *w, uint64_t end_time_ns, uint32_t flags)
 	tr.t.bytes_uncompressed = w->stats.bytes_uncompressed;
 	memcpy(tr.counts, w->stats.counts, sizeof(tr.counts));
 	static_assert(sizeof(tr) % 8 == 0, "trailer size is a multiple of 8");
+	w->in_flush_hook = true; /* nothing after the trailer */
 	err = wc_writer_add(w, &tr);
 	if (err)
 		return err;

@@ -82,6 +82,40 @@ typedef int (*wc_writer_stack_hook)(void *ctx, struct wc_writer *w, const uint64
  */
 void wc_writer_set_stack_hook(struct wc_writer *w, wc_writer_stack_hook fn, void *ctx);
 
+/*
+ * wc_writer_record_hook - called by wc_writer_add() with each record of the types it was set
+ * for, before that record is staged.  It may add records (of other types), which then come
+ * before it.  Return: 0, or a negative errno that wc_writer_add() returns and that stops the
+ * file, as a write error does.
+ */
+typedef int (*wc_writer_record_hook)(void *ctx, struct wc_writer *w,
+				     const struct wc_rec_header *rec);
+
+/**
+ * wc_writer_set_record_hook() - call @fn, with @ctx, for each record whose type's bit
+ * (1 << type, types below 64) is in @types (NULL: none)
+ *
+ * wcrec learns of the mapped files from the MMAP records, and writes the USYM records of a
+ * round's new user addresses before its ROUND record, this way.
+ */
+void wc_writer_set_record_hook(struct wc_writer *w, uint64_t types, wc_writer_record_hook fn,
+			       void *ctx);
+
+/*
+ * wc_writer_flush_hook - called by wc_writer_flush() before a frame with records is compressed
+ * (not by wc_writer_close(), and not again while it runs).  It may add records, which go into
+ * that frame (or, when it fills, the next).  Return: 0 or a negative errno, which stops the
+ * file as a write error does.
+ */
+typedef int (*wc_writer_flush_hook)(void *ctx, struct wc_writer *w);
+
+/**
+ * wc_writer_set_flush_hook() - call @fn, with @ctx, before each frame is written (NULL: none)
+ *
+ * wcrec writes the USYM records of the user functions of the frame's callchains this way.
+ */
+void wc_writer_set_flush_hook(struct wc_writer *w, wc_writer_flush_hook fn, void *ctx);
+
 /**
  * wc_writer_payload() - store a tracepoint payload once and get its id
  * @w:        writer the PAYLOAD record goes to when the payload is new

@@ -47,6 +47,8 @@ static const char usage[] =
 				      "                   always, fail where the kernel lacks it\n"
 				      "  --full-kallsyms  keep /proc/kallsyms whole in the file (default: only the kernel\n"
 				      "                   functions the callchains refer to)\n"
+				      "  --no-symbols     no names of user functions in the file (default: those the\n"
+				      "                   callchains refer to, so that it is analysed anywhere)\n"
 				      "  -C CPUS          record these CPUs only (0,2-3)\n"
 				      "  -m PAGES         ring-buffer data pages per CPU, a power of two (default 2048)\n"
 				      "  -z LEVEL         zstd level (default 3)\n"
@@ -65,6 +67,7 @@ enum {
 	OPT_NO_SWITCH_RECORDS,
 	OPT_WAKEUP_EVENT,
 	OPT_FULL_KALLSYMS,
+	OPT_NO_SYMBOLS,
 	OPT_NO_CHILDREN,
 };
 
@@ -91,6 +94,7 @@ static const struct option longopts[] = {
 	{ "no-switch-records", no_argument, NULL, OPT_NO_SWITCH_RECORDS },
 	{ "wakeup-event", required_argument, NULL, OPT_WAKEUP_EVENT },
 	{ "full-kallsyms", no_argument, NULL, OPT_FULL_KALLSYMS },
+	{ "no-symbols", no_argument, NULL, OPT_NO_SYMBOLS },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "help", no_argument, NULL, 'h' },
@@ -312,6 +316,9 @@ static int parse_flag(struct wc_rec_opts *o, int c)
 	case OPT_FULL_KALLSYMS:
 		o->full_kallsyms = true;
 		break;
+	case OPT_NO_SYMBOLS:
+		o->no_symbols = true;
+		break;
 	case OPT_NO_SWITCH_RECORDS:
 		o->eo.no_switch_records = true;
 		break;
@@ -352,7 +359,7 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 	o->duration_s = 0;
 	o->level = 3;
 	o->verbose = 1;
-	o->all = o->full_kallsyms = false;
+	o->all = o->full_kallsyms = o->no_symbols = false;
 	o->children = true;
 	while (ret < 0 &&
 	       (c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {

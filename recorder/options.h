@@ -28,6 +28,7 @@ struct wc_rec_opts {
 	int level;	   /* -z: zstd level */
 	int verbose;	   /* 0 -q, 1, 2 -v */
 	bool all, full_kallsyms, children;
+	bool no_symbols; /* --no-symbols: no USYM records (recorder/usym.h) */
 };
 
 /**

@@ -22,6 +22,7 @@
 #include "common/writer.h"
 #include "recorder/events.h"
 #include "recorder/ksyms.h"
+#include "recorder/usym.h"
 #include "recorder/metadata.h"
 #include "recorder/tracefs.h"
 #include "recorder/targets.h"
@@ -36,6 +37,7 @@ struct rec {
 	int fd; /* the output */
 	struct wc_writer *w;
 	struct wc_ksym_writer *kw;
+	struct wc_usym_writer *uw;     /* NULL with --no-symbols */
 	struct wc_meta_snapshot tasks; /* the threads written at the start */
 	struct wc_command cmd;	       /* COMMAND, pid -1 without */
 	int status;		       /* COMMAND's wait status, once reaped */
@@ -303,6 +305,34 @@ static int start_command(struct rec *r)
 	return -1;
 }
 
+/* The stack hook: a new callchain's KSYM records now, its user addresses kept for USYM. */
+static int on_new_stack(void *ctx, struct wc_writer *w, const uint64_t *ips, uint32_t nr)
+{
+	struct rec *r = ctx;
+	int err = r->kw ? wc_ksym_writer_stack(r->kw, w, ips, nr) : 0;
+
+	if (!err && r->uw)
+		err = wc_usym_writer_stack(r->uw, ips, nr);
+	return err;
+}
+
+/*
+ * USYM records (recorder/usym.h), unless --no-symbols; before the first MMAP record, and the
+ * note that says whether the file has them.  Return: 0 or the error.
+ */
+static int start_symbols(struct rec *r)
+{
+	if (!r->o->no_symbols) {
+		r->uw = wc_usym_writer_new();
+		if (!r->uw)
+			return -ENOMEM;
+		wc_writer_set_record_hook(r->w, WC_USYM_WRITER_TYPES, wc_usym_writer_record, r->uw);
+		wc_writer_set_flush_hook(r->w, wc_usym_writer_flush, r->uw);
+	}
+	wc_writer_set_stack_hook(r->w, on_new_stack, r);
+	return wc_meta_write_note(r->w, "user_symbols", r->uw ? "usym" : "off");
+}
+
 /* The metadata before the events (DESIGN.md, "The trace file").  Return: 0 or the error. */
 static int write_metadata(struct rec *r)
 {
@@ -339,9 +369,9 @@ static int write_metadata(struct rec *r)
 		r->kw = wc_ksym_writer_new(snapshot);
 		if (!r->kw)
 			err = -ENOMEM;
-		else
-			wc_writer_set_stack_hook(r->w, wc_ksym_writer_stack, r->kw);
 	}
+	if (!err)
+		err = start_symbols(r);
 	if (!err)
 		err = wc_meta_write_tasks(r->w, wc_events_clockid(r->ev), o->pids, (size_t)o->npids,
 					  getpid(), &ts, &r->tasks);
@@ -459,6 +489,8 @@ static void finish_trace(struct rec *r)
 	err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
 	if (!err)
 		err = wc_events_write_end_notes(r->ev, r->w);
+	if (!err && r->uw) /* the last frame's: wc_writer_close() calls no flush hook */
+		err = wc_usym_writer_flush(r->uw, r->w);
 	if (!err)
 		err = wc_writer_close(r->w, r->t_end, r->trailer_flags);
 	if (err) {
@@ -495,6 +527,26 @@ static void print_unwind_stats(const struct wc_events *ev, const struct wc_drain
 			u.changed, u.bad_copies, u.wrong_abi);
 }
 
+/* -v: what the USYM records cost */
+static void print_usym_stats(const struct rec *r)
+{
+	struct wc_writer_stats ws;
+	struct wc_usym_stats u;
+
+	if (!r->uw)
+		return;
+	wc_usym_writer_stats(r->uw, &u);
+	wc_writer_stats(r->w, &ws);
+	fprintf(stderr,
+		"wcrec: user symbols: %" PRIu64 " of %" PRIu64 " user address lookups named, "
+		"%" PRIu64 " USYM records of %" PRIu64 " files, %" PRIu64 " kB (%.1f%% of the "
+		"records' bytes, before compression), %.1f ms\n",
+		u.named, u.addresses, u.records, u.files, u.bytes / 1024,
+		ws.bytes_uncompressed ? 100.0 * (double)u.bytes / (double)ws.bytes_uncompressed
+				      : 0.0,
+		(double)u.ns / 1e6);
+}
+
 /* -v: the ring buffers' peak, the unwinder, runtime events dropped, switch-ins supplied */
 static void print_details(const struct rec *r, uint64_t events)
 {
@@ -511,6 +563,7 @@ static void print_details(const struct rec *r, uint64_t events)
 				? (double)events * 1e9 / (double)(r->t_end - r->t_start)
 				: 0.0);
 	print_unwind_stats(r->ev, ds);
+	print_usym_stats(r);
 	if (ds->runtime_dropped)
 		fprintf(stderr,
 			"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "
@@ -567,6 +620,7 @@ static int clean_up(struct rec *r, int ret)
 	}
 	wc_writer_free(r->w);
 	wc_ksym_writer_free(r->kw);
+	wc_usym_writer_free(r->uw);
 	if (r->fd >= 0)
 		close(r->fd);
 	wc_events_free(r->ev);

@@ -13,17 +13,20 @@
 # policy-rc.d of our own for the time of apt-get, when the machine has none) and, under
 # systemd, disabled; the test starts its own servers on 127.0.0.1, on free ports.
 # qemu-system-x86 and busybox-static boot the busybox-only initramfs of tests/initramfs-live.sh
+# and tests/vm-matrix.sh (tests/vm/boot.sh)
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
+# debuginfod (the server) and iproute2 are for tests/symbols-anywhere.sh: a local server in a
+# network namespace of its own.
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
 PKGS="build-essential autoconf automake pkg-config
-      libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libiberty-dev libcriterion-dev
+      libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libdebuginfod-dev libiberty-dev libcriterion-dev
       libbz2-dev liblzma-dev zlib1g-dev
       linux-perf bpftrace
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema
       clang clang-format libclang-rt-14-dev time
-      postgresql redis-server redis-tools nginx wrk procps
+      postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2
       qemu-system-x86 busybox-static
       debhelper lintian"
 missing=""

@@ -22,6 +22,7 @@ enum {
 	O_NO_CALIBRATE,
 	O_SYMFS,
 	O_DEBUG_DIR,
+	O_DEBUGINFOD,
 	O_ALL_TASKS,
 	O_MAX_MEMORY,
 	O_SKID
@@ -53,6 +54,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_STACKS, { "skid", required_argument, NULL, O_SKID }, "" },
 	{ WC_CLI_SYMBOLS, { "symfs", required_argument, NULL, O_SYMFS }, "" },
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
+	{ WC_CLI_SYMBOLS, { "debuginfod", optional_argument, NULL, O_DEBUGINFOD }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -251,6 +253,9 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		return 0;
 	case O_MAX_MEMORY:
 		return parse_memory(c, arg);
+	case O_DEBUGINFOD: /* --debuginfod[=URLS]: DEBUGINFOD_URLS's servers without URLS */
+		c->paths.debuginfod = arg ? arg : "";
+		return 0;
 	case O_DEBUG_DIR:
 		if (c->paths.ndebug_dirs == WC_CLI_MAX_DEBUG_DIRS)
 			return wc_cli_bad("too many --debug-dir", arg);

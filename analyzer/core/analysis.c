@@ -471,6 +471,9 @@ struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a)
 
 		a->sym = wc_symbolizer_new(&a->tasks, m->kallsyms, m->kallsyms_len, m->ksyms,
 					   a->paths);
+		if (a->sym) /* recorders since 1.8 say whether they wrote USYM records */
+			wc_symbolizer_set_usyms(a->sym, m->usyms,
+						wc_replay_note(a->replay, "user_symbols") != NULL);
 	}
 	return a->sym;
 }

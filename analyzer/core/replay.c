@@ -64,9 +64,11 @@ struct wc_replay *wc_replay_open(const char *path)
 	r->max_memory = WC_REPLAY_DEFAULT_MAX_MEMORY;
 	r->statm_fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
 	r->meta.ksyms = wc_kallsyms_new(NULL, 0);
+	r->meta.usyms = wc_usyms_new();
 	r->queue = wc_reorder_new();
-	if (!r->meta.ksyms || !r->queue) {
+	if (!r->meta.ksyms || !r->meta.usyms || !r->queue) {
 		wc_kallsyms_free(r->meta.ksyms);
+		wc_usyms_free(r->meta.usyms);
 		wc_reorder_free(r->queue);
 		wc_source_free(r->source);
 		if (r->statm_fd >= 0)
@@ -344,6 +346,8 @@ static int keep_meta(struct wc_replay *r, const struct wc_rec_header *h)
 	}
 	case WC_REC_IMAGE:
 		return keep_image(m, (const void *)h);
+	case WC_REC_USYM:
+		return wc_usyms_add(m->usyms, (const void *)h);
 	}
 	return 0;
 }
@@ -496,6 +500,11 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
 
 static const uint64_t empty_ips[1]; /* what an empty stack or payload points at */
 
+uint32_t wc_replay_stack_ids(const struct wc_replay *r)
+{
+	return (uint32_t)r->nstacks;
+}
+
 const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t *nr)
 {
 	if (id == WC_STACK_NONE || id >= r->nstacks || !r->stacks[id].defined) {
@@ -598,6 +607,7 @@ void wc_replay_free(struct wc_replay *r)
 	}
 	free(r->meta.kallsyms);
 	wc_kallsyms_free(r->meta.ksyms);
+	wc_usyms_free(r->meta.usyms);
 	free(r->stacks);
 	free(r->payloads);
 	free(r->ips);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analyzer/symbols/usyms.h"
 #include "common/kallsyms.h"
 #include "common/reader.h"
 #include "common/wct.h"
@@ -62,6 +63,7 @@ struct wc_replay_meta {
 	bool kallsyms_restricted;
 	bool kallsyms_referenced;  /* the text is empty: the functions are the KSYM records' */
 	struct wc_kallsyms *ksyms; /* the KSYM records read so far; never NULL */
+	struct wc_usyms *usyms;	   /* the USYM records read so far; never NULL */
 	struct wc_replay_tp_format {
 		char *system, *text;
 	} * formats;
@@ -78,6 +80,7 @@ struct wc_replay_stats {
 	uint64_t bad_refs;  /* events naming a stack or payload id never defined, or the
 			     * payload of another event */
 	uint64_t bad_ksyms; /* KSYM records overlapping an earlier one: dropped */
+	/* bad USYM records are counted by wc_usyms_bad() */
 	uint64_t lost_records, lost_samples; /* sums of LOST records */
 	uint64_t first_ns, last_ns;	     /* times of the first and last event handed out */
 	uint64_t end_ns;		     /* the trailer's end time, 0 without a trailer */
@@ -143,6 +146,9 @@ int wc_replay_run(struct wc_replay *r, const struct wc_replay_ops *ops, void *ct
  * Return: the ips, owned by the replay, or NULL for an unknown id or WC_STACK_NONE.
  */
 const uint64_t *wc_replay_stack(const struct wc_replay *r, uint32_t id, uint32_t *nr);
+
+/** wc_replay_stack_ids() - Return: one past the highest stack id read so far */
+uint32_t wc_replay_stack_ids(const struct wc_replay *r);
 
 /**
  * wc_replay_payload() - a tracepoint payload by id

@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
-#include <libiberty/demangle.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -29,16 +28,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyzer/symbols/elfsym-priv.h"
 #include "common/strbuf.h"
 
 #define BUILD_ID_MAX	 64 /* bytes; SHA-1 ids are 20 */
 #define NO_NAME		 WC_STRBUF_FAIL
 #define SYSTEM_DEBUG_DIR "/usr/lib/debug"
-
-/* Longer mangled names stay mangled: the demangler's stack use grows with the name. */
-#define DEMANGLE_IN_MAX	 8192  /* bytes */
-#define DEMANGLE_OUT_MAX 65536 /* bytes: a longer demangled name is not used */
-#define DEMANGLE_OPTS	 (DMGL_PARAMS | DMGL_ANSI)
 
 /* A PT_LOAD segment's file range and where it is in the virtual address space. */
 struct seg {
@@ -58,7 +53,8 @@ struct wc_elfsym {
 	char *names;
 	struct seg *segs;
 	size_t nsegs;
-	char *file; /* where the symbols came from */
+	char *file;	  /* where the symbols came from */
+	bool dynsym_only; /* from the file's .dynsym: it has no .symtab */
 };
 
 /* An open ELF file and what open_file() learned about it. */
@@ -72,13 +68,6 @@ struct efile {
 	size_t id_len; /* 0: no build-id */
 	Elf_Scn *symtab, *dynsym;
 	bool has_code; /* an executable section with contents: the program headers are real */
-};
-
-/* Output of one demangling, through the libiberty callback. */
-struct demangled {
-	char *buf; /* DEMANGLE_OUT_MAX bytes */
-	size_t len;
-	bool overflow;
 };
 
 /* A symbol as read from the table, before duplicates are dropped. */
@@ -319,72 +308,10 @@ static bool find_debug_file(struct efile *f, const char *path, const struct want
 		if (try_file(f, w, "%s%s", d, path) || try_file(f, w, "%s%s.debug", d, path))
 			return true;
 	}
-	return try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s.debug", symfs, path) ||
+	/* PATH.debug beside the file: objcopy --add-gnu-debuglink's usual name for it */
+	return try_file(f, w, "%s%s.debug", symfs, path) ||
+	       try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s.debug", symfs, path) ||
 	       try_file(f, w, "%s" SYSTEM_DEBUG_DIR "%s", symfs, path);
-}
-
-/* ---- names ---- */
-
-static void demangle_out(const char *s, size_t n, void *opaque)
-{
-	struct demangled *d = opaque;
-
-	if (d->overflow || n >= DEMANGLE_OUT_MAX - d->len) {
-		d->overflow = true;
-		return;
-	}
-	memcpy(d->buf + d->len, s, n);
-	d->len += n;
-}
-
-/* Does the demangled name end with a Rust legacy hash, "::h" and 16 hex digits? */
-static bool has_rust_hash(const char *s, size_t len)
-{
-	if (len < 19 || memcmp(s + len - 19, "::h", 3))
-		return false;
-	for (size_t i = len - 16; i < len; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
-/* Worth trying the Rust demangler on: "_R..." (v0), "_ZN...17h<16 hex digits>E" (legacy)? */
-static bool maybe_rust(const char *s)
-{
-	return !strncmp(s, "_R", 2) || (!strncmp(s, "_ZN", 3) && strstr(s, "17h"));
-}
-
-/*
- * Add a symbol's name to b: without its version ("@@GLIBC_2.2.5"), demangled when it is a C++
- * or Rust name.  The callback forms of the demanglers are used: they do not allocate, where
- * cplus_demangle() would exit the program through xmalloc() when out of memory.
- * Return: the name's offset, or NO_NAME when out of memory.
- */
-static uint32_t add_name(struct wc_strbuf *b, struct demangled *d, const char *raw)
-{
-	size_t n = strcspn(raw, "@");
-	char in[DEMANGLE_IN_MAX];
-
-	if (!n)
-		n = strlen(raw);
-	if (raw[0] != '_' || n >= sizeof(in))
-		return wc_strbuf_add(b, raw, n);
-	memcpy(in, raw, n);
-	in[n] = '\0';
-	d->len = 0;
-	d->overflow = false;
-	if (!maybe_rust(in) || !rust_demangle_callback(in, DEMANGLE_OPTS, demangle_out, d)) {
-		d->len = 0;
-		d->overflow = false;
-		if (!cplus_demangle_v3_callback(in, DEMANGLE_OPTS, demangle_out, d))
-			return wc_strbuf_add(b, raw, n);
-	}
-	if (d->overflow || !d->len)
-		return wc_strbuf_add(b, raw, n);
-	/* a Rust legacy name that the Rust demangler refused comes out of the C++ one hashed */
-	if (!strncmp(in, "_ZN", 3) && has_rust_hash(d->buf, d->len))
-		d->len -= 19;
-	return wc_strbuf_add(b, d->buf, d->len);
 }
 
 /* ---- symbols ---- */
@@ -503,6 +430,7 @@ static int load_symbols(struct wc_elfsym *e, struct efile *f)
 
 	if (!f->symtab && !f->dynsym)
 		return WC_ELFSYM_NOSYMS;
+	e->dynsym_only = !f->symtab;
 	n = read_table(f, f->symtab ? f->symtab : f->dynsym, &raws);
 	if (n <= 0) {
 		free(raws);
@@ -539,7 +467,7 @@ static int load_symbols(struct wc_elfsym *e, struct efile *f)
 			if (s->end == UINT64_MAX)
 				s->end = s->start + 1;
 		}
-		s->name = add_name(&names, &d, raws[i].name);
+		s->name = wc_elfsym_add_name(&names, &d, raws[i].name);
 		if (s->name == NO_NAME)
 			goto out_free;
 	}
@@ -659,6 +587,33 @@ out:
 	return finish(e, st, symf->path);
 }
 
+struct wc_elfsym *wc_elfsym_open_pair(const char *path, const char *debug_path,
+				      const uint8_t *build_id, size_t build_id_len)
+{
+	struct efile rt = { .fd = -1 }, dbg = { .fd = -1 }, *symf = &rt;
+	struct wc_elfsym *e = calloc(1, sizeof(*e));
+	int st;
+
+	if (!e)
+		return NULL;
+	elf_version(EV_CURRENT);
+	st = open_file(&rt, path);
+	if (st == WC_ELFSYM_OK && !id_match(rt.id, rt.id_len, build_id, build_id_len))
+		st = WC_ELFSYM_MISMATCH;
+	if (st == WC_ELFSYM_OK)
+		st = load_segments(e, &rt);
+	/* the debug file when it is the same build and has a .symtab where the file has none */
+	if (st == WC_ELFSYM_OK && !rt.symtab && debug_path &&
+	    open_file(&dbg, debug_path) == WC_ELFSYM_OK && dbg.symtab &&
+	    id_match(dbg.id, dbg.id_len, build_id, build_id_len))
+		symf = &dbg;
+	if (st == WC_ELFSYM_OK)
+		st = load_symbols(e, symf);
+	close_file(&dbg);
+	close_file(&rt);
+	return finish(e, st, symf->path);
+}
+
 struct wc_elfsym *wc_elfsym_open_image(const char *name, const void *image, size_t len,
 				       const uint8_t *build_id, size_t build_id_len)
 {
@@ -700,19 +655,20 @@ enum wc_elfsym_status wc_elfsym_status(const struct wc_elfsym *e)
 
 const char *wc_elfsym_status_text(enum wc_elfsym_status status)
 {
-	switch (status) {
-	case WC_ELFSYM_OK:
-		return "ok";
-	case WC_ELFSYM_MISSING:
-		return "file not found";
-	case WC_ELFSYM_MISMATCH:
-		return "build-id mismatch";
-	case WC_ELFSYM_NOSYMS:
-		return "no symbols";
-	case WC_ELFSYM_BAD:
-		return "not a valid ELF file";
-	}
-	return "unknown status";
+	static const char *const text[] = {
+		[WC_ELFSYM_OK] = "ok",
+		[WC_ELFSYM_MISSING] = "file not found",
+		[WC_ELFSYM_MISMATCH] = "build-id mismatch",
+		[WC_ELFSYM_NOSYMS] = "no symbols",
+		[WC_ELFSYM_BAD] = "not a valid ELF file",
+	};
+
+	return (unsigned)status <= WC_ELFSYM_BAD ? text[status] : "unknown status";
+}
+
+bool wc_elfsym_dynsym_only(const struct wc_elfsym *e)
+{
+	return e->status == WC_ELFSYM_OK && e->dynsym_only;
 }
 
 const char *wc_elfsym_file(const struct wc_elfsym *e)
@@ -725,8 +681,8 @@ size_t wc_elfsym_count(const struct wc_elfsym *e)
 	return e->status == WC_ELFSYM_OK ? e->nsyms : 0;
 }
 
-const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
-			     uint64_t *sym_offset_out)
+const char *wc_elfsym_lookup_range(const struct wc_elfsym *e, uint64_t file_offset,
+				   uint64_t *start_out, uint64_t *end_out)
 {
 	size_t lo = 0, hi = e->nsyms, i;
 	const struct esym *s;
@@ -757,9 +713,20 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
 	s = &e->syms[lo - 1];
 	if (vaddr >= s->end)
 		return NULL;
-	if (sym_offset_out)
-		*sym_offset_out = vaddr - s->start;
+	*start_out = file_offset - (vaddr - s->start);
+	*end_out = *start_out + (s->end - s->start);
 	return e->names + s->name;
+}
+
+const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
+			     uint64_t *sym_offset_out)
+{
+	uint64_t start, end;
+	const char *name = wc_elfsym_lookup_range(e, file_offset, &start, &end);
+
+	if (name && sym_offset_out)
+		*sym_offset_out = file_offset - start;
+	return name;
 }
 
 int wc_elfsym_image_build_id(const void *image, size_t image_len, uint8_t *id, size_t len)

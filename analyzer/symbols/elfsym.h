@@ -13,7 +13,8 @@
  *   debug files: DIR/.build-id/xx/yyyy.debug, DIR/xx/yyyy.debug, DIR/.build-id/xx/yyyy/elf
  *                and DIR/.build-id/xx/yyyy/debug (perf's build-id cache) for each debug dir,
  *                then SYMFS/usr/lib/debug/.build-id/xx/yyyy.debug; then by path,
- *                DIR/PATH, DIR/PATH.debug, SYMFS/usr/lib/debug/PATH.debug and
+ *                DIR/PATH, DIR/PATH.debug, SYMFS/PATH.debug (beside the file, as
+ *                objcopy --add-gnu-debuglink names it), SYMFS/usr/lib/debug/PATH.debug and
  *                SYMFS/usr/lib/debug/PATH
  *   (xx/yyyy is the build-id in hex, its first byte, a slash, the rest)
  *
@@ -31,6 +32,7 @@
 #ifndef WC_ANALYZER_ELFSYM_H
 #define WC_ANALYZER_ELFSYM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -41,6 +43,8 @@ struct wc_symbol_paths {
 	const char *symfs;	       /* root of the recorded paths, as perf --symfs */
 	const char *const *debug_dirs; /* extra debug directories, searched before the system's */
 	size_t ndebug_dirs;
+	const char *debuginfod; /* non-NULL: ask these debuginfod servers (symbolize.h; "": those
+				 * of DEBUGINFOD_URLS); elfsym.c itself never does */
 };
 
 enum wc_elfsym_status {
@@ -70,6 +74,17 @@ enum wc_elfsym_status {
 struct wc_elfsym *wc_elfsym_open(const char *path, const uint8_t *build_id, size_t build_id_len,
 				 const struct wc_symbol_paths *paths);
 
+/**
+ * wc_elfsym_open_pair() - load the function symbols of a file and its debug file, both given
+ * (as debuginfod hands them out, from its cache)
+ * @path:       the runtime file: its program headers map file offsets; it must have the
+ *              build-id @build_id (@build_id_len bytes, > 0), else WC_ELFSYM_MISMATCH
+ * @debug_path: its debug file, read when @path has no .symtab and it is the same build with
+ *              one; or NULL
+ * Return: as wc_elfsym_open().
+ */
+struct wc_elfsym *wc_elfsym_open_pair(const char *path, const char *debug_path,
+				      const uint8_t *build_id, size_t build_id_len);
 /**
  * wc_elfsym_open_image() - load the function symbols of an ELF object held in memory, as an
  * IMAGE record of the trace carries the vdso
@@ -109,6 +124,8 @@ const char *wc_elfsym_status_text(enum wc_elfsym_status status);
  */
 const char *wc_elfsym_file(const struct wc_elfsym *e);
 
+/** wc_elfsym_dynsym_only() - Return: the symbols loaded are the file's .dynsym (no .symtab) */
+bool wc_elfsym_dynsym_only(const struct wc_elfsym *e);
 /** wc_elfsym_count() - Return: the number of functions loaded (one per address) */
 size_t wc_elfsym_count(const struct wc_elfsym *e);
 
@@ -129,6 +146,16 @@ size_t wc_elfsym_count(const struct wc_elfsym *e);
 const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
 			     uint64_t *sym_offset_out);
 
+/**
+ * wc_elfsym_lookup_range() - the function at a file offset, as wc_elfsym_lookup(), and where
+ * it is
+ * @start_out: set to the file offset of its first byte (written only when found)
+ * @end_out:   set to the file offset one past its last byte
+ *
+ * Return: its name, as wc_elfsym_lookup(); NULL when not found.
+ */
+const char *wc_elfsym_lookup_range(const struct wc_elfsym *e, uint64_t file_offset,
+				   uint64_t *start_out, uint64_t *end_out);
 /**
  * wc_elfsym_build_id() - read a file's GNU build-id note (NT_GNU_BUILD_ID)
  * @path: the file

@@ -7,6 +7,7 @@
 #include "common/kallsyms.h"
 #include "common/wct.h"
 #include "common/map64.h"
+#include "analyzer/symbols/debuginfod.h"
 #include "analyzer/symbols/symbolize.h"
 
 #define UNKNOWN "[unknown]"
@@ -23,6 +24,14 @@ struct wc_symbolizer {
 	struct wc_map64 kernel; /* address -> name index */
 	char **names;
 	size_t nnames, names_cap;
+	struct wc_usyms *usyms;		    /* the trace's USYM records, borrowed; or NULL */
+	bool footer;			    /* the trace says whether it carries them */
+	uint64_t unnamed[WC_SYM_WHY_COUNT]; /* distinct user addresses left unnamed, by why */
+	struct wc_debuginfod *dbgd;	    /* --debuginfod's client, made on first use */
+	bool dbgd_failed;		    /* ... could not be made: not tried again */
+	struct wc_elfsym **fetched;	    /* by dso index: from debuginfod, or NULL */
+	bool *fetch_tried;		    /* by dso index: asked already */
+	size_t nfetched;
 };
 
 struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char *kallsyms,
@@ -56,6 +65,11 @@ void wc_symbolizer_free(struct wc_symbolizer *s)
 		return;
 	for (size_t i = 0; i < s->nelf; i++)
 		wc_elfsym_free(s->elf[i]);
+	for (size_t i = 0; i < s->nfetched; i++)
+		wc_elfsym_free(s->fetched[i]);
+	free(s->fetched);
+	free(s->fetch_tried);
+	wc_debuginfod_free(s->dbgd);
 	for (size_t i = 0; i < s->nnames; i++)
 		free(s->names[i]);
 	free(s->names);
@@ -132,6 +146,110 @@ static const char *base_name(const char *path)
 	return b ? b + 1 : path;
 }
 
+void wc_symbolizer_set_usyms(struct wc_symbolizer *s, struct wc_usyms *usyms, bool footer)
+{
+	s->usyms = usyms;
+	s->footer = footer;
+}
+
+/* Whether the trace has USYM records of d's build-id with functions read from some table. */
+static bool usable(const struct wc_symbolizer *s, const struct wc_dso *d)
+{
+	int src = s->usyms ? wc_usyms_source(s->usyms, d->build_id, d->build_id_len) : -1;
+
+	return src == WC_USYM_SYMTAB || src == WC_USYM_DYNSYM || src == WC_USYM_DEBUG;
+}
+
+/*
+ * Whether dso's USYM records name more than its local file e, which the build-id matched: the
+ * recorder read a .symtab (the file's or a debug file's) where e is a .dynsym only, as when the
+ * debug files of the recording host are not installed here.
+ */
+static bool records_richer(const struct wc_symbolizer *s, uint32_t dso, const struct wc_elfsym *e)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	int src;
+
+	if (!s->usyms || !wc_elfsym_dynsym_only(e))
+		return false;
+	src = wc_usyms_source(s->usyms, d->build_id, d->build_id_len);
+	return src == WC_USYM_SYMTAB || src == WC_USYM_DEBUG;
+}
+
+/*
+ * The symbols of dso from the servers of --debuginfod, fetched once: the file and its debug
+ * file, or, with local (a file of the build with a .dynsym only), local with the debug file.
+ * Return: them, or NULL (no server asked, nothing there, out of memory).
+ */
+static struct wc_elfsym *fetched(struct wc_symbolizer *s, uint32_t dso, const char *local)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+
+	if (!s->paths || !s->paths->debuginfod || !d->build_id_len)
+		return NULL;
+	if (!s->dbgd && !s->dbgd_failed) {
+		s->dbgd = wc_debuginfod_new(*s->paths->debuginfod ? s->paths->debuginfod : NULL);
+		s->dbgd_failed = !s->dbgd;
+	}
+	if (!s->dbgd)
+		return NULL;
+	if (dso >= s->nfetched) {
+		size_t n = s->tasks->ndsos > dso ? s->tasks->ndsos : (size_t)dso + 1;
+		struct wc_elfsym **f = realloc(s->fetched, n * sizeof(*f));
+		bool *t = f ? realloc(s->fetch_tried, n * sizeof(*t)) : NULL;
+
+		if (f)
+			s->fetched = f;
+		if (!t)
+			return NULL;
+		s->fetch_tried = t;
+		memset(s->fetched + s->nfetched, 0, (n - s->nfetched) * sizeof(*f));
+		memset(s->fetch_tried + s->nfetched, 0, (n - s->nfetched) * sizeof(*t));
+		s->nfetched = n;
+	}
+	if (!s->fetch_tried[dso]) {
+		s->fetch_tried[dso] = true;
+		s->fetched[dso] = wc_debuginfod_open(s->dbgd, d->build_id, d->build_id_len, local);
+	}
+	return s->fetched[dso] && wc_elfsym_status(s->fetched[dso]) == WC_ELFSYM_OK
+		       ? s->fetched[dso]
+		       : NULL;
+}
+
+/*
+ * The name of offset off of dso, whose local file's symbols are e, in the order of
+ * symbolize.h, or NULL with the reason counted.
+ */
+static const char *name_of(struct wc_symbolizer *s, uint32_t dso, struct wc_elfsym *e, uint64_t off)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	struct wc_elfsym *f;
+	const char *name;
+
+	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, dso, e)) {
+		/* the local file; with --debuginfod, its debug file where it has a .dynsym only */
+		if (wc_elfsym_dynsym_only(e) && (f = fetched(s, dso, wc_elfsym_file(e))))
+			e = f;
+		name = wc_elfsym_lookup(e, off, NULL);
+		s->unnamed[WC_SYM_WHY_OUTSIDE] += !name;
+		return name;
+	}
+	if (s->usyms && d->build_id_len &&
+	    (name = wc_usyms_lookup(s->usyms, d->build_id, d->build_id_len, off)))
+		return name;
+	if (usable(s, d)) { /* the recorder could not name it either */
+		s->unnamed[WC_SYM_WHY_NO_RECORD]++;
+		return NULL;
+	}
+	if ((f = fetched(s, dso, NULL))) {
+		name = wc_elfsym_lookup(f, off, NULL);
+		s->unnamed[WC_SYM_WHY_OUTSIDE] += !name;
+		return name;
+	}
+	s->unnamed[(int)wc_elfsym_status(e)]++;
+	return NULL;
+}
+
 const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_t ip)
 {
 	const struct wc_map *m = wc_tasks_lookup_map(s->tasks, aspace, ip);
@@ -154,7 +272,7 @@ const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_
 
 	if (!e)
 		return NULL;
-	name = wc_elfsym_lookup(e, off, NULL);
+	name = name_of(s, m->dso, e, off);
 	if (name)
 		text = strdup(name);
 	else if (asprintf(&text, "%s+0x%llx", base_name(s->tasks->dsos[m->dso].path),
@@ -177,9 +295,65 @@ const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip)
 	return keep(s, &s->kernel, ip, strdup(name ? name : UNKNOWN));
 }
 
+const char *wc_symbolizer_source(struct wc_symbolizer *s, uint32_t dso, char *buf, size_t len)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	struct wc_elfsym *e = elf_of(s, dso);
+	int src = s->usyms ? wc_usyms_source(s->usyms, d->build_id, d->build_id_len) : -1;
+
+	if (!e)
+		return NULL;
+	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, dso, e))
+		snprintf(buf, len, "%s %s (%s)", d->path[0] == '[' ? "the trace's" : "local",
+			 wc_elfsym_file(e), wc_elfsym_dynsym_only(e) ? "dynsym only" : "symtab");
+	else if (usable(s, d))
+		snprintf(buf, len, "USYM records (the recorder's %s; here: %s)",
+			 wc_usyms_source_text(src), wc_elfsym_status_text(wc_elfsym_status(e)));
+	else
+		snprintf(buf, len, "none (here: %s; the recorder's: %s)",
+			 wc_elfsym_status_text(wc_elfsym_status(e)), wc_usyms_source_text(src));
+	return buf;
+}
+
+/* The footer line: distinct user addresses left as file+0xOFFSET, and why. */
+static void warn_unnamed(const struct wc_symbolizer *s, FILE *out, const char *prog)
+{
+	static const char *const why[WC_SYM_WHY_COUNT] = {
+		[WC_ELFSYM_MISSING] = "no file",
+		[WC_ELFSYM_MISMATCH] = "build-id mismatch",
+		[WC_ELFSYM_NOSYMS] = "stripped",
+		[WC_ELFSYM_BAD] = "bad file",
+		[WC_SYM_WHY_NO_RECORD] = "in no function of the USYM records",
+		[WC_SYM_WHY_OUTSIDE] = "in no function",
+	};
+	uint64_t total = 0;
+	const char *sep = "";
+
+	for (int i = 0; i < WC_SYM_WHY_COUNT; i++)
+		total += s->unnamed[i];
+	if (s->usyms && wc_usyms_bad(s->usyms))
+		fprintf(out, "%s: %llu bad USYM records skipped (overlapping, or damaged)\n", prog,
+			(unsigned long long)wc_usyms_bad(s->usyms));
+	/* a stripped file, or an address in no function, alone is common and left quiet */
+	if (!s->footer || !(s->unnamed[WC_ELFSYM_MISSING] + s->unnamed[WC_ELFSYM_MISMATCH] +
+			    s->unnamed[WC_ELFSYM_BAD]))
+		return;
+	fprintf(out, "%s: %llu user frame addresses left unsymbolized (", prog,
+		(unsigned long long)total);
+	for (int i = 0; i < WC_SYM_WHY_COUNT; i++) {
+		if (!s->unnamed[i] || !why[i])
+			continue;
+		fprintf(out, "%s%llu %s", sep, (unsigned long long)s->unnamed[i], why[i]);
+		sep = ", ";
+	}
+	fprintf(out, ")\n");
+}
+
 size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *prog)
 {
 	size_t n = 0;
+
+	warn_unnamed(s, out, prog);
 
 	for (size_t i = 0; i < s->nelf; i++) {
 		enum wc_elfsym_status st;
@@ -189,6 +363,8 @@ size_t wc_symbolizer_warn(const struct wc_symbolizer *s, FILE *out, const char *
 		st = wc_elfsym_status(s->elf[i]);
 		if (st != WC_ELFSYM_MISMATCH && st != WC_ELFSYM_BAD)
 			continue;
+		if (usable(s, &s->tasks->dsos[i]))
+			continue; /* named by the trace's records instead */
 		fprintf(out, "%s: %s: %s: its frames are shown as %s+0xOFFSET\n", prog,
 			s->tasks->dsos[i].path, wc_elfsym_status_text(st),
 			base_name(s->tasks->dsos[i].path));

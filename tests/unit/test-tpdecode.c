@@ -48,6 +48,60 @@ Test(tpdecode, state_6_18)
 	expect_state(text, 0x100, "R+", 'R', true);
 }
 
+/*
+ * Captured from Debian's kernels booted by tests/vm-matrix.sh: 6.1 and 6.12 cloud lay
+ * sched_switch out as 6.18 does; 6.1 PREEMPT_RT adds common_preempt_lazy_count after the
+ * common fields, which moves every sched field 4 bytes down (prev_state at 40).  Under RT a
+ * task blocked on a sleeping spinlock (TASK_RTLOCK_WAIT) is reported as D.
+ */
+static void expect_6x_states(const char *text)
+{
+	expect_state(text, 0x0, "R", 'R', true);
+	expect_state(text, 0x1, "S", 'S', false);
+	expect_state(text, 0x2, "D", 'D', false);
+	expect_state(text, 0x4, "T", 'T', false);
+	expect_state(text, 0x8, "t", 't', false);
+	expect_state(text, 0x10, "X", 'X', false);
+	expect_state(text, 0x20, "Z", 'Z', false);
+	expect_state(text, 0x40, "P", 'P', false);
+	expect_state(text, 0x80, "I", 'I', false);
+	expect_state(text, 0x100, "R+", 'R', true);
+}
+
+Test(tpdecode, state_6_1)
+{
+	const char *text = switch_of("linux-6.1");
+	unsigned off, size;
+
+	field_pos(text, "prev_state", &off, &size);
+	cr_assert_eq(off, 32);
+	cr_assert_eq(size, 8);
+	expect_6x_states(text);
+}
+
+Test(tpdecode, state_6_1_rt_fields_after_the_lazy_count)
+{
+	const char *text = switch_of("linux-6.1-rt");
+	unsigned off, size;
+	struct wc_switch sw;
+
+	cr_assert(has_field(text, "common_preempt_lazy_count"));
+	field_pos(text, "prev_state", &off, &size);
+	cr_assert_eq(off, 40);
+	cr_assert_eq(size, 8);
+	expect_6x_states(text);
+	sw = switch_with(text, 0x2);
+	cr_expect_eq(sw.prev_tid, 100);
+	cr_expect_eq(sw.next_tid, 200);
+}
+
+Test(tpdecode, state_6_12)
+{
+	const char *text = switch_of("linux-6.12");
+
+	expect_6x_states(text);
+}
+
 Test(tpdecode, state_4_14)
 {
 	const char *text = switch_of("linux-4.14");
@@ -516,4 +570,21 @@ Test(tpdecode, live_sched_switch)
 	munmap(meta, pages * page);
 	close(fd);
 	cr_expect_geq(found, 1, "no sched_switch of this thread going to sleep was seen");
+}
+
+Test(tpdecode, wakeups_6_1_6_1_rt_6_12)
+{
+	static const char *const dirs[] = { "linux-6.1", "linux-6.1-rt", "linux-6.12" };
+	struct wc_wakeup wk;
+
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		wk = wakeup_of(dirs[i], "sched_waking", 7);
+		cr_expect_eq(wk.success, 1, "%s: no success field: 1", dirs[i]);
+		cr_expect_eq(wk.target_cpu, 3, "%s", dirs[i]);
+		wk = wakeup_of(dirs[i], "sched_wakeup", 8);
+		cr_expect_eq(wk.target_cpu, 3, "%s", dirs[i]);
+		wk = wakeup_of(dirs[i], "sched_wakeup_new", 9);
+		cr_expect_eq(wk.target_cpu, 3, "%s", dirs[i]);
+		tpdecode_fini();
+	}
 }

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* usym.c - USYM records of the user functions callchains refer to (see usym.h). */
+#include "recorder/usym.h"
+
+#include <errno.h>
+#include <gelf.h>
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "analyzer/symbols/elfsym.h"
+#include "common/grow.h"
+#include "common/map64.h"
+
+/* A mapped file, by build-id; its symbols read on first use. */
+struct ufile {
+	char *path; /* as the first mapping of it names it, owned */
+	uint8_t id[WC_BUILD_ID_MAX];
+	uint8_t id_len;
+	uint8_t source;		 /* enum wc_usym_source, once read */
+	struct wc_elfsym *es;	 /* NULL until read */
+	struct wc_map64 written; /* file offset of a function's start -> 1: its record is out */
+};
+
+/* One executable mapping of a file, in some process. */
+struct umap {
+	uint64_t start, end, pgoff; /* addresses [start, end); file offset of start */
+	size_t file;		    /* index in files */
+};
+
+struct wc_usym_writer {
+	struct ufile *files;
+	size_t nfiles, files_cap;
+	struct umap *maps;
+	size_t nmaps, maps_cap, nsorted; /* maps[0, nsorted) sorted by start, no duplicate */
+	uint64_t max_len;		 /* bytes of the longest mapping */
+	struct wc_map64 seen;		 /* user address -> maps_added when it was queued */
+	uint64_t maps_added;		 /* mappings kept so far, duplicates included */
+	uint64_t *pending;		 /* addresses seen since the last flush */
+	size_t npending, pending_cap;
+	struct wc_usym_stats st;
+};
+
+struct wc_usym_writer *wc_usym_writer_new(void)
+{
+	struct wc_usym_writer *uw = calloc(1, sizeof(*uw));
+
+	if (uw && wc_map64_init(&uw->seen)) {
+		free(uw);
+		uw = NULL;
+	}
+	if (!uw)
+		errno = ENOMEM;
+	return uw;
+}
+
+void wc_usym_writer_free(struct wc_usym_writer *uw)
+{
+	if (!uw)
+		return;
+	for (size_t i = 0; i < uw->nfiles; i++) {
+		free(uw->files[i].path);
+		wc_elfsym_free(uw->files[i].es);
+		wc_map64_fini(&uw->files[i].written);
+	}
+	free(uw->files);
+	free(uw->maps);
+	free(uw->pending);
+	wc_map64_fini(&uw->seen);
+	free(uw);
+}
+
+/* The index of the file of build-id id, added when new.  Return: it, or SIZE_MAX (ENOMEM). */
+static size_t file_index(struct wc_usym_writer *uw, const uint8_t *id, uint8_t id_len,
+			 const char *path)
+{
+	struct ufile *f;
+
+	for (size_t i = uw->nfiles; i-- > 0;)
+		if (uw->files[i].id_len == id_len && !memcmp(uw->files[i].id, id, id_len))
+			return i;
+	if (wc_grow((void **)&uw->files, &uw->files_cap, uw->nfiles + 1, sizeof(*uw->files)))
+		return SIZE_MAX;
+	f = &uw->files[uw->nfiles];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path || wc_map64_init(&f->written)) {
+		free(f->path);
+		return SIZE_MAX;
+	}
+	memcpy(f->id, id, id_len);
+	f->id_len = id_len;
+	return uw->nfiles++;
+}
+
+/* Keep the mapping of an MMAP record.  Return: 0 or -ENOMEM. */
+static int keep_map(struct wc_usym_writer *uw, const struct wc_rec_header *rec)
+{
+	const struct wc_rec_mmap *m = (const void *)rec;
+	size_t file;
+
+	if (rec->size <= sizeof(*m) || !(m->prot & PROT_EXEC) || m->filename[0] != '/' ||
+	    !m->build_id_size || m->build_id_size > WC_BUILD_ID_MAX || !m->len ||
+	    !memchr(m->filename, '\0', rec->size - sizeof(*m)))
+		return 0;
+	file = file_index(uw, m->build_id, m->build_id_size, m->filename);
+	if (file == SIZE_MAX ||
+	    wc_grow((void **)&uw->maps, &uw->maps_cap, uw->nmaps + 1, sizeof(*uw->maps)))
+		return -ENOMEM;
+	uw->maps[uw->nmaps++] = (struct umap){ m->addr, m->addr + m->len, m->pgoff, file };
+	uw->maps_added++;
+	if (m->len > uw->max_len)
+		uw->max_len = m->len;
+	return 0;
+}
+
+int wc_usym_writer_record(void *ctx, struct wc_writer *w, const struct wc_rec_header *rec)
+{
+	if (rec->type == WC_REC_MMAP)
+		return keep_map(ctx, rec);
+	return wc_usym_writer_flush(ctx, w);
+}
+
+int wc_usym_writer_stack(struct wc_usym_writer *uw, const uint64_t *ips, uint32_t nr)
+{
+	uint64_t context = PERF_CONTEXT_KERNEL;
+
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t *queued_at;
+		int inserted;
+
+		if (ips[i] >= (uint64_t)PERF_CONTEXT_MAX) {
+			context = ips[i];
+			continue;
+		}
+		if (context != PERF_CONTEXT_USER || ips[i] == WC_MAP64_EMPTY)
+			continue;
+		queued_at = wc_map64_put(&uw->seen, ips[i], uw->maps_added, &inserted);
+		if (!queued_at)
+			return -ENOMEM;
+		/* again only when mappings came since: another process's file may hold it now */
+		if (!inserted && *queued_at == uw->maps_added)
+			continue;
+		*queued_at = uw->maps_added;
+		if (wc_grow((void **)&uw->pending, &uw->pending_cap, uw->npending + 1,
+			    sizeof(*uw->pending)))
+			return -ENOMEM;
+		uw->pending[uw->npending++] = ips[i];
+	}
+	return 0;
+}
+
+static int map_cmp(const void *pa, const void *pb)
+{
+	const struct umap *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	if (a->pgoff != b->pgoff)
+		return a->pgoff < b->pgoff ? -1 : 1;
+	return a->file < b->file ? -1 : a->file > b->file;
+}
+
+/* Sort the mappings by start and drop duplicates (the same file at the same place). */
+static void sort_maps(struct wc_usym_writer *uw)
+{
+	size_t n = 0;
+
+	if (uw->nsorted == uw->nmaps)
+		return;
+	qsort(uw->maps, uw->nmaps, sizeof(*uw->maps), map_cmp);
+	for (size_t i = 0; i < uw->nmaps; i++)
+		if (!n || map_cmp(&uw->maps[n - 1], &uw->maps[i]))
+			uw->maps[n++] = uw->maps[i];
+	uw->nmaps = uw->nsorted = n;
+}
+
+/* Write the USYM record of [start, end) of f.  Return: 0, -ENOMEM or the writer's error. */
+static int write_usym(struct wc_usym_writer *uw, struct wc_writer *w, const struct ufile *f,
+		      uint64_t start, uint64_t end, const char *name)
+{
+	size_t name_len = strlen(name) + 1;
+	uint32_t size;
+	struct wc_rec_usym *r;
+	int err;
+
+	if (name_len > 4096) /* a name this long is no use in a report */
+		return 0;
+	size = WC_ALIGN8((uint32_t)(sizeof(*r) + name_len));
+	r = calloc(1, size);
+	if (!r)
+		return -ENOMEM;
+	r->h = (struct wc_rec_header){ .size = size, .type = WC_REC_USYM };
+	r->start = start;
+	r->end = end;
+	r->build_id_size = f->id_len;
+	r->source = f->source;
+	r->name_len = (uint32_t)name_len;
+	memcpy(r->build_id, f->id, f->id_len);
+	memcpy(r->name, name, name_len);
+	err = wc_writer_add(w, r);
+	free(r);
+	uw->st.records++;
+	uw->st.bytes += size;
+	return err;
+}
+
+/* Read f's symbols, and write the record that says where from.  Return: as write_usym(). */
+static int open_file(struct wc_usym_writer *uw, struct wc_writer *w, struct ufile *f)
+{
+	const char *from;
+
+	f->es = wc_elfsym_open(f->path, f->id, f->id_len, NULL);
+	if (!f->es)
+		return -ENOMEM;
+	uw->st.files++;
+	switch (wc_elfsym_status(f->es)) {
+	case WC_ELFSYM_OK:
+		from = wc_elfsym_file(f->es);
+		f->source = strcmp(from, f->path)	   ? WC_USYM_DEBUG
+			    : wc_elfsym_dynsym_only(f->es) ? WC_USYM_DYNSYM
+							   : WC_USYM_SYMTAB;
+		break;
+	case WC_ELFSYM_MISMATCH:
+		f->source = WC_USYM_MISMATCH;
+		break;
+	default:
+		f->source = WC_USYM_NONE;
+	}
+	return write_usym(uw, w, f, 0, 0, "");
+}
+
+/* Name addr in each mapping that holds it.  Return: 0, -ENOMEM or the writer's error. */
+static int resolve(struct wc_usym_writer *uw, struct wc_writer *w, uint64_t addr)
+{
+	size_t lo = 0, hi = uw->nsorted;
+	bool named = false;
+
+	while (lo < hi) { /* past the last mapping starting at or before addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (uw->maps[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* mappings of other processes overlap: each one starting within max_len before addr */
+	for (size_t i = lo; i-- > 0 && addr - uw->maps[i].start < uw->max_len;) {
+		const struct umap *m = &uw->maps[i];
+		struct ufile *f = &uw->files[m->file];
+		uint64_t off = addr - m->start + m->pgoff, start, end;
+		const char *name;
+		int inserted, err;
+
+		if (addr >= m->end)
+			continue;
+		if (!f->es && (err = open_file(uw, w, f)))
+			return err;
+		name = wc_elfsym_lookup_range(f->es, off, &start, &end);
+		if (!name)
+			continue;
+		named = true;
+		if (!wc_map64_put(&f->written, start, 1, &inserted))
+			return -ENOMEM;
+		if (inserted && (err = write_usym(uw, w, f, start, end, name)))
+			return err;
+	}
+	uw->st.named += named;
+	return 0;
+}
+
+int wc_usym_writer_flush(void *ctx, struct wc_writer *w)
+{
+	struct wc_usym_writer *uw = ctx;
+	struct timespec t0, t1;
+	int err = 0;
+
+	if (!uw->npending)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	elf_version(EV_CURRENT);
+	sort_maps(uw);
+	for (size_t i = 0; !err && i < uw->npending; i++)
+		err = resolve(uw, w, uw->pending[i]);
+	uw->st.addresses += uw->npending;
+	uw->npending = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	uw->st.ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec));
+	return err;
+}
+
+void wc_usym_writer_stats(const struct wc_usym_writer *uw, struct wc_usym_stats *st)
+{
+	*st = uw->st;
+}
