@@ -359,7 +359,7 @@ int wc_cli_output_ok(const char *path)
 /* The end of an analysis: a warning and exit 3 for a cut file, exit 1 for a damaged one. */
 static int file_status(const struct wc_analysis *a)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
 
 	switch (st->state) {
 	case WC_READER_CLEAN:
@@ -368,10 +368,12 @@ static int file_status(const struct wc_analysis *a)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: the trace is cut at byte %llu (%s): analysed up to "
 			"there\n",
-			a->path, (unsigned long long)st->error_offset, wc_replay_error(a->replay));
+			wc_analysis_path(a), (unsigned long long)st->error_offset,
+			wc_replay_error(wc_analysis_replay(a)));
 		return WC_EXIT_TRUNCATED;
 	default:
-		fprintf(stderr, "wcanalyze: %s: %s\n", a->path, wc_replay_error(a->replay));
+		fprintf(stderr, "wcanalyze: %s: %s\n", wc_analysis_path(a),
+			wc_replay_error(wc_analysis_replay(a)));
 		return WC_EXIT_BAD_FILE;
 	}
 }
@@ -398,8 +400,8 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 		return;
 	s->progress_last_ns = now;
 	s->progress_shown = true;
-	fprintf(stderr, "\rwcanalyze: %s: %.1f of %.1f MB read (%.0f%%)\033[K", s->a.path,
-		(double)done / 1e6, (double)total / 1e6,
+	fprintf(stderr, "\rwcanalyze: %s: %.1f of %.1f MB read (%.0f%%)\033[K",
+		wc_analysis_path(s->a), (double)done / 1e6, (double)total / 1e6,
 		total ? 100.0 * (double)done / (double)total : 0);
 	fflush(stderr);
 }
@@ -416,31 +418,41 @@ void wc_cli_progress(struct wc_cli_session *s, bool on)
 	}
 	if (!isatty(STDERR_FILENO))
 		return;
-	s->a.progress = show_progress;
-	s->a.progress_ctx = s;
+	wc_analysis_set_progress(s->a, show_progress, s);
 	s->progress_start_ns = now_ns();
 	/* a test hook: WCANALYZE_PROGRESS_DELAY_MS=0 shows it at once */
 	v = getenv("WCANALYZE_PROGRESS_DELAY_MS");
 	s->progress_delay_ns = v ? strtoull(v, NULL, 10) * 1000000ull : 1000000000ull;
 }
 
+int wc_cli_open(struct wc_cli_session *s, const char *file)
+{
+	char err[512];
+
+	s->a = wc_analysis_open(file, err, sizeof(err));
+	if (!s->a) {
+		fprintf(stderr, "wcanalyze: %s\n", err);
+		return WC_EXIT_BAD_FILE;
+	}
+	wc_analysis_set_max_memory(s->a, s->max_memory);
+	wc_analysis_set_symbol_paths(s->a, s->paths);
+	return -1;
+}
+
 int wc_cli_replay(struct wc_cli_session *s, const char *file,
 		  const struct wc_analysis_consumer *consumer)
 {
-	int err;
+	int err = wc_cli_open(s, file);
 
-	if (wc_analysis_open(&s->a, file)) {
-		fprintf(stderr, "wcanalyze: %s\n", s->a.error);
-		return WC_EXIT_BAD_FILE;
-	}
-	s->opened = true;
-	s->a.max_memory = s->max_memory;
-	s->a.paths = s->paths;
+	if (err >= 0)
+		return err;
 	wc_cli_progress(s, true);
-	err = wc_analysis_run(&s->a, consumer);
+	err = wc_analysis_run(s->a, consumer);
 	wc_cli_progress(s, false);
 	if (err) {
-		fprintf(stderr, "wcanalyze: %s\n", s->a.error[0] ? s->a.error : strerror(-err));
+		const char *why = wc_analysis_error(s->a);
+
+		fprintf(stderr, "wcanalyze: %s\n", why[0] ? why : strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
 	return -1;
@@ -457,10 +469,10 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 	err = wc_cli_replay(s, c->file, consumer);
 	if (err >= 0)
 		return err;
-	st = wc_replay_stats(s->a.replay)->state;
+	st = wc_replay_stats(wc_analysis_replay(s->a))->state;
 	if (st != WC_READER_CLEAN && st != WC_READER_TRUNCATED)
-		return file_status(&s->a);
-	s->sym = wc_analysis_symbolizer(&s->a);
+		return file_status(s->a);
+	s->sym = wc_analysis_symbolizer(s->a);
 	if (!s->sym) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
 		return WC_EXIT_BAD_FILE;
@@ -471,7 +483,7 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
 /* Whether a thread of process @pid had a scheduler event; *@comm set to its name then. */
 static bool target_seen(const struct wc_analysis *a, uint32_t pid, const char **comm)
 {
-	const struct wc_tasks *t = &a->tasks;
+	const struct wc_tasks *t = wc_analysis_tasks(a);
 	struct wc_off_interval open;
 	bool seen = false;
 
@@ -484,7 +496,7 @@ static bool target_seen(const struct wc_analysis *a, uint32_t pid, const char **
 		if (th->tid == th->pid || !**comm)
 			*comm = th->comm;
 		/* a switch or a sched_wakeup_new: the state machine knows where it is */
-		seen = wc_sched_state(&a->sched, th, 0, &open) != WC_TS_UNKNOWN;
+		seen = wc_sched_state(wc_analysis_sched(a), th, 0, &open) != WC_TS_UNKNOWN;
 	}
 	return seen;
 }
@@ -496,11 +508,12 @@ static bool target_seen(const struct wc_analysis *a, uint32_t pid, const char **
  */
 static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 {
-	const struct wc_tasks *t = &a->tasks;
+	const struct wc_tasks *t = wc_analysis_tasks(a);
 	const char *comm;
 
 	/* a cut or damaged file may simply end before the target's events */
-	if (!a->have_switch || wc_replay_stats(a->replay)->state != WC_READER_CLEAN)
+	if (!wc_analysis_facts(a)->have_switch ||
+	    wc_replay_stats(wc_analysis_replay(a))->state != WC_READER_CLEAN)
 		return;
 	/* one silent process among busy ones (a server's idle helper) leaves no report empty */
 	for (size_t i = 0; i < t->ntarget_pids; i++)
@@ -512,11 +525,12 @@ static void warn_silent_targets(const struct wc_analysis *a, FILE *err)
 			"wcanalyze: warning: %s: target process %u%s%s%s has no scheduler event in "
 			"the recording: asleep throughout? (wcanalyze threads shows its threads; "
 			"--all-tasks shows every thread)\n",
-			a->path, t->target_pids[i], comm[0] ? " (" : "", comm, comm[0] ? ")" : "");
+			wc_analysis_path(a), t->target_pids[i], comm[0] ? " (" : "", comm,
+			comm[0] ? ")" : "");
 	}
 	if (t->ntarget_pids > 8)
 		fprintf(err, "wcanalyze: warning: %s: and %zu more target processes with none\n",
-			a->path, t->ntarget_pids - 8);
+			wc_analysis_path(a), t->ntarget_pids - 8);
 }
 
 /*
@@ -528,7 +542,7 @@ static void user_stacks_note(const struct wc_cli_session *s, const struct wc_pro
 			     const char *file, FILE *err)
 {
 	uint64_t ns[WC_USER_KINDS], with;
-	bool dwarf = wc_analysis_dwarf_stacks(&s->a);
+	bool dwarf = wc_analysis_dwarf_stacks(s->a);
 	double cut, failed;
 
 	wc_profile_user_kinds(p, ns);
@@ -576,18 +590,17 @@ void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profil
 
 int wc_cli_end(struct wc_cli_session *s, int status)
 {
-	if (status < 0 && s->opened) {
+	if (status < 0 && s->a) {
 		if (!s->targets_shown)
-			warn_silent_targets(&s->a, stderr);
+			warn_silent_targets(s->a, stderr);
 		if (s->sym)
 			wc_symbolizer_warn(s->sym, stderr, "wcanalyze: warning");
 		if (!s->counts_shown)
-			wc_info_warn_counts(&s->a, stderr);
-		status = file_status(&s->a);
+			wc_info_warn_counts(s->a, stderr);
+		status = file_status(s->a);
 	}
 	s->sym = NULL; /* the analysis's: freed with it */
-	if (s->opened)
-		wc_analysis_close(&s->a);
-	s->opened = false;
+	wc_analysis_close(s->a);
+	s->a = NULL;
 	return status < 0 ? WC_EXIT_OK : status;
 }

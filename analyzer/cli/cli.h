@@ -121,18 +121,19 @@ int wc_cli_parse_ids(const char *s, uint32_t *ids, int max);
 
 /* One analysis from open to exit status. */
 struct wc_cli_session {
-	struct wc_analysis a;
+	struct wc_analysis *a;		     /* wc_cli_open(): owned, freed by wc_cli_end();
+					      * NULL before and after */
 	struct wc_symbolizer *sym;	     /* after wc_cli_run(), for the output: the analysis's
 					      * (wc_analysis_symbolizer()), borrowed; NULL before */
-	const struct wc_symbol_paths *paths; /* set before wc_cli_replay(): the analysis's */
-	bool opened;
+	const struct wc_symbol_paths *paths; /* set before wc_cli_open(): the analysis's */
 	bool counts_shown;  /* the output holds the edge-case counts: no warning line */
 	bool targets_shown; /* the output shows every target thread, asleep or not: no
 			     * warning for a target with no event */
 	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */
 	uint64_t progress_delay_ns;
 	bool progress_shown;
-	uint64_t max_memory; /* set before wc_cli_replay(): wc_analysis' max_memory */
+	uint64_t max_memory; /* set before wc_cli_open(): the analysis's, bytes
+			      * (wc_analysis_set_max_memory()) */
 };
 
 /**
@@ -153,6 +154,13 @@ void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profil
  * bytes read of the file's size, on one line); without, after it: wipe that line
  */
 void wc_cli_progress(struct wc_cli_session *s, bool on);
+
+/**
+ * wc_cli_open() - open @file into @s->a, with @s->max_memory and @s->paths
+ * @s: zeroed by the caller, then those two set
+ * Return: -1 on success (go on), or WC_EXIT_BAD_FILE after the error on stderr.
+ */
+int wc_cli_open(struct wc_cli_session *s, const char *file);
 
 /**
  * wc_cli_replay() - open @file and replay it into @consumer (NULL: none), with progress on

@@ -118,7 +118,7 @@ static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct wc_o
 		   FILE *out, bool *empty)
 {
 	struct wc_profile_opts o = c->prof;
-	struct wc_out_args args = { .out = out, .a = &s->a, .file = c->file, .prof = &o };
+	struct wc_out_args args = { .out = out, .file = c->file, .prof = &o };
 	struct wc_out_result res = { 0 };
 	struct wc_profile *p;
 	int ret;
@@ -132,7 +132,10 @@ static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct wc_o
 	}
 	ret = wc_cli_run(s, c, wc_profile_consumer(p));
 	if (ret < 0) {
-		int err = wc_output_run(ops, &args, p, s->sym, &res);
+		int err;
+
+		args.a = s->a; /* opened by wc_cli_run() */
+		err = wc_output_run(ops, &args, p, s->sym, &res);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
@@ -172,7 +175,7 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
 	}
 	if (bytes <= max)
 		return;
-	end = (double)(wc_analysis_end_ns(&s->a) - s->a.start_ns) / 1e9;
+	end = (double)(wc_analysis_end_ns(s->a) - wc_analysis_facts(s->a)->start_ns) / 1e9;
 	if (f->have_time) {
 		start = f->start_s;
 		if (f->end_s > start && f->end_s < end) /* 0: --time START, (to the end) */

@@ -105,7 +105,7 @@ static int handle(void *ctx, int opt, const char *arg)
 static int draw(struct wc_cli_session *s, const struct wc_cli *c, const struct fg_args *x,
 		struct wc_profile *p, uint64_t *total)
 {
-	struct wc_out_args args = { .a = &s->a, .file = c->file, .prof = &c->prof, .svg = &x->o };
+	struct wc_out_args args = { .a = s->a, .file = c->file, .prof = &c->prof, .svg = &x->o };
 	struct wc_out_result res = { 0 };
 	struct wc_outfile out;
 	int err = wc_cli_output_ok(x->output), cerr;

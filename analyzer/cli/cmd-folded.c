@@ -58,7 +58,7 @@ int wc_cmd_folded(int argc, char **argv)
 	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
 	if (ret < 0) {
 		struct wc_out_args args = {
-			.out = stdout, .a = &s.a, .file = c.file, .prof = &c.prof
+			.out = stdout, .a = s.a, .file = c.file, .prof = &c.prof
 		};
 		int err = wc_output_run(&wc_output_folded, &args, p, s.sym, NULL);
 
@@ -74,7 +74,7 @@ int wc_cmd_folded(int argc, char **argv)
 		}
 		/* the folded lines have no room for them: a footer on stderr */
 		wc_cli_profile_notes(&s, p, c.file, stderr);
-		wc_info_counts_line(&s.a, stderr);
+		wc_info_counts_line(s.a, stderr);
 		s.counts_shown = true;
 	}
 	ret = wc_cli_end(&s, ret);

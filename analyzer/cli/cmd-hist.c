@@ -73,21 +73,23 @@ static int handle(void *ctx, int opt, const char *arg)
 /* Warnings on what the trace cannot give: no switches at all, or no wakeups for runq. */
 static void warn_missing(const struct wc_analysis *a, enum wc_hist_kind kind)
 {
-	if (!a->have_switch)
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
+
+	if (!fa->have_switch)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: no sched_switch events (recorded with "
 			"--no-sched?): no intervals nor runs to count\n",
-			a->path);
-	else if (kind == WC_HIST_RUNQ && !a->have_wakeup)
+			wc_analysis_path(a));
+	else if (kind == WC_HIST_RUNQ && !fa->have_wakeup)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: no wakeup events: only the latencies of "
 			"preempted tasks are counted\n",
-			a->path);
-	if (a->format_errors)
+			wc_analysis_path(a));
+	if (fa->format_errors)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: "
 			"%s\n",
-			a->path, a->format_errors, a->format_error);
+			wc_analysis_path(a), fa->format_errors, fa->format_error);
 }
 
 int wc_cmd_hist(int argc, char **argv)
@@ -115,15 +117,15 @@ int wc_cmd_hist(int argc, char **argv)
 	}
 	ret = wc_cli_run(&s, &c, wc_hist_consumer(h));
 	if (ret < 0) {
-		int err = x.json ? wc_hist_write_json(h, &s.a, stdout)
-				 : wc_hist_write_text(h, &s.a, stdout);
+		int err = x.json ? wc_hist_write_json(h, s.a, stdout)
+				 : wc_hist_write_text(h, s.a, stdout);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
 			ret = WC_EXIT_BAD_FILE;
 		} else {
 			s.counts_shown = true; /* lost events and edge cases are in the output */
-			warn_missing(&s.a, x.o.kind);
+			warn_missing(s.a, x.o.kind);
 		}
 	}
 	ret = wc_cli_end(&s, ret);

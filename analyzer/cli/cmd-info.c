@@ -44,10 +44,11 @@ int wc_cmd_info(int argc, char **argv)
 	ret = wc_cli_replay(&s, c.file, &consumer);
 	if (ret >= 0)
 		return wc_cli_end(&s, ret);
-	s.sym = wc_analysis_symbolizer(&s.a); /* for the skid line; NULL (out of memory): none */
-	ret = wc_info_write(&s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1;
+	s.sym = wc_analysis_symbolizer(s.a); /* for the skid line; NULL (out of memory): none */
+	ret = wc_info_write(s.a, &acc, s.sym, stdout) ? WC_EXIT_BAD_FILE : -1;
 	if (ret < 0 && symbols && s.sym &&
-	    wc_info_symbols_write(&s.a.tasks, s.a.replay, s.sym, stdout) == -ENOMEM)
+	    wc_info_symbols_write(wc_analysis_tasks(s.a), wc_analysis_replay(s.a), s.sym, stdout) ==
+		    -ENOMEM)
 		ret = WC_EXIT_BAD_FILE;
 	return wc_cli_end(&s, ret);
 }

@@ -66,8 +66,8 @@ int wc_cmd_threads(int argc, char **argv)
 	}
 	ret = wc_cli_run(&s, &c, wc_threads_consumer(t));
 	if (ret < 0) {
-		int err = o.json ? wc_threads_write_json(t, &s.a, s.sym, stdout)
-				 : wc_threads_write_text(t, &s.a, s.sym, stdout);
+		int err = o.json ? wc_threads_write_json(t, s.a, s.sym, stdout)
+				 : wc_threads_write_text(t, s.a, s.sym, stdout);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));

@@ -129,23 +129,22 @@ int wc_cmd_timehist(int argc, char **argv)
 		fprintf(stderr, "wcanalyze: out of memory\n");
 		return WC_EXIT_BAD_FILE;
 	}
-	if (wc_analysis_open(&s.a, c.file)) {
-		fprintf(stderr, "wcanalyze: %s\n", s.a.error);
+	s.max_memory = c.max_memory;
+	s.paths = &c.paths;
+	ret = wc_cli_open(&s, c.file);
+	if (ret >= 0) {
 		wc_timehist_free(th);
-		return WC_EXIT_BAD_FILE;
+		return ret;
 	}
-	s.opened = true;
-	s.a.max_memory = c.max_memory;
-	s.a.paths = &c.paths;
 	s.counts_shown = true; /* the footer line holds them */
 	wc_cli_progress(&s, true);
-	err = wc_analysis_run(&s.a, wc_timehist_consumer(th));
+	err = wc_analysis_run(s.a, wc_timehist_consumer(th));
 	wc_cli_progress(&s, false);
-	st = wc_replay_stats(s.a.replay)->state;
+	st = wc_replay_stats(wc_analysis_replay(s.a))->state;
 	ret = -1;
 	if (st != WC_READER_OK && st != WC_READER_CLEAN && st != WC_READER_TRUNCATED) {
 		wc_timehist_flush(th); /* the rows before the damage; wc_cli_end() says where */
-	} else if (err == -ENOENT && !s.a.have_switch) {
+	} else if (err == -ENOENT && !wc_analysis_facts(s.a)->have_switch) {
 		fprintf(stderr,
 			"wcanalyze: %s: no sched_switch events (recorded with wcrec --no-sched?): "
 			"timehist has nothing to show\n",
@@ -154,22 +153,23 @@ int wc_cmd_timehist(int argc, char **argv)
 			ret = WC_EXIT_BAD_FILE;
 	} else if (err) {
 		fprintf(stderr, "wcanalyze: %s\n",
-			err == -EIO    ? "writing the output: Input/output error"
-			: s.a.error[0] ? s.a.error
-				       : strerror(-err));
+			err == -EIO		    ? "writing the output: Input/output error"
+			: wc_analysis_error(s.a)[0] ? wc_analysis_error(s.a)
+						    : strerror(-err));
 		ret = WC_EXIT_BAD_FILE;
 	} else {
-		err = wc_timehist_finish(th, &s.a);
+		err = wc_timehist_finish(th, s.a);
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
 			ret = WC_EXIT_BAD_FILE;
 		}
-		if (x.o.migrations && !s.a.have_migrate)
+		if (x.o.migrations && !wc_analysis_facts(s.a)->have_migrate)
 			fprintf(stderr,
 				"wcanalyze: warning: %s: no sched_migrate_task events: -M "
 				"shows nothing (record with wcrec --migrations)\n",
 				c.file);
-		s.sym = s.a.sym; /* wc_cli_end() warns of the symbol files it could not use */
+		s.sym = wc_analysis_symbolizer_made(
+			s.a); /* wc_cli_end() warns of the symbol files it could not use */
 	}
 	ret = wc_cli_end(&s, ret);
 	wc_timehist_free(th);

@@ -10,30 +10,70 @@
 #include "analyzer/core/skid.h"
 #include "common/error.h"
 
-int wc_analysis_open(struct wc_analysis *a, const char *path)
+/* The analysis: what wc_analysis_open() makes and wc_analysis_close() frees. */
+struct wc_analysis {
+	const char *path;
+	struct wc_replay *replay;
+	struct wc_tpdecode *dec;
+	struct wc_tasks tasks;
+	struct wc_sched sched;
+	const struct wc_analysis_consumer *consumer;
+	struct wc_analysis_facts f;
+	uint8_t role[WC_REPLAY_MAX_EVENTS]; /* enum wc_tp_role, 0 none */
+	uint8_t kind[WC_REPLAY_MAX_EVENTS]; /* enum wc_event_kind */
+	bool skip[WC_REPLAY_MAX_EVENTS];    /* sched_wakeup when sched_waking is there too */
+	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
+	/* decoded payloads by id */
+	uint8_t *decoded; /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
+	struct wc_switch *switches;
+	struct wc_wakeup *wakeups;
+	struct wc_migrate *migrates;
+	size_t ndecoded;
+	struct wc_map64 near_stacks; /* stack id -> samples that came so (skid.h) */
+	char error[512];	     /* why wc_analysis_run failed */
+	/* wc_analysis_set_progress() */
+	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
+	void *progress_ctx;
+	const struct wc_symbol_paths *paths; /* wc_analysis_set_symbol_paths(), borrowed */
+	struct wc_symbolizer *sym; /* wc_analysis_symbolizer(): made on first use, owned */
+	uint64_t max_memory;	   /* wc_analysis_set_max_memory() */
+};
+
+struct wc_analysis *wc_analysis_open(const char *path, char *err, size_t errlen)
 {
-	memset(a, 0, sizeof(*a));
+	struct wc_analysis *a = calloc(1, sizeof(*a));
+	int e;
+
+	if (!a) {
+		snprintf(err, errlen, "%s: out of memory", path);
+		errno = ENOMEM;
+		return NULL;
+	}
 	a->path = path;
 	a->replay = wc_replay_open(path);
 	if (!a->replay) {
-		int e = errno;
-
-		snprintf(a->error, sizeof(a->error), "%s: %s", path, strerror(e));
-		return -e;
+		e = errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		goto out_free;
 	}
 	a->dec = wc_tpdecode_new();
 	if (!a->dec || wc_tasks_init(&a->tasks) || wc_map64_init(&a->near_stacks)) {
-		snprintf(a->error, sizeof(a->error), "%s: out of memory", path);
-		wc_analysis_close(a);
-		return -ENOMEM;
+		e = ENOMEM;
+		snprintf(err, errlen, "%s: out of memory", path);
+		goto out_free;
 	}
-	return 0;
+	return a;
+out_free:
+	wc_analysis_close(a);
+	errno = e;
+	return NULL;
 }
 
 void wc_analysis_close(struct wc_analysis *a)
 {
+	if (!a)
+		return;
 	wc_symbolizer_free(a->sym); /* before the replay: it borrows the KSYM records */
-	a->sym = NULL;
 	wc_replay_free(a->replay);
 	wc_tpdecode_free(a->dec);
 	wc_tasks_fini(&a->tasks);
@@ -43,12 +83,25 @@ void wc_analysis_close(struct wc_analysis *a)
 	free(a->switches);
 	free(a->wakeups);
 	free(a->migrates);
-	a->migrates = NULL;
-	a->replay = NULL;
-	a->dec = NULL;
-	a->decoded = NULL;
-	a->switches = NULL;
-	a->wakeups = NULL;
+	free(a);
+}
+
+void wc_analysis_set_progress(struct wc_analysis *a,
+			      void (*fn)(void *ctx, uint64_t done_bytes, uint64_t total_bytes),
+			      void *ctx)
+{
+	a->progress = fn;
+	a->progress_ctx = ctx;
+}
+
+void wc_analysis_set_max_memory(struct wc_analysis *a, uint64_t max_bytes)
+{
+	a->max_memory = max_bytes;
+}
+
+void wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths)
+{
+	a->paths = paths;
 }
 
 static int fail(struct wc_analysis *a, int err, const char *fmt, const char *what)
@@ -86,8 +139,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		err = wc_tpdecode_add_format(a->dec, m->formats[i].system, m->formats[i].text);
 		if (err == -ENOMEM)
 			return fail(a, -ENOMEM, "%s", "out of memory");
-		if (err && err != -EEXIST && !a->format_errors++)
-			snprintf(a->format_error, sizeof(a->format_error), "%s",
+		if (err && err != -EEXIST && !a->f.format_errors++)
+			snprintf(a->f.format_error, sizeof(a->f.format_error), "%s",
 				 wc_tpdecode_error(a->dec));
 	}
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
@@ -101,7 +154,7 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			continue;
 		a->kind[id] = (uint8_t)e->kind;
 		if (e->kind == WC_EVENT_SAMPLE) {
-			a->have_samples = true;
+			a->f.have_samples = true;
 			/* cpu-clock and task-clock count ns; a cycles sample stands for one
 			 * sampling interval, 1/F */
 			if (!(e->attr_type == PERF_TYPE_SOFTWARE &&
@@ -125,8 +178,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			return fail(a, -ENOMEM, "%s", "out of memory");
 		if (err && role == WC_TP_RUNTIME) { /* optional: switch-ins stay inferred */
 			a->skip[id] = true;
-			if (!a->format_errors++)
-				snprintf(a->format_error, sizeof(a->format_error), "%s",
+			if (!a->f.format_errors++)
+				snprintf(a->f.format_error, sizeof(a->f.format_error), "%s",
 					 wc_tpdecode_error(a->dec));
 			continue;
 		}
@@ -134,13 +187,13 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			return fail(a, -EINVAL, "%s", wc_tpdecode_error(a->dec));
 		a->role[id] = (uint8_t)role;
 		if (role == WC_TP_SWITCH)
-			a->have_switch = true;
+			a->f.have_switch = true;
 		else if (role == WC_TP_WAKEUP)
-			a->have_wakeup = true;
+			a->f.have_wakeup = true;
 		else if (role == WC_TP_MIGRATE)
-			a->have_migrate = true;
+			a->f.have_migrate = true;
 		else if (role == WC_TP_RUNTIME)
-			a->have_runtime = true;
+			a->f.have_runtime = true;
 	}
 	for (size_t i = 0; i < m->nnotes; i++) {
 		if (strcmp(m->notes[i].key, "target_pid") == 0) {
@@ -230,10 +283,10 @@ static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns
 	struct wc_runtime rt;
 
 	if (!data || wc_tpdecode_decode_runtime(a->dec, event_id, data, size, &rt)) {
-		a->decode_errors++;
+		a->f.decode_errors++;
 		return 0;
 	}
-	a->runtime_events++;
+	a->f.runtime_events++;
 	if (rt.tid > 0)
 		wc_sched_runtime(&a->sched, (uint32_t)rt.tid, time_ns, rt.runtime_ns);
 	return 0;
@@ -244,7 +297,7 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 	struct wc_sched_event ev;
 	int k, err;
 
-	a->tracepoints++;
+	a->f.tracepoints++;
 	if (t->event_id >= WC_REPLAY_MAX_EVENTS || !a->role[t->event_id] || a->skip[t->event_id])
 		return 0;
 	if (a->role[t->event_id] == WC_TP_MIGRATE && !a->consumer->sched_event)
@@ -263,7 +316,7 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 	if (k != (a->role[t->event_id] == WC_TP_SWITCH	  ? 1
 		  : a->role[t->event_id] == WC_TP_MIGRATE ? 4
 							  : 2)) {
-		a->decode_errors++;
+		a->f.decode_errors++;
 		return 0;
 	}
 	if (k == 1)
@@ -307,7 +360,7 @@ static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 	struct wc_thread *t;
 	uint64_t w, tick;
 
-	a->samples++;
+	a->f.samples++;
 	w = s.event_id < WC_REPLAY_MAX_EVENTS ? a->sample_weight_ns[s.event_id] : 0;
 	/* a per-CPU timer (cpu-clock, task-clock: their period is ns) ticks on a grid */
 	tick = s.event_id < WC_REPLAY_MAX_EVENTS && !w ? s.period : 0;
@@ -318,12 +371,12 @@ static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 	t = wc_tasks_thread(&a->tasks, s.tid, s.pid, s.time_ns);
 	if (!t)
 		return -ENOMEM;
-	a->thread_samples++;
-	a->sample_on_timer = tick != 0;
-	a->sample_after_switch_in = s.cpu < a->sched.ncpus && a->sched.cpu_curr[s.cpu] == s.tid &&
-				    s.time_ns >= a->sched.cpu_since_ns[s.cpu] &&
-				    s.time_ns - a->sched.cpu_since_ns[s.cpu] <= WC_SKID_WINDOW_NS;
-	if (a->sample_after_switch_in) {
+	a->f.thread_samples++;
+	a->f.sample_on_timer = tick != 0;
+	a->f.sample_after_switch_in = s.cpu < a->sched.ncpus && a->sched.cpu_curr[s.cpu] == s.tid &&
+				      s.time_ns >= a->sched.cpu_since_ns[s.cpu] &&
+				      s.time_ns - a->sched.cpu_since_ns[s.cpu] <= WC_SKID_WINDOW_NS;
+	if (a->f.sample_after_switch_in) {
 		uint64_t *n = wc_map64_put(&a->near_stacks, s.stack_id, 0, NULL);
 
 		if (!n)
@@ -341,10 +394,10 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	struct wc_analysis *a = ctx;
 
 	/* the replay hands out QUEUED records only, each TIMED (rectypes.c): a time follows h */
-	if (!a->start_ns) {
-		memcpy(&a->start_ns, h + 1, sizeof(a->start_ns));
-		if (!a->start_ns)
-			a->start_ns = 1;
+	if (!a->f.start_ns) {
+		memcpy(&a->f.start_ns, h + 1, sizeof(a->f.start_ns));
+		if (!a->f.start_ns)
+			a->f.start_ns = 1;
 	}
 	switch (h->type) {
 	case WC_REC_TRACEPOINT:
@@ -354,7 +407,7 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	case WC_REC_TP_INLINE: {
 		const struct wc_rec_tp_inline *t = (const void *)h;
 
-		a->tracepoints++;
+		a->f.tracepoints++;
 		if (t->event_id >= WC_REPLAY_MAX_EVENTS || a->skip[t->event_id] ||
 		    a->role[t->event_id] != WC_TP_RUNTIME)
 			return 0;
@@ -437,4 +490,49 @@ uint64_t wc_analysis_end_ns(const struct wc_analysis *a)
 	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
 
 	return st->end_ns > st->last_ns ? st->end_ns : st->last_ns;
+}
+
+struct wc_symbolizer *wc_analysis_symbolizer_made(const struct wc_analysis *a)
+{
+	return a->sym;
+}
+
+const struct wc_analysis_facts *wc_analysis_facts(const struct wc_analysis *a)
+{
+	return &a->f;
+}
+
+const char *wc_analysis_path(const struct wc_analysis *a)
+{
+	return a->path;
+}
+
+const char *wc_analysis_error(const struct wc_analysis *a)
+{
+	return a->error;
+}
+
+struct wc_replay *wc_analysis_replay(const struct wc_analysis *a)
+{
+	return a->replay;
+}
+
+const struct wc_tasks *wc_analysis_tasks(const struct wc_analysis *a)
+{
+	return &a->tasks;
+}
+
+const struct wc_sched *wc_analysis_sched(const struct wc_analysis *a)
+{
+	return &a->sched;
+}
+
+unsigned int wc_analysis_role(const struct wc_analysis *a, uint16_t event_id)
+{
+	return a->role[event_id];
+}
+
+const struct wc_map64 *wc_analysis_near_stacks(const struct wc_analysis *a)
+{
+	return &a->near_stacks;
 }

@@ -8,6 +8,7 @@
 #define WC_ANALYZER_ANALYSIS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "analyzer/symbols/symbolize.h"
@@ -67,75 +68,75 @@ struct wc_analysis_consumer {
 #define WC_STR_(x)	     #x
 #define WC_STR(x)	     WC_STR_(x)
 
-struct wc_analysis {
-	const char *path;
-	struct wc_replay *replay;
-	struct wc_tpdecode *dec;
-	struct wc_tasks tasks;
-	struct wc_sched sched;
-	const struct wc_analysis_consumer *consumer;
-	bool have_switch;		    /* sched_switch was recorded */
-	bool have_wakeup;		    /* a wakeup event was recorded */
-	bool have_samples;		    /* a sampling event was recorded */
-	bool have_migrate;		    /* sched_migrate_task was recorded */
-	bool have_runtime;		    /* sched_stat_runtime was recorded (wcrec's default) */
-	uint8_t role[WC_REPLAY_MAX_EVENTS]; /* enum wc_tp_role, 0 none */
-	uint8_t kind[WC_REPLAY_MAX_EVENTS]; /* enum wc_event_kind */
-	bool skip[WC_REPLAY_MAX_EVENTS];    /* sched_wakeup when sched_waking is there too */
-	uint64_t sample_weight_ns[WC_REPLAY_MAX_EVENTS]; /* 0: the sample's period is ns */
-	/* decoded payloads by id */
-	uint8_t *decoded; /* 0 not yet, 1 switch, 2 wakeup, 3 undecodable, 4 migrate */
-	struct wc_switch *switches;
-	struct wc_wakeup *wakeups;
-	struct wc_migrate *migrates;
-	size_t ndecoded;
-	uint64_t samples, tracepoints, decode_errors;
-	uint64_t thread_samples; /* samples of a thread (not of the idle task) */
+/*
+ * What the replay found, filled in by wc_analysis_run(): final after it, the running values
+ * during a consumer's callbacks.
+ */
+struct wc_analysis_facts {
+	bool have_switch;  /* sched_switch was recorded */
+	bool have_wakeup;  /* a wakeup event was recorded */
+	bool have_samples; /* a sampling event was recorded */
+	bool have_migrate; /* sched_migrate_task was recorded */
+	bool have_runtime; /* sched_stat_runtime was recorded (wcrec's default) */
 	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
 	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
 	bool sample_after_switch_in;
-	bool sample_on_timer;	     /* ... and its event is a timer (cpu-clock, task-clock) */
-	struct wc_map64 near_stacks; /* stack id -> samples that came so (skid.h) */
-	uint64_t runtime_events;     /* sched_stat_runtime events */
-	uint64_t start_ns;	     /* the first event's time */
-	uint64_t
-		format_errors; /* TP_FORMAT texts that did not parse (no bound event needed them) */
-	char format_error[256]; /* why the first of them did not */
-	char error[512];	/* why wc_analysis_run failed */
-	/* optional, set before wc_analysis_run(): compressed bytes read of @total_bytes, at
-	 * each round of the recording */
-	void (*progress)(void *ctx, uint64_t done_bytes, uint64_t total_bytes);
-	void *progress_ctx;
-	/* optional, set after wc_analysis_open() and before the first wc_analysis_symbolizer():
-	 * where the symbolizer looks for the recorded files; borrowed */
-	const struct wc_symbol_paths *paths;
-	struct wc_symbolizer *sym; /* wc_analysis_symbolizer(): made on first use, owned */
-	/* optional, set before wc_analysis_run(): the replay's memory limit in bytes
-	 * (wc_replay_set_max_memory()); 0 WC_REPLAY_DEFAULT_MAX_MEMORY, UINT64_MAX none */
-	uint64_t max_memory;
+	bool sample_on_timer; /* ... and its event is a timer (cpu-clock, task-clock) */
+	uint64_t samples, tracepoints, decode_errors; /* events replayed, and undecodable ones */
+	uint64_t thread_samples; /* samples of a thread (not of the idle task) */
+	uint64_t runtime_events; /* sched_stat_runtime events */
+	uint64_t start_ns;	 /* the first event's time (trace clock, ns) */
+	uint64_t format_errors;	 /* TP_FORMAT texts that did not parse (no bound event needed
+				  * them) */
+	char format_error[256];	 /* why the first of them did not */
 };
 
 /**
- * wc_analysis_open() - set up a replay of @path
- * Return: 0, or -errno with a->error set ("FILE: No such file or directory").
+ * wc_analysis_open() - set up a replay of @path, to be set up further (the setters below),
+ * then run once (wc_analysis_run()) and read (the accessors below)
+ * @path:   the trace file; borrowed, must outlive the analysis
+ * @err:    on failure, why ("FILE: No such file or directory"), @errlen bytes at most
+ * Return: the analysis, owned by the caller (wc_analysis_close()); NULL with errno set
+ * (ENOMEM, or the error of opening @path) and @err written.
  */
-int wc_analysis_open(struct wc_analysis *a, const char *path);
+struct wc_analysis *wc_analysis_open(const char *path, char *err, size_t errlen);
+
+/*
+ * wc_analysis_set_progress() - optional, before wc_analysis_run(): call @fn(@ctx, done, total)
+ * at each round of the recording, with the compressed bytes read of the file's @total_bytes.
+ */
+void wc_analysis_set_progress(struct wc_analysis *a,
+			      void (*fn)(void *ctx, uint64_t done_bytes, uint64_t total_bytes),
+			      void *ctx);
+
+/*
+ * wc_analysis_set_max_memory() - optional, before wc_analysis_run(): the replay's memory
+ * limit in bytes (wc_replay_set_max_memory()); 0 WC_REPLAY_DEFAULT_MAX_MEMORY (the default),
+ * UINT64_MAX none.
+ */
+void wc_analysis_set_max_memory(struct wc_analysis *a, uint64_t max_bytes);
+
+/*
+ * wc_analysis_set_symbol_paths() - optional, before the first wc_analysis_symbolizer(): where
+ * the symbolizer looks for the recorded files; @paths borrowed, NULL the defaults.
+ */
+void wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths);
 
 /**
  * wc_analysis_run() - replay the whole file into @c
  *
  * A truncated file is analysed up to the cut (wc_replay_stats() says so).  A missing format
- * or field of a recorded scheduler tracepoint stops the run with a->error naming the event
- * and the field.
- * Return: 0, -EINVAL (a->error says why), -ENOMEM, or a consumer's error.
+ * or field of a recorded scheduler tracepoint stops the run with wc_analysis_error() naming the
+ * event and the field. Return: 0, -EINVAL (wc_analysis_error() says why), -ENOMEM, or a consumer's
+ * error.
  */
 int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c);
 
 /**
  * wc_analysis_symbolizer() - the one symbolizer of the analysis: over its tasks' address
- * spaces (symbolize.h), the trace's kernel symbols and @a->paths; made on the first call (in a
- * consumer's begin or later: the metadata must be known), freed by wc_analysis_close()
- * Return: the symbolizer, borrowed; NULL when out of memory.
+ * spaces (symbolize.h), the trace's kernel symbols and the symbol paths; made on the first call (in
+ * a consumer's begin or later: the metadata must be known), freed by wc_analysis_close() Return:
+ * the symbolizer, borrowed; NULL when out of memory.
  */
 struct wc_symbolizer *wc_analysis_symbolizer(struct wc_analysis *a);
 
@@ -146,6 +147,35 @@ bool wc_analysis_dwarf_stacks(const struct wc_analysis *a);
 /* wc_analysis_end_ns() - the recording's end: the trailer's time, else the last event's. */
 uint64_t wc_analysis_end_ns(const struct wc_analysis *a);
 
+/*
+ * wc_analysis_symbolizer_made() - the symbolizer if wc_analysis_symbolizer() made it, else
+ * NULL (without making one); borrowed.
+ */
+struct wc_symbolizer *wc_analysis_symbolizer_made(const struct wc_analysis *a);
+
+/*
+ * The accessors: each valid from wc_analysis_open() to wc_analysis_close(), its result
+ * borrowed from @a; during wc_analysis_run() they show the state as of the current event.
+ */
+/* wc_analysis_facts() - the flags and counts of what was replayed. */
+const struct wc_analysis_facts *wc_analysis_facts(const struct wc_analysis *a);
+/* wc_analysis_path() - the trace file's path, as given to wc_analysis_open(). */
+const char *wc_analysis_path(const struct wc_analysis *a);
+/* wc_analysis_error() - why wc_analysis_run() failed, "" when it did not say. */
+const char *wc_analysis_error(const struct wc_analysis *a);
+/* wc_analysis_replay() - the replay: its metadata, stacks and stats (replay.h). */
+struct wc_replay *wc_analysis_replay(const struct wc_analysis *a);
+/* wc_analysis_tasks() - the threads and address spaces (tasks.h). */
+const struct wc_tasks *wc_analysis_tasks(const struct wc_analysis *a);
+/* wc_analysis_sched() - the scheduler state machine: its counts and per-thread state. */
+const struct wc_sched *wc_analysis_sched(const struct wc_analysis *a);
+/* wc_analysis_role() - enum wc_tp_role of event @event_id (< WC_REPLAY_MAX_EVENTS), 0 none. */
+unsigned int wc_analysis_role(const struct wc_analysis *a, uint16_t event_id);
+/* wc_analysis_near_stacks() - stack id -> samples that came WC_SKID_WINDOW_NS or less after
+ * their thread's switch-in (skid.h). */
+const struct wc_map64 *wc_analysis_near_stacks(const struct wc_analysis *a);
+
+/* wc_analysis_close() - free @a and all it owns (the symbolizer too); NULL is a no-op. */
 void wc_analysis_close(struct wc_analysis *a);
 
 #endif /* WC_ANALYZER_ANALYSIS_H */

@@ -110,17 +110,17 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 static void set_window(struct wc_chrome *c)
 {
 	c->window_set = true;
-	c->win = wc_filter_window(&c->o.filter, c->a->start_ns);
+	c->win = wc_filter_window(&c->o.filter, wc_analysis_facts(c->a)->start_ns);
 }
 
 /* The thread's entry, created on its first slice; NULL on ENOMEM. */
 static struct tinfo *tinfo_of(struct wc_chrome *c, const struct wc_thread *t)
 {
-	size_t i = (size_t)(t - c->a->tasks.threads);
+	size_t i = (size_t)(t - wc_analysis_tasks(c->a)->threads);
 	size_t old = c->threads_cap;
 	struct tinfo *ti;
 
-	if (i >= c->a->tasks.nthreads) /* never: the sinks get threads of a->tasks */
+	if (i >= wc_analysis_tasks(c->a)->nthreads) /* never: the sinks get threads of a->tasks */
 		return NULL;
 	if (wc_grow((void **)&c->threads, &c->threads_cap, i + 1, sizeof(*c->threads)))
 		return NULL;
@@ -139,7 +139,7 @@ static struct tinfo *tinfo_of(struct wc_chrome *c, const struct wc_thread *t)
 /* ns from the recording's first event. */
 static uint64_t rel(const struct wc_chrome *c, uint64_t ns)
 {
-	return ns > c->a->start_ns ? ns - c->a->start_ns : 0;
+	return ns > wc_analysis_facts(c->a)->start_ns ? ns - wc_analysis_facts(c->a)->start_ns : 0;
 }
 
 /* The steps of wc_chrome_window_end(): 10 ms, doubled (pairs merged) whenever a slice would
@@ -312,7 +312,7 @@ static const struct text *stack_json(struct wc_chrome *c, uint32_t aspace, uint3
 	m = open_memstream(&t.s, &t.len);
 	if (!m)
 		return NULL;
-	ips = wc_replay_stack(c->a->replay, id, &nr);
+	ips = wc_replay_stack(wc_analysis_replay(c->a), id, &nr);
 	wc_callchain_split(ips, nr, &cc);
 	wc_json_init(&sj, m);
 	wc_json_array(&sj);
@@ -392,7 +392,8 @@ static int off_args(struct wc_chrome *c, const struct wc_thread *t,
 	}
 	if (!iv->preempted && !iv->no_wakeup) {
 		const struct wc_thread *w =
-			iv->waker_tid ? wc_tasks_find(&c->a->tasks, iv->waker_tid) : NULL;
+			iv->waker_tid ? wc_tasks_find(wc_analysis_tasks(c->a), iv->waker_tid)
+				      : NULL;
 
 		wc_json_key(j, "waker_tid");
 		wc_json_u64(j, iv->waker_tid);
@@ -573,7 +574,7 @@ static void metadata(struct wc_chrome *c, const char *what, uint32_t pid, uint32
 /* The process and thread names, for the threads that have slices. */
 static int names(struct wc_chrome *c)
 {
-	const struct wc_tasks *tk = &c->a->tasks;
+	const struct wc_tasks *tk = wc_analysis_tasks(c->a);
 	struct wc_map64 done;
 	size_t n = c->threads_cap < tk->nthreads ? c->threads_cap : tk->nthreads;
 	int err = 0;
@@ -607,7 +608,7 @@ static int names(struct wc_chrome *c)
 /* What the trace is, for whoever reads the file later. */
 static void other_data(struct wc_chrome *c)
 {
-	const struct wc_replay_meta *m = wc_replay_meta(c->a->replay);
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(c->a));
 	struct wc_json *j = &c->j;
 	char when[64];
 	uint64_t ns;
@@ -618,7 +619,7 @@ static void other_data(struct wc_chrome *c)
 	wc_json_key(j, "exporter");
 	wc_json_str(j, "wcanalyze " PACKAGE_VERSION);
 	wc_json_key(j, "trace");
-	wc_json_str(j, c->a->path);
+	wc_json_str(j, wc_analysis_path(c->a));
 	if (m->have_host) {
 		wc_json_key(j, "host");
 		wc_json_str(j, m->nodename);
@@ -626,7 +627,8 @@ static void other_data(struct wc_chrome *c)
 		wc_json_str(j, m->release);
 	}
 	/* ts 0 on the wall clock: the recording's first event */
-	if (c->a->start_ns && wc_replay_wall_ns(m, c->a->start_ns, &ns) && ns) {
+	if (wc_analysis_facts(c->a)->start_ns &&
+	    wc_replay_wall_ns(m, wc_analysis_facts(c->a)->start_ns, &ns) && ns) {
 		time_t s = (time_t)(ns / 1000000000);
 		struct tm tm;
 

@@ -107,7 +107,7 @@ static int64_t prof_of(struct ss *ss, uint32_t tid, const char *key)
 	p = &ss->profs[ss->nprofs];
 	memset(p, 0, sizeof(*p));
 	p->tid = tid;
-	t = wc_tasks_find(&ss->a->tasks, tid);
+	t = wc_tasks_find(wc_analysis_tasks(ss->a), tid);
 	p->pid = t ? t->pid : 0;
 	if (!t || !t->comm[0])
 		p->key = strdup(key);

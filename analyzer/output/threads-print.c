@@ -77,7 +77,7 @@ static void print_cells(FILE *out, char cell[NCOLS][CELL], const int *w)
 static void print_reasons(FILE *out, const struct wc_threads_row *r, const struct wc_analysis *a,
 			  enum wc_unit u)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
 	const char *sep = "";
 	char v[CELL];
 
@@ -113,21 +113,22 @@ static void print_reasons(FILE *out, const struct wc_threads_row *r, const struc
 
 static void print_header(FILE *out, struct wc_threads *T, const struct wc_analysis *a)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 	uint64_t end = wc_analysis_end_ns(a);
-	double dur = a->start_ns && end > a->start_ns ? (double)(end - a->start_ns) / 1e9 : 0;
+	double dur = fa->start_ns && end > fa->start_ns ? (double)(end - fa->start_ns) / 1e9 : 0;
 
-	fprintf(out, "# %s: %zu threads shown of %" PRIu64 " seen, %.6f s recorded", a->path,
-		T->nrows, T->seen_threads, dur);
+	fprintf(out, "# %s: %zu threads shown of %" PRIu64 " seen, %.6f s recorded",
+		wc_analysis_path(a), T->nrows, T->seen_threads, dur);
 	if (T->o.filter.have_time)
-		fprintf(out, ", window %.6f-%.6f s", (double)(T->win.t0 - a->start_ns) / 1e9,
-			T->win.t1 == UINT64_MAX ? dur : (double)(T->win.t1 - a->start_ns) / 1e9);
+		fprintf(out, ", window %.6f-%.6f s", (double)(T->win.t0 - fa->start_ns) / 1e9,
+			T->win.t1 == UINT64_MAX ? dur : (double)(T->win.t1 - fa->start_ns) / 1e9);
 	fprintf(out, "; times in %s\n", wc_unit_name(T->o.unit));
 	if (st->state == WC_READER_TRUNCATED)
 		fprintf(out, "# TRUNCATED at byte %" PRIu64 ": analysed up to the cut\n",
 			st->error_offset);
-	if (!a->have_switch)
+	if (!fa->have_switch)
 		fprintf(out, "# no sched_switch in the trace (wcrec --no-sched): on-CPU time from "
 			     "samples only, no off-CPU time, no coverage\n");
 	fprintf(out, "# OFF-CPU = SLEEP-S + BLOCK-D + OTHER + PREEMPT-R + RUNQ-WAKE; run-queue "
@@ -140,10 +141,10 @@ static void print_header(FILE *out, struct wc_threads *T, const struct wc_analys
 	fprintf(out,
 		"# lost in recording: %" PRIu64 " events, %" PRIu64 " samples; %" PRIu64
 		" events late, %" PRIu64 " undecodable, %" PRIu64 " naming an undefined stack\n",
-		st->lost_records, st->lost_samples, st->late, a->decode_errors, st->bad_refs);
-	if (a->format_errors)
-		fprintf(out, "# %" PRIu64 " tracepoint formats left out: %s\n", a->format_errors,
-			a->format_error);
+		st->lost_records, st->lost_samples, st->late, fa->decode_errors, st->bad_refs);
+	if (fa->format_errors)
+		fprintf(out, "# %" PRIu64 " tracepoint formats left out: %s\n", fa->format_errors,
+			fa->format_error);
 	fprintf(out,
 		"# edge cases: first event a switch-in %" PRIu64 ", a switch-out %" PRIu64
 		"; two switch-outs with no switch-in between %" PRIu64 " (%" PRIu64
@@ -234,8 +235,8 @@ static void json_row(FILE *out, const struct wc_threads_row *r, const struct wc_
 	jnum(out, "pid", r->pid);
 	fprintf(out, ",\"comm\":");
 	json_str(out, r->comm);
-	jnum(out, "start_ns", r->start_ns - a->start_ns);
-	jnum(out, "end_ns", r->end_ns - a->start_ns);
+	jnum(out, "start_ns", r->start_ns - wc_analysis_facts(a)->start_ns);
+	jnum(out, "end_ns", r->end_ns - wc_analysis_facts(a)->start_ns);
 	jnum(out, "lifetime_ns", r->lifetime_ns);
 	fprintf(out, ",\"first_seen\":\"%s\",\"new\":%s,\"exited\":%s,\"at_start\":%s",
 		first_seen_name(r->first_seen), r->is_new ? "true" : "false",
@@ -292,28 +293,29 @@ static void json_row(FILE *out, const struct wc_threads_row *r, const struct wc_
 int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc_symbolizer *sym,
 			  FILE *out)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t end = wc_analysis_end_ns(a);
 	int err = wc_threads_finish(T, a, sym);
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
 	if (err)
 		return err;
-	if (end < a->start_ns)
-		end = a->start_ns;
+	if (end < fa->start_ns)
+		end = fa->start_ns;
 	fprintf(out, "{\"file\":");
-	json_str(out, a->path);
+	json_str(out, wc_analysis_path(a));
 	fprintf(out, ",\"truncated\":%s", st->state == WC_READER_TRUNCATED ? "true" : "false");
-	jnum(out, "duration_ns", end - a->start_ns);
-	jnum(out, "clock_start_ns", a->start_ns);
+	jnum(out, "duration_ns", end - fa->start_ns);
+	jnum(out, "clock_start_ns", fa->start_ns);
 	if (T->o.filter.have_time)
-		fprintf(out, ",\"window_ns\":[%" PRIu64 ",%" PRIu64 "]", T->win.t0 - a->start_ns,
-			(T->win.t1 == UINT64_MAX ? end : T->win.t1) - a->start_ns);
+		fprintf(out, ",\"window_ns\":[%" PRIu64 ",%" PRIu64 "]", T->win.t0 - fa->start_ns,
+			(T->win.t1 == UINT64_MAX ? end : T->win.t1) - fa->start_ns);
 	jnum(out, "threads_seen", T->seen_threads);
 	fprintf(out, ",\"lost\":{\"events\":%" PRIu64, st->lost_records);
 	jnum(out, "samples", st->lost_samples);
 	fprintf(out, "},\"edge_cases\":{\"late\":%" PRIu64, st->late);
-	jnum(out, "undecodable", a->decode_errors);
+	jnum(out, "undecodable", fa->decode_errors);
 	jnum(out, "undefined_refs", st->bad_refs);
 	jnum(out, "start_unknown", c->start_unknown);
 	jnum(out, "run_start_unknown", c->run_start_unknown);

@@ -260,7 +260,7 @@ int th_chain_of(struct wc_timehist *th, uint32_t stack_id, uint32_t aspace, uint
 		*chain = (uint32_t)*v;
 		return 0;
 	}
-	ips = wc_replay_stack(th->a->replay, stack_id, &nr);
+	ips = wc_replay_stack(wc_analysis_replay(th->a), stack_id, &nr);
 	wc_callchain_split(ips, ips ? nr : 0, &cc);
 	wc_strbuf_reset(&th->tmp);
 	for (uint32_t i = 0; i < cc.nkernel + cc.nuser && shown < th->o.max_stack; i++) {

@@ -98,7 +98,7 @@ int wc_hist_print_log2(FILE *out, const uint64_t *vals, int nvals, const char *v
 static void set_window(struct wc_hist *h)
 {
 	h->window_set = true;
-	h->win = wc_filter_window(&h->o.filter, h->a->start_ns);
+	h->win = wc_filter_window(&h->o.filter, wc_analysis_facts(h->a)->start_ns);
 }
 
 /* Whether @t's value ending at @end_ns counts: the thread filters and the time window. */
@@ -116,13 +116,13 @@ static bool state_kept(const struct wc_hist *h, char state)
 
 static uint32_t thread_index(const struct wc_hist *h, const struct wc_thread *t)
 {
-	return (uint32_t)(t - h->a->tasks.threads);
+	return (uint32_t)(t - wc_analysis_tasks(h->a)->threads);
 }
 
 /* Add @len_ns, a value of thread @idx, to its histogram. */
 static int add(struct wc_hist *h, uint32_t idx, uint64_t len_ns)
 {
-	struct wc_thread *t = &h->a->tasks.threads[idx];
+	struct wc_thread *t = &wc_analysis_tasks(h->a)->threads[idx];
 	struct entry *e;
 
 	if (!t->seg || t->seg >= h->nentries || h->entries[t->seg].thread != idx) {
@@ -312,7 +312,7 @@ static int cmp_sort_ent(const void *x, const void *y)
 
 static uint32_t key_of(const struct wc_hist *h, const struct wc_analysis *a, const struct entry *e)
 {
-	const struct wc_thread *t = &a->tasks.threads[e->thread];
+	const struct wc_thread *t = &wc_analysis_tasks(a)->threads[e->thread];
 
 	switch (h->o.per) {
 	case WC_HIST_PROCESS:
@@ -380,8 +380,8 @@ static const char *const headlines[] = {
  */
 static void footer(const struct wc_hist *h, const struct wc_analysis *a, FILE *out)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	const struct wc_hist_counts *n = &h->counts;
 
 	switch (h->o.kind) {
@@ -405,8 +405,8 @@ static void footer(const struct wc_hist *h, const struct wc_analysis *a, FILE *o
 	fprintf(out,
 		"; trace: lost events %" PRIu64 ", lost samples %" PRIu64 ", late %" PRIu64
 		", undecodable %" PRIu64 ", bad references %" PRIu64 ", bad CPU %" PRIu64,
-		st->lost_records, st->lost_samples, st->late, a->decode_errors, st->bad_refs,
-		c->bad_cpu);
+		st->lost_records, st->lost_samples, st->late, wc_analysis_facts(a)->decode_errors,
+		st->bad_refs, c->bad_cpu);
 	if (h->o.kind == WC_HIST_ON)
 		fprintf(out,
 			"; runs not seen whole: start unknown %" PRIu64 ", unknown %" PRIu64
@@ -428,7 +428,7 @@ int wc_hist_write_text(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 
 	if (err)
 		return err;
-	fprintf(out, headlines[h->o.kind], a->path);
+	fprintf(out, headlines[h->o.kind], wc_analysis_path(a));
 	fputc('\n', out);
 	for (size_t i = 0; i < ng && !err; i++) {
 		if (h->o.per != WC_HIST_ALL)
@@ -452,8 +452,8 @@ static void json_string(FILE *out, const char *s)
 int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out)
 {
 	static const char *const pers[] = { "all", "process", "thread" };
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	const struct wc_hist_counts *n = &h->counts;
 	struct group *g;
 	size_t ng;
@@ -462,7 +462,7 @@ int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 	if (err)
 		return err;
 	fputs("{\n  \"file\": ", out);
-	json_string(out, a->path);
+	json_string(out, wc_analysis_path(a));
 	fprintf(out,
 		",\n  \"kind\": \"%s\",\n  \"unit\": \"%s\",\n  \"per\": \"%s\",\n"
 		"  \"truncated\": %s,\n  \"histograms\": [",
@@ -499,8 +499,8 @@ int wc_hist_write_json(struct wc_hist *h, const struct wc_analysis *a, FILE *out
 		"    \"lost_events\": %" PRIu64 ", \"lost_samples\": %" PRIu64
 		", \"late\": %" PRIu64 ", \"undecodable\": %" PRIu64 ", \"bad_refs\": %" PRIu64
 		", \"bad_cpu\": %" PRIu64 ",\n",
-		st->lost_records, st->lost_samples, st->late, a->decode_errors, st->bad_refs,
-		c->bad_cpu);
+		st->lost_records, st->lost_samples, st->late, wc_analysis_facts(a)->decode_errors,
+		st->bad_refs, c->bad_cpu);
 	fprintf(out,
 		"    \"start_unknown\": %" PRIu64 ", \"run_start_unknown\": %" PRIu64
 		", \"unknown_dropped\": %" PRIu64 ", \"open_off_at_end\": %" PRIu64

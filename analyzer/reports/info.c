@@ -38,7 +38,8 @@ static int acc_off(void *ctx, struct wc_thread *t, const struct wc_off_interval 
 	struct wc_info_acc *acc = ctx;
 	uint32_t nr = 0;
 	const uint64_t *ips =
-		iv->stack_id ? wc_replay_stack(acc->a->replay, iv->stack_id, &nr) : NULL;
+		iv->stack_id ? wc_replay_stack(wc_analysis_replay(acc->a), iv->stack_id, &nr)
+			     : NULL;
 
 	(void)t;
 	acc->user_ns[ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE] +=
@@ -68,7 +69,7 @@ static void user_shares(const struct wc_info_acc *acc, FILE *out)
 		wc_analysis_dwarf_stacks(acc->a) ? "complete" : "by frame pointers, mended",
 		100.0 * (double)acc->user_ns[WC_USER_TRUNCATED] / (double)with,
 		100.0 * (double)acc->user_ns[WC_USER_FAILED] / (double)with,
-		acc->a->tasks.ntarget_pids && acc->user_ns[WC_USER_FAILED]
+		wc_analysis_tasks(acc->a)->ntarget_pids && acc->user_ns[WC_USER_FAILED]
 			? " (also the processes outside the target: not unwound)"
 			: "");
 }
@@ -119,7 +120,8 @@ static void clock_line(const struct wc_analysis *a, const struct wc_replay_meta 
 	if (!m->have_clock)
 		return;
 	fprintf(out, "clock:        %s", clock_name(m->clockid));
-	if (a->start_ns && m->realtime_ns && wc_replay_wall_ns(m, a->start_ns, &rt)) {
+	if (wc_analysis_facts(a)->start_ns && m->realtime_ns &&
+	    wc_replay_wall_ns(m, wc_analysis_facts(a)->start_ns, &rt)) {
 		time_t secs = (time_t)(rt / 1000000000);
 		struct tm tm;
 		char when[64];
@@ -134,16 +136,17 @@ static void clock_line(const struct wc_analysis *a, const struct wc_replay_meta 
 /* The edge cases of the replay and of the state machine (sched.h), one line each. */
 static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats *st, FILE *out)
 {
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
 	fprintf(out, "edge cases:\n");
 	fprintf(out, "  events late for their round (dropped)       %" PRIu64 "\n", st->late);
 	fprintf(out, "  events naming an undefined stack/payload    %" PRIu64 "\n", st->bad_refs);
 	fprintf(out, "  kernel symbols overlapping others (dropped) %" PRIu64 "\n", st->bad_ksyms);
 	fprintf(out, "  payloads that could not be decoded          %" PRIu64 "\n",
-		a->decode_errors);
+		fa->decode_errors);
 	fprintf(out, "  tracepoint formats that did not parse       %" PRIu64 "\n",
-		a->format_errors);
+		fa->format_errors);
 	fprintf(out, "  first event a switch-in (start unknown)     %" PRIu64 "\n",
 		c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n",
@@ -176,7 +179,7 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n",
 		c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
-	if (c->inferred_switch_in > c->inferred_by_runtime && !a->have_runtime)
+	if (c->inferred_switch_in > c->inferred_by_runtime && !fa->have_runtime)
 		fprintf(out,
 			"note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
 			"records (Linux 4.3+, which wcrec takes since format 1.5) or "
@@ -187,17 +190,18 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		  struct wc_symbolizer *sym, FILE *out)
 {
-	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(a));
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t end = wc_analysis_end_ns(a), processes = 0, threads = 0;
-	const char *target = wc_replay_note(a->replay, "target");
+	const char *target = wc_replay_note(wc_analysis_replay(a), "target");
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
-	fprintf(out, "file:         %s, %.1f MB, ended %s\n", a->path, st->file_size / 1e6,
-		ending(st));
-	if (st->state != WC_READER_CLEAN && wc_replay_error(a->replay)[0])
-		fprintf(out, "              %s (at byte %" PRIu64 ")\n", wc_replay_error(a->replay),
-			st->error_offset);
+	fprintf(out, "file:         %s, %.1f MB, ended %s\n", wc_analysis_path(a),
+		st->file_size / 1e6, ending(st));
+	if (st->state != WC_READER_CLEAN && wc_replay_error(wc_analysis_replay(a))[0])
+		fprintf(out, "              %s (at byte %" PRIu64 ")\n",
+			wc_replay_error(wc_analysis_replay(a)), st->error_offset);
 	if (m->have_host)
 		fprintf(out, "host:         %s, %s %s %s, %u CPUs online, page size %u\n",
 			m->nodename, m->sysname, m->release, m->machine, m->ncpus_online,
@@ -213,7 +217,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 	}
 	clock_line(a, m, out);
 	fprintf(out, "duration:     %.6f s\n",
-		a->start_ns && end > a->start_ns ? (double)(end - a->start_ns) / 1e9 : 0.0);
+		fa->start_ns && end > fa->start_ns ? (double)(end - fa->start_ns) / 1e9 : 0.0);
 	for (size_t i = 0; i < m->nnotes; i++) {
 		const char *k = m->notes[i].key;
 
@@ -248,13 +252,13 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		"records:      %" PRIu64 " tracepoint events (%" PRIu64 " switches, %" PRIu64
 		" wakeups, %" PRIu64 " runtime), %" PRIu64 " samples, %" PRIu64
 		" callchains, %" PRIu64 " distinct payloads\n",
-		a->tracepoints, c->switches, c->wakeups, a->runtime_events, a->samples,
+		fa->tracepoints, c->switches, c->wakeups, fa->runtime_events, fa->samples,
 		st->records[WC_REC_STACK], st->records[WC_REC_PAYLOAD]);
 	fprintf(out,
 		"lost:         %" PRIu64 " events (ring buffer full), %" PRIu64 " samples; %" PRIu64
 		" throttle records\n",
 		st->lost_records, st->lost_samples, st->records[WC_REC_THROTTLE]);
-	if (sym && a->have_samples && a->have_switch) {
+	if (sym && fa->have_samples && fa->have_switch) {
 		uint64_t total, skid = wc_skid_count(a, sym, &total);
 
 		fprintf(out,
@@ -264,15 +268,16 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 			skid, total, total ? 100.0 * (double)skid / (double)total : 0.0,
 			WC_SKID_WINDOW_NS / 1000);
 	}
-	for (size_t i = 1; i < a->tasks.nthreads; i++) {
+	for (size_t i = 1; i < wc_analysis_tasks(a)->nthreads; i++) {
 		threads++;
-		if (a->tasks.threads[i].tid == a->tasks.threads[i].pid)
+		if (wc_analysis_tasks(a)->threads[i].tid == wc_analysis_tasks(a)->threads[i].pid)
 			processes++;
 	}
 	fprintf(out,
 		"tasks:        %" PRIu64 " threads (%" PRIu64 " process leaders), %" PRIu64
 		" forks, %" PRIu64 " execs, %" PRIu64 " exits, %" PRIu64 " maps\n",
-		threads, processes, a->tasks.forks, a->tasks.execs, a->tasks.exits, a->tasks.mmaps);
+		threads, processes, wc_analysis_tasks(a)->forks, wc_analysis_tasks(a)->execs,
+		wc_analysis_tasks(a)->exits, wc_analysis_tasks(a)->mmaps);
 	if (!m->kallsyms)
 		fprintf(out, "kallsyms:     none\n");
 	else if (m->kallsyms_restricted)
@@ -290,15 +295,16 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
  * wc_info_counts_line(); before it, one line when tracepoint formats were left out. */
 static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 {
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
-	bool bad = st->lost_records || st->lost_samples || st->late || a->decode_errors ||
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
+	bool bad = st->lost_records || st->lost_samples || st->late || fa->decode_errors ||
 		   c->unknown_dropped || st->bad_refs;
 
-	if (a->format_errors)
+	if (fa->format_errors)
 		fprintf(err,
 			"wcanalyze: warning: %s: %" PRIu64 " tracepoint formats left out: %s\n",
-			a->path, a->format_errors, a->format_error);
+			wc_analysis_path(a), fa->format_errors, fa->format_error);
 	if (!bad && !always)
 		return;
 	fprintf(err,
@@ -306,9 +312,9 @@ static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 		"%" PRIu64 " late, %" PRIu64 " undecodable; %" PRIu64
 		" switch-ins not traced: %" PRIu64 " inferred, %" PRIu64
 		" off-CPU intervals dropped (wcanalyze info %s)\n",
-		bad ? "warning: " : "", a->path, st->lost_records, st->lost_samples, st->late,
-		a->decode_errors, c->double_switch_out, c->inferred_switch_in, c->unknown_dropped,
-		a->path);
+		bad ? "warning: " : "", wc_analysis_path(a), st->lost_records, st->lost_samples,
+		st->late, fa->decode_errors, c->double_switch_out, c->inferred_switch_in,
+		c->unknown_dropped, wc_analysis_path(a));
 }
 
 void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)

@@ -133,7 +133,7 @@ static bool put_stack(struct wc_profile *p, struct wc_symbolizer *sym, struct mk
 			put_known(p, m, p->sc[h + i]);
 		return p->sc[h].id > 0;
 	}
-	ips = wc_replay_stack(p->a->replay, stack_id, &nr);
+	ips = wc_replay_stack(wc_analysis_replay(p->a), stack_id, &nr);
 	wc_callchain_split(ips, nr, &cc);
 	if (!p->o.kernel_only)
 		for (uint32_t i = cc.nuser; i-- > 0;) {
@@ -199,7 +199,7 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 {
 	const struct seg *w = e->wseg ? &p->segs[e->wseg] : NULL;
 	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(p->a->replay, e->wstack, &nr);
+	const uint64_t *ips = wc_replay_stack(wc_analysis_replay(p->a), e->wstack, &nr);
 	struct wc_callchain cc;
 	const char *comm = w && w->comm[0] ? w->comm : e->wtid ? "[unknown]" : "swapper";
 	const uint32_t wk = WC_FRAME_WAKER;
@@ -233,7 +233,7 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 static enum wc_user_stack user_kind(const struct wc_analysis *a, uint32_t stack_id)
 {
 	uint32_t nr = 0;
-	const uint64_t *ips = wc_replay_stack(a->replay, stack_id, &nr);
+	const uint64_t *ips = wc_replay_stack(wc_analysis_replay(a), stack_id, &nr);
 
 	return ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE;
 }

@@ -40,9 +40,9 @@ struct wc_window wc_filter_window(const struct wc_filter *f, uint64_t start_ns)
 bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 		      const struct wc_thread *t)
 {
-	if (a->tasks.recorder_pid && t->pid == a->tasks.recorder_pid)
+	if (wc_analysis_tasks(a)->recorder_pid && t->pid == wc_analysis_tasks(a)->recorder_pid)
 		return false;
-	if (!f->all_tasks && a->tasks.ntarget_pids && !t->target)
+	if (!f->all_tasks && wc_analysis_tasks(a)->ntarget_pids && !t->target)
 		return false;
 	if (f->pids && !in_list(f->pids, f->npids, t->pid))
 		return false;
@@ -56,7 +56,7 @@ bool wc_filter_thread(const struct wc_filter *f, const struct wc_analysis *a,
 static void set_window(struct wc_profile *p)
 {
 	p->window_set = true;
-	p->win = wc_filter_window(&p->o.filter, p->a->start_ns);
+	p->win = wc_filter_window(&p->o.filter, wc_analysis_facts(p->a)->start_ns);
 }
 
 /* The current segment of @t: a new one when its comm or address space changed. */
@@ -139,7 +139,7 @@ static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_
 	k.tseg = seg_of(p, t);
 	if (!k.tseg)
 		return -ENOMEM;
-	w = iv->waker_tid ? wc_tasks_find(&p->a->tasks, iv->waker_tid) : NULL;
+	w = iv->waker_tid ? wc_tasks_find(wc_analysis_tasks(p->a), iv->waker_tid) : NULL;
 	if (w && !(k.wseg = seg_of(p, w)))
 		return -ENOMEM;
 	h = ((uint64_t)k.tseg << 32 | k.tstack) * 0x9e3779b97f4a7c15ull ^
@@ -216,6 +216,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 	bool near = false;
 	uint32_t seg;
 	uint64_t *v;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(p->a);
 
 	if (!p->window_set)
 		set_window(p);
@@ -226,16 +227,16 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 	if (!seg)
 		return -ENOMEM;
 	p->nsamples++;
-	if (p->a->sample_after_switch_in) {
+	if (fa->sample_after_switch_in) {
 		v = wc_map64_put(&p->near, s->stack_id, 0, NULL);
 		if (!v)
 			return -ENOMEM;
 		(*v)++;
 		near = p->o.skid == WC_SKID_SCHEDULER ||
-		       (p->o.skid == WC_SKID_AUTO && p->a->sample_on_timer);
+		       (p->o.skid == WC_SKID_AUTO && fa->sample_on_timer);
 		p->attributed = p->attributed || near;
 	}
-	if (p->o.no_calibrate || !p->a->have_switch)
+	if (p->o.no_calibrate || !fa->have_switch)
 		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns);
 	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id, 0,
 			 NULL);
@@ -249,11 +250,11 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_profile *p = ctx;
-	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(a));
 
 	p->a = a;
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
-		if (m->events[id].present && a->role[id] == WC_TP_WAKEUP &&
+		if (m->events[id].present && wc_analysis_role(a, id) == WC_TP_WAKEUP &&
 		    (m->events[id].sample_type & PERF_SAMPLE_CALLCHAIN))
 			p->waker_stacks = true;
 	return 0;
@@ -314,7 +315,7 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p)
 int wc_profile_calibrate(struct wc_profile *p)
 {
 	if (p->calibrated || p->o.mode == WC_MODE_OFF || p->o.no_calibrate || !p->a ||
-	    !p->a->have_switch)
+	    !wc_analysis_facts(p->a)->have_switch)
 		return 0;
 	p->calibrated = true;
 	for (size_t i = 0; i <= p->samples.mask; i++) {

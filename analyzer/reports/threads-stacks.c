@@ -20,8 +20,9 @@ static int stack_text(struct wc_threads *T, struct wc_symbolizer *sym, struct wc
 		      uint32_t aspace, uint32_t stack_id)
 {
 	uint32_t nr = 0;
-	const uint64_t *ips =
-		stack_id == PROC_STACK ? NULL : wc_replay_stack(T->a->replay, stack_id, &nr);
+	const uint64_t *ips = stack_id == PROC_STACK
+				      ? NULL
+				      : wc_replay_stack(wc_analysis_replay(T->a), stack_id, &nr);
 	struct wc_callchain cc;
 	const char *n;
 

@@ -12,7 +12,7 @@
 static void set_window(struct wc_threads *T)
 {
 	T->window_set = true;
-	T->win = wc_filter_window(&T->o.filter, T->a->start_ns);
+	T->win = wc_filter_window(&T->o.filter, wc_analysis_facts(T->a)->start_ns);
 }
 
 static uint64_t clamp(const struct wc_threads *T, uint64_t x)
@@ -28,7 +28,7 @@ static bool in_window(const struct wc_threads *T, uint64_t s, uint64_t e)
 /* The accumulator of @t, created zeroed; NULL on ENOMEM. */
 static struct acc *acc_of(struct wc_threads *T, const struct wc_thread *t)
 {
-	size_t idx = (size_t)(t - T->a->tasks.threads);
+	size_t idx = (size_t)(t - wc_analysis_tasks(T->a)->threads);
 
 	if (!T->window_set)
 		set_window(T);
@@ -61,8 +61,8 @@ static void note(struct wc_threads *T, struct acc *c, const struct wc_thread *t,
 static uint64_t life_start(const struct wc_threads *T, const struct acc *c,
 			   const struct wc_thread *t)
 {
-	if (t->at_start && T->a->have_switch)
-		return T->a->start_ns;
+	if (t->at_start && wc_analysis_facts(T->a)->have_switch)
+		return wc_analysis_facts(T->a)->start_ns;
 	return c->first_ns;
 }
 
@@ -203,7 +203,7 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
  */
 static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, uint64_t end)
 {
-	uint64_t s = T->a->start_ns;
+	uint64_t s = wc_analysis_facts(T->a)->start_ns;
 	char st = t->start_state ? t->start_state : '?';
 	struct wc_off_interval iv = {
 		.start_ns = s,
@@ -226,7 +226,7 @@ static int lead(struct wc_threads *T, struct acc *c, const struct wc_thread *t, 
 static int tail(struct wc_threads *T, struct acc *c, const struct wc_thread *t, uint64_t end)
 {
 	struct wc_off_interval iv;
-	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, end, &iv);
+	enum wc_run_state rs = wc_sched_state(wc_analysis_sched(T->a), t, end, &iv);
 
 	if (rs == WC_TS_UNKNOWN || end < iv.start_ns)
 		return 0;
@@ -261,7 +261,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
  * before its first switch-in, lead()), or a new thread's sched_wakeup_new (an event of it). */
 static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 {
-	struct wc_thread *t = wc_tasks_find(&T->a->tasks, (uint32_t)ev->wk->tid);
+	struct wc_thread *t = wc_tasks_find(wc_analysis_tasks(T->a), (uint32_t)ev->wk->tid);
 	struct acc *c;
 
 	if (!t || (!ev->wakeup_new && !t->at_start))
@@ -283,7 +283,7 @@ static int on_wakeup(struct wc_threads *T, const struct wc_sched_event *ev)
 /* @tid switched in at @time: by a sched_switch, or by a SWITCH_IN record */
 static int switched_in(struct wc_threads *T, uint32_t tid, uint64_t time)
 {
-	struct wc_thread *t = wc_tasks_find(&T->a->tasks, tid);
+	struct wc_thread *t = wc_tasks_find(wc_analysis_tasks(T->a), tid);
 	struct acc *c;
 	bool fresh;
 
@@ -322,15 +322,15 @@ static int on_lost(void *ctx, struct wc_thread *t, enum wc_sched_lost kind)
 static int on_sched_event(void *ctx, const struct wc_sched_event *ev)
 {
 	struct wc_threads *T = ctx;
-	struct wc_tasks *tk = &T->a->tasks;
+	const struct wc_tasks *tk = wc_analysis_tasks(T->a);
 	struct wc_thread *t;
 	struct acc *c;
 
 	if (ev->role == WC_TP_WAKEUP && ev->wk->tid > 0)
 		return on_wakeup(T, ev);
-	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < T->a->sched.ncpus)
+	if (ev->role == WC_TP_SWITCH_IN && ev->cpu < wc_analysis_sched(T->a)->ncpus)
 		return switched_in(T, ev->ctx_tid, ev->time_ns);
-	if (ev->role != WC_TP_SWITCH || ev->cpu >= T->a->sched.ncpus)
+	if (ev->role != WC_TP_SWITCH || ev->cpu >= wc_analysis_sched(T->a)->ncpus)
 		return 0;
 	if (ev->sw->prev_tid > 0 && (t = wc_tasks_find(tk, (uint32_t)ev->sw->prev_tid))) {
 		bool fresh;
@@ -444,7 +444,7 @@ static bool shown(struct wc_threads *T, const struct acc *c, const struct wc_thr
 {
 	struct wc_filter f = T->o.filter;
 
-	if (!c->seen && !(t->at_start && T->a->have_switch))
+	if (!c->seen && !(t->at_start && wc_analysis_facts(T->a)->have_switch))
 		return false;
 	if (f.comm && !c->comm_matched && strcmp(t->comm, f.comm) != 0)
 		return false;
@@ -464,28 +464,29 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	uint64_t end = c->last_ns;
 	bool proc_only = !c->seen;
 	struct wc_off_interval now;
-	enum wc_run_state rs = wc_sched_state(&T->a->sched, t, 0, &now);
+	enum wc_run_state rs = wc_sched_state(wc_analysis_sched(T->a), t, 0, &now);
 	bool dead = t->exited || (rs == WC_TS_OFF_CPU && (now.state == 'X' || now.state == 'Z'));
 	int err = 0;
+	const struct wc_analysis_facts *fa = wc_analysis_facts(T->a);
 
 	if (t->exited && t->last_ns > end)
 		end = t->last_ns;
-	if (!dead && T->a->have_switch)
+	if (!dead && fa->have_switch)
 		end = wc_analysis_end_ns(T->a);
 	if (proc_only) {
 		c->seen = true;
-		c->first_ns = T->a->start_ns;
+		c->first_ns = fa->start_ns;
 		r->first_seen = 'p';
 	}
-	if (T->a->have_switch && rs != WC_TS_UNKNOWN)
+	if (fa->have_switch && rs != WC_TS_UNKNOWN)
 		err = dead ? 0 : tail(T, c, t, end);
-	else if (T->a->have_switch && t->at_start && proc_only)
+	else if (fa->have_switch && t->at_start && proc_only)
 		err = lead(T, c, t, end);
 	r->tid = t->tid;
 	r->pid = t->pid;
 	memcpy(r->comm, t->comm, sizeof(r->comm));
 	r->exited = t->exited;
-	r->at_start = t->at_start && T->a->have_switch;
+	r->at_start = t->at_start && fa->have_switch;
 	r->on_cpu_at_end = rs == WC_TS_ON_CPU;
 	r->start_ns = clamp(T, life_start(T, c, t));
 	r->end_ns = clamp(T, end);
@@ -500,7 +501,7 @@ static int close_row(struct wc_threads *T, struct acc *c, const struct wc_thread
 	for (int g = 0; g < WC_GAP_COUNT; g++)
 		r->unknown_ns += r->gap_ns[g];
 	/* without sched_switch (wcrec --no-sched) there is nothing to cover a lifetime with */
-	r->coverage = r->lifetime_ns && T->a->have_switch
+	r->coverage = r->lifetime_ns && fa->have_switch
 			      ? 100.0 * (double)(r->on_ns + r->off_ns) / (double)r->lifetime_ns
 			      : -1;
 	r->flagged = r->coverage >= 0 && (r->coverage < WC_THREADS_COVERAGE_LOW ||
@@ -582,7 +583,8 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 	T->a = a;
 	if (!T->window_set)
 		set_window(T);
-	if (a->tasks.nthreads > 1 && !acc_of(T, &a->tasks.threads[a->tasks.nthreads - 1]))
+	if (wc_analysis_tasks(a)->nthreads > 1 &&
+	    !acc_of(T, &wc_analysis_tasks(a)->threads[wc_analysis_tasks(a)->nthreads - 1]))
 		return -ENOMEM; /* one for every thread: those alive at the start with no event too
 				 */
 	picks = calloc(T->naccs + 1, sizeof(*picks));
@@ -594,10 +596,10 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 		int err;
 
 		c->row = -1;
-		if (i == 0 || i >= a->tasks.nthreads)
+		if (i == 0 || i >= wc_analysis_tasks(a)->nthreads)
 			continue;
-		t = &a->tasks.threads[i];
-		if (c->seen || (t->at_start && a->have_switch))
+		t = &wc_analysis_tasks(a)->threads[i];
+		if (c->seen || (t->at_start && wc_analysis_facts(a)->have_switch))
 			T->seen_threads++;
 		if (!shown(T, c, t))
 			continue;

@@ -73,7 +73,7 @@ static void task_line(struct wc_timehist *th, const struct wc_thread *t, const s
 		snprintf(parent, sizeof(parent), "%" PRIu32, t->ppid);
 	else if (t->pid && t->pid != t->tid)
 		snprintf(parent, sizeof(parent), "%" PRIu32, t->pid);
-	if (th->a->have_migrate)
+	if (wc_analysis_facts(th->a)->have_migrate)
 		snprintf(migr, sizeof(migr), "%" PRIu64, r->migrations);
 	th_outf(th, "%*s   %5s  %9" PRIu64 " %s", th->comm_width, th_thread_str(th, cs, t), parent,
 		s->n + r->unknown_runs, th_msf(a, s->total, 8));
@@ -133,7 +133,7 @@ static void idle_chains(struct wc_timehist *th)
 int th_summary(struct wc_timehist *th)
 {
 	const struct wc_timehist_opts *o = &th->o;
-	const struct wc_tasks *tk = &th->a->tasks;
+	const struct wc_tasks *tk = wc_analysis_tasks(th->a);
 	uint64_t tasks = 0, switches = 0, run_total = 0;
 	uint64_t hist = th->last_ns > th->first_ns ? th->last_ns - th->first_ns : 0;
 	char cs[COMM_STR], a[32], b[32];
@@ -202,8 +202,8 @@ int th_summary(struct wc_timehist *th)
 void th_footer(struct wc_timehist *th)
 {
 	const struct wc_analysis *a = th->a;
-	const struct wc_replay_stats *st = wc_replay_stats(a->replay);
-	const struct wc_sched_counts *c = &a->sched.counts;
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t cut = 0;
 
 	for (uint32_t i = 0; i < th->ncpus; i++)
@@ -214,10 +214,12 @@ void th_footer(struct wc_timehist *th)
 		", off-CPU intervals of unknown start: %" PRIu64 ", switch-ins not traced: %" PRIu64
 		" (inferred %" PRIu64 ", dropped %" PRIu64 "), idle periods not closed: %" PRIu64
 		"%s\n",
-		st->lost_records, st->lost_samples, st->late, a->decode_errors,
+		st->lost_records, st->lost_samples, st->late, wc_analysis_facts(a)->decode_errors,
 		c->run_start_unknown, c->start_unknown, c->double_switch_out, c->inferred_switch_in,
 		c->unknown_dropped, cut,
-		a->format_errors ? "; tracepoint formats left out (see wcanalyze info)" : "");
+		wc_analysis_facts(a)->format_errors
+			? "; tracepoint formats left out (see wcanalyze info)"
+			: "");
 }
 
 int wc_timehist_finish(struct wc_timehist *th, struct wc_analysis *a)

@@ -44,7 +44,7 @@ static void stat_add(struct tstat *s, uint64_t v)
 void th_set_window(struct wc_timehist *th)
 {
 	th->window_set = true;
-	th->win = wc_filter_window(&th->o.filter, th->a->start_ns);
+	th->win = wc_filter_window(&th->o.filter, wc_analysis_facts(th->a)->start_ns);
 }
 
 static struct trt *trt_of(struct wc_timehist *th, size_t idx)
@@ -67,7 +67,7 @@ static struct trt *trt_of(struct wc_timehist *th, size_t idx)
 
 static size_t index_of(const struct wc_timehist *th, const struct wc_thread *t)
 {
-	return (size_t)(t - th->a->tasks.threads);
+	return (size_t)(t - wc_analysis_tasks(th->a)->threads);
 }
 
 static int on_run(void *ctx, struct wc_thread *t, int32_t cpu, uint64_t start, uint64_t end)
@@ -152,8 +152,9 @@ static int task_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 	const struct wc_switch *sw = ev->sw;
 	const uint64_t t = ev->time_ns;
 	bool known_run = th->pending.tid == (uint32_t)sw->prev_tid && th->pending.end == t;
-	struct wc_thread *thr = known_run ? &th->a->tasks.threads[th->pending.idx]
-					  : wc_tasks_find(&th->a->tasks, (uint32_t)sw->prev_tid);
+	struct wc_thread *thr =
+		known_run ? &wc_analysis_tasks(th->a)->threads[th->pending.idx]
+			  : wc_tasks_find(wc_analysis_tasks(th->a), (uint32_t)sw->prev_tid);
 	bool known_off;
 	uint64_t start, wait = 0, delay = 0;
 	uint32_t chain = 0;
@@ -322,7 +323,7 @@ static int on_switch(struct wc_timehist *th, const struct wc_sched_event *ev)
 /* -w: "awakened:" rows; -M: "migrated:" rows.  Shown unless both tasks are filtered out. */
 static int other_row(struct wc_timehist *th, const struct wc_sched_event *ev)
 {
-	struct wc_tasks *tk = &th->a->tasks;
+	const struct wc_tasks *tk = wc_analysis_tasks(th->a);
 	const struct wc_thread *ctx = ev->ctx_tid ? wc_tasks_find(tk, ev->ctx_tid) : NULL;
 	const struct wc_thread *obj;
 	int32_t tid = ev->wk ? ev->wk->tid : ev->mig->tid;
@@ -375,7 +376,7 @@ static int on_event(void *ctx, const struct wc_sched_event *ev)
 static bool switch_callchains(const struct wc_analysis *a, const struct wc_replay_meta *m)
 {
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
-		if (m->events[id].present && a->role[id] == WC_TP_SWITCH &&
+		if (m->events[id].present && wc_analysis_role(a, id) == WC_TP_SWITCH &&
 		    (m->events[id].sample_type & PERF_SAMPLE_CALLCHAIN))
 			return true;
 	return false;
@@ -384,21 +385,21 @@ static bool switch_callchains(const struct wc_analysis *a, const struct wc_repla
 static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_timehist *th = ctx;
-	const struct wc_replay_meta *m = wc_replay_meta(a->replay);
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(a));
 	const struct wc_filter *f = &th->o.filter;
 
 	th->a = a;
-	if (!a->have_switch)
+	if (!wc_analysis_facts(a)->have_switch)
 		return -ENOENT;
-	th->ncpus = a->sched.ncpus;
+	th->ncpus = wc_analysis_sched(a)->ncpus;
 	th->nvis = m->ncpus_configured ? m->ncpus_configured
 		   : m->ncpus_online   ? m->ncpus_online
 				       : 1;
 	th->cpus = calloc(th->ncpus, sizeof(*th->cpus));
 	if (!th->cpus)
 		return -ENOMEM;
-	th->idle_open =
-		!f->pids && !f->tids && !f->comm && (f->all_tasks || !a->tasks.ntarget_pids);
+	th->idle_open = !f->pids && !f->tids && !f->comm &&
+			(f->all_tasks || !wc_analysis_tasks(a)->ntarget_pids);
 	if (th->o.callchain && !switch_callchains(a, m))
 		th->o.callchain = false; /* nothing to show: no column for it, as perf */
 	if (th->o.callchain) {

@@ -17,7 +17,7 @@
 #include "sched-util.h"
 
 struct st_trace tr;
-struct wc_analysis a;
+struct wc_analysis *a;
 bool opened;
 
 struct run runs[64];
@@ -68,7 +68,7 @@ void sched_init(void)
 void sched_fini(void)
 {
 	if (opened)
-		wc_analysis_close(&a);
+		wc_analysis_close(a);
 	opened = false;
 	st_remove(&tr);
 }
@@ -76,11 +76,13 @@ void sched_fini(void)
 /* Run the pipeline over @path into runs[] / offs[]; @late events are expected dropped. */
 void analyse_file(const char *path, uint64_t late)
 {
-	cr_assert_eq(wc_analysis_open(&a, path), 0, "%s", a.error);
+	char oerr[256]; /* why wc_analysis_open() failed */
+	a = wc_analysis_open(path, oerr, sizeof(oerr));
+	cr_assert_not_null(a, "%s", oerr);
 	opened = true;
-	cr_assert_eq(wc_analysis_run(&a, &recorder), 0, "%s", a.error);
-	cr_assert_eq(a.decode_errors, 0);
-	cr_assert_eq(wc_replay_stats(a.replay)->late, late);
+	cr_assert_eq(wc_analysis_run(a, &recorder), 0, "%s", wc_analysis_error(a));
+	cr_assert_eq(wc_analysis_facts(a)->decode_errors, 0);
+	cr_assert_eq(wc_replay_stats(wc_analysis_replay(a))->late, late);
 }
 
 /* Close the trace with a trailer at @end_ns and analyse it. */
@@ -124,7 +126,7 @@ const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start,
  */
 void expect_counts(struct wc_sched_counts want)
 {
-	const struct wc_sched_counts *c = &a.sched.counts;
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 
 #define C(f)                                                                                       \
 	cr_expect_eq(c->f, want.f, #f " is %lu, not %lu", (unsigned long)c->f,                     \

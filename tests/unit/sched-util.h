@@ -36,8 +36,8 @@ struct lost {
 	size_t nruns, noffs;
 };
 
-extern struct st_trace tr;   /* the trace the test writes */
-extern struct wc_analysis a; /* the analysis over it */
+extern struct st_trace tr;    /* the trace the test writes */
+extern struct wc_analysis *a; /* the analysis over it */
 extern bool opened;
 extern struct run runs[64];
 extern struct off offs[64];

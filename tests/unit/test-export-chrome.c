@@ -31,7 +31,8 @@ TestSuite(export_cmd, .init = et_init, .fini = et_fini);
 /* The Chrome document of the trace with @o; its slice count in *@nslices. */
 static char *chrome_text(const struct wc_chrome_opts *o, uint64_t *nslices)
 {
-	struct wc_analysis an;
+	char oerr[256]; /* why wc_analysis_open() failed */
+	struct wc_analysis *an;
 	struct wc_chrome *c;
 	char *text = NULL;
 	size_t len = 0;
@@ -40,13 +41,14 @@ static char *chrome_text(const struct wc_chrome_opts *o, uint64_t *nslices)
 	cr_assert_not_null(f);
 	c = wc_chrome_new(o, f);
 	cr_assert_not_null(c);
-	cr_assert_eq(wc_analysis_open(&an, et_tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_chrome_consumer(c)), 0, "%s", an.error);
+	an = wc_analysis_open(et_tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_chrome_consumer(c)), 0, "%s", wc_analysis_error(an));
 	cr_assert_eq(wc_chrome_finish(c), 0);
 	if (nslices)
 		*nslices = wc_chrome_slices(c);
 	wc_chrome_free(c);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	fclose(f);
 	return text;
 }
@@ -304,8 +306,9 @@ Test(chrome, durations_add_up_in_floating_point)
  */
 Test(chrome, window_end)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	struct wc_chrome_opts o = { 0 };
-	struct wc_analysis an;
+	struct wc_analysis *an;
 	struct wc_chrome *c;
 	char *text = NULL;
 	size_t len = 0;
@@ -325,8 +328,9 @@ Test(chrome, window_end)
 	cr_assert_not_null(f);
 	c = wc_chrome_new(&o, f);
 	cr_assert_not_null(c);
-	cr_assert_eq(wc_analysis_open(&an, et_tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_chrome_consumer(c)), 0, "%s", an.error);
+	an = wc_analysis_open(et_tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_chrome_consumer(c)), 0, "%s", wc_analysis_error(an));
 	cr_assert_eq(wc_chrome_finish(c), 0);
 	/* steps of 2^50 / 65536 ns (about 17 s, a power-of-two multiple of 10 ms): the first
 	 * holds every slice but the far ones */
@@ -336,7 +340,7 @@ Test(chrome, window_end)
 	e = wc_chrome_window_end(c, 0, (double)far / 1e9, 1000);
 	cr_expect_gt(e, (double)far / 1e9, "every slice: past the last: %f", e);
 	wc_chrome_free(c);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	fclose(f);
 	free(text);
 }

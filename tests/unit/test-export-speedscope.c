@@ -26,7 +26,8 @@ TestSuite(validate, .init = et_init, .fini = et_fini);
 /* The speedscope document of the trace with @o (per_thread is set as the command does). */
 static char *speedscope_text(struct wc_profile_opts o, size_t *nprofiles)
 {
-	struct wc_analysis an;
+	char oerr[256]; /* why wc_analysis_open() failed */
+	struct wc_analysis *an;
 	const struct wc_replay_meta *m;
 	struct wc_symbolizer *sym;
 	struct wc_profile *p;
@@ -37,19 +38,21 @@ static char *speedscope_text(struct wc_profile_opts o, size_t *nprofiles)
 	o.per_thread = true;
 	p = wc_profile_new(&o);
 	cr_assert_not_null(p);
-	cr_assert_eq(wc_analysis_open(&an, et_tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
-	cr_assert_eq(an.start_ns, 1 * MS);
-	m = wc_replay_meta(an.replay);
-	sym = wc_symbolizer_new(&an.tasks, m->kallsyms, m->kallsyms_len, m->ksyms, NULL);
+	an = wc_analysis_open(et_tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_profile_consumer(p)), 0, "%s", wc_analysis_error(an));
+	cr_assert_eq(wc_analysis_facts(an)->start_ns, 1 * MS);
+	m = wc_replay_meta(wc_analysis_replay(an));
+	sym = wc_symbolizer_new(wc_analysis_tasks(an), m->kallsyms, m->kallsyms_len, m->ksyms,
+				NULL);
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	cr_assert_eq(wc_speedscope_write(p, &an, sym, o.unit, "t.wct", f, nprofiles), 0);
+	cr_assert_eq(wc_speedscope_write(p, an, sym, o.unit, "t.wct", f, nprofiles), 0);
 	fclose(f);
 	wc_symbolizer_free(sym);
 	wc_profile_free(p);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	return text;
 }
 

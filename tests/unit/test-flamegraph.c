@@ -20,6 +20,7 @@
 #include "analyzer/output/flamegraph.h"
 #include "common/wct.h"
 #include "sched-trace.h"
+#include "tests/unit/svg-util.h"
 
 /* One <g> frame of an SVG, as parsed back. */
 struct pf {
@@ -68,19 +69,6 @@ static void parse(const char *svg)
 	}
 }
 
-/* The SVG of @fg as a string (to free). */
-static char *render(struct wc_flamegraph *fg)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_not_null(f);
-	cr_assert_eq(wc_flamegraph_write(fg, f), 0);
-	fclose(f);
-	return text;
-}
-
 /* A graph of the folded @lines (NULL-terminated) with @o, rendered and parsed. */
 static char *graph(const struct wc_flamegraph_opts *o, const char *const *lines,
 		   struct wc_flamegraph_stats *st)
@@ -91,7 +79,7 @@ static char *graph(const struct wc_flamegraph_opts *o, const char *const *lines,
 	cr_assert_not_null(fg);
 	for (; *lines; lines++)
 		cr_assert_eq(wc_flamegraph_add_folded(fg, *lines), 0, "%s", *lines);
-	svg = render(fg);
+	svg = svg_render(fg);
 	if (st)
 		wc_flamegraph_stats(fg, st);
 	wc_flamegraph_free(fg);
@@ -423,7 +411,7 @@ Test(flamegraph, add_folded)
 	cr_expect_eq(wc_flamegraph_add_folded(fg, "a 0"), 0);
 	cr_expect_eq(wc_flamegraph_add_folded(fg, "a 99999999999999999999"), -EINVAL);
 	cr_expect_eq(wc_flamegraph_add(fg, "a", UINT64_MAX / 2), -EOVERFLOW);
-	svg = render(fg);
+	svg = svg_render(fg);
 	wc_flamegraph_stats(fg, &st);
 	parse(svg);
 	cr_expect_eq(st.total, 20);
@@ -441,7 +429,7 @@ Test(flamegraph, empty_and_bad_options)
 	char *svg;
 
 	cr_assert_not_null(fg);
-	svg = render(fg);
+	svg = svg_render(fg);
 	cr_expect_not_null(strstr(svg, "No stacks"));
 	cr_expect_null(strstr(svg, "<g id=\"frames\">"));
 	free(svg);
@@ -472,7 +460,7 @@ Test(flamegraph, deep_stack)
 	for (int i = 0; i < 20000; i++)
 		len += (size_t)sprintf(stack + len, "%sf%d", i ? ";" : "", i % 1000);
 	cr_assert_eq(wc_flamegraph_add(fg, stack, 5), 0);
-	svg = render(fg);
+	svg = svg_render(fg);
 	wc_flamegraph_stats(fg, &st);
 	cr_expect_eq(st.frames, 20001);
 	cr_expect_eq(st.depth_max, 20000);
@@ -504,7 +492,7 @@ Test(flamegraph, many_stacks)
 			snprintf(line, sizeof(line), "p;g%d;h%d", i, j);
 			cr_assert_eq(wc_flamegraph_add(fg, line, 1), 0);
 		}
-	svg = render(fg);
+	svg = svg_render(fg);
 	wc_flamegraph_stats(fg, &st);
 	cr_expect_eq(st.nodes, 101002);
 	cr_expect_eq(st.frames, 2002);

@@ -284,24 +284,26 @@ static char *read_golden(const char *name, const char *path)
 static char *report(const char *path, const struct wc_hist_opts *o, bool json,
 		    struct wc_hist_counts *n)
 {
-	struct wc_analysis an;
+	char oerr[256]; /* why wc_analysis_open() failed */
+	struct wc_analysis *an;
 	struct wc_hist *h = wc_hist_new(o);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f;
 
 	cr_assert_not_null(h);
-	cr_assert_eq(wc_analysis_open(&an, path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_hist_consumer(h)), 0, "%s", an.error);
-	cr_assert_eq(an.start_ns, 1000 * US);
+	an = wc_analysis_open(path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_hist_consumer(h)), 0, "%s", wc_analysis_error(an));
+	cr_assert_eq(wc_analysis_facts(an)->start_ns, 1000 * US);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
-	cr_assert_eq(json ? wc_hist_write_json(h, &an, f) : wc_hist_write_text(h, &an, f), 0);
+	cr_assert_eq(json ? wc_hist_write_json(h, an, f) : wc_hist_write_text(h, an, f), 0);
 	fclose(f);
 	if (n)
 		*n = *wc_hist_counts(h);
 	wc_hist_free(h);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	return text;
 }
 

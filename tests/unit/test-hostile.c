@@ -16,7 +16,7 @@
 #include "sched-trace.h"
 
 static struct st_trace tr;
-static struct wc_analysis a;
+static struct wc_analysis *a;
 static bool opened;
 
 static void init(void)
@@ -31,7 +31,7 @@ static void init(void)
 static void fini(void)
 {
 	if (opened)
-		wc_analysis_close(&a);
+		wc_analysis_close(a);
 	st_remove(&tr);
 }
 
@@ -40,10 +40,12 @@ TestSuite(hostile, .init = init, .fini = fini);
 /* Close the trace and run the analysis with no consumer.  Return: wc_analysis_run()'s. */
 static int analyse(void)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	cr_assert_eq(st_end(&tr, true, 100000), 0);
-	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	a = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(a, "%s", oerr);
 	opened = true;
-	return wc_analysis_run(&a, NULL);
+	return wc_analysis_run(a, NULL);
 }
 
 static long max_rss_kb(void)
@@ -66,9 +68,9 @@ Test(hostile, payload_of_another_event)
 	x.event_id = ST_EV_WAKING;
 	cr_assert_eq(wc_writer_add(tr.w, &x), 0);
 	st_switch(&tr, 3000, 0, 42, "a", ST_S, 0, "swapper/0", 0);
-	cr_assert_eq(analyse(), 0, "%s", a.error);
-	cr_assert_eq(wc_replay_stats(a.replay)->bad_refs, 1);
-	cr_assert_eq(a.decode_errors, 0);
+	cr_assert_eq(analyse(), 0, "%s", wc_analysis_error(a));
+	cr_assert_eq(wc_replay_stats(wc_analysis_replay(a))->bad_refs, 1);
+	cr_assert_eq(wc_analysis_facts(a)->decode_errors, 0);
 }
 
 /* A STACK record with an id far past those defined: refused, the memory not taken. */
@@ -84,9 +86,11 @@ Test(hostile, stack_id_out_of_sequence)
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", st_kstack(&tr, 3));
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
 	cr_assert_eq(analyse(), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "STACK record"), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, "id 150000000 out of sequence"), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, "byte "), "%s", a.error);
+	cr_assert_not_null(strstr(wc_analysis_error(a), "STACK record"), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), "id 150000000 out of sequence"), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), "byte "), "%s", wc_analysis_error(a));
 	cr_assert_lt(max_rss_kb() - before, 64 * 1024, "took %ld kB", max_rss_kb() - before);
 }
 
@@ -104,10 +108,12 @@ Test(hostile, payload_id_out_of_sequence)
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
 	cr_assert_eq(analyse(), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "PAYLOAD record"), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, "id 268435456 out of sequence (ids are dense from 1, "
-					   "and 1 are defined before it)"),
-			   "%s", a.error);
+	cr_assert_not_null(strstr(wc_analysis_error(a), "PAYLOAD record"), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a),
+				  "id 268435456 out of sequence (ids are dense from 1, "
+				  "and 1 are defined before it)"),
+			   "%s", wc_analysis_error(a));
 }
 
 /* A STACK id defined again: refused (an id is never reused, wcrec-trace(5)). */
@@ -121,8 +127,10 @@ Test(hostile, stack_id_defined_again)
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", st_kstack(&tr, 3));
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
 	cr_assert_eq(analyse(), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "corrupt STACK record"), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, "id 1 defined again"), "%s", a.error);
+	cr_assert_not_null(strstr(wc_analysis_error(a), "corrupt STACK record"), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), "id 1 defined again"), "%s",
+			   wc_analysis_error(a));
 }
 
 /*
@@ -143,8 +151,10 @@ Test(hostile, payload_id_defined_again)
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
 	cr_assert_eq(wc_writer_add(tr.w, &rec), 0);
 	cr_assert_eq(analyse(), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "corrupt PAYLOAD record"), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, "id 1 defined again"), "%s", a.error);
+	cr_assert_not_null(strstr(wc_analysis_error(a), "corrupt PAYLOAD record"), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), "id 1 defined again"), "%s",
+			   wc_analysis_error(a));
 }
 
 /* A HOST record claiming 10 M CPUs: refused before any per-CPU table is sized by it. */
@@ -162,9 +172,10 @@ Test(hostile, host_cpus_past_linux)
 	cr_assert_eq(wc_writer_add(tr.w, &host), 0);
 	st_switch(&tr, 1000, 0, 0, "swapper/0", 0, 42, "a", 0);
 	cr_assert_eq(analyse(), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "corrupt HOST record: 10000000 CPUs configured"), "%s",
-			   a.error);
-	cr_assert_not_null(strstr(a.error, "8192"), "%s", a.error);
+	cr_assert_not_null(
+		strstr(wc_analysis_error(a), "corrupt HOST record: 10000000 CPUs configured"), "%s",
+		wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), "8192"), "%s", wc_analysis_error(a));
 }
 
 /*
@@ -174,6 +185,7 @@ Test(hostile, host_cpus_past_linux)
  */
 Test(hostile, zstd_bomb)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	const uint32_t body = 1u << 20;
 	struct wc_rec_header *big = calloc(1, body);
 	long before = max_rss_kb();
@@ -189,15 +201,17 @@ Test(hostile, zstd_bomb)
 	cr_assert_eq(st_end(&tr, true, 100000), 0);
 	cr_assert_eq(stat(tr.path, &st), 0);
 	cr_assert_lt(st.st_size, 128 * 1024, "the bomb is %ld bytes", (long)st.st_size);
-	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	a = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(a, "%s", oerr);
 	opened = true;
-	cr_assert_eq(wc_analysis_run(&a, NULL), 0, "%s", a.error);
-	cr_assert_eq(wc_replay_stats(a.replay)->state, WC_READER_CORRUPT);
+	cr_assert_eq(wc_analysis_run(a, NULL), 0, "%s", wc_analysis_error(a));
+	cr_assert_eq(wc_replay_stats(wc_analysis_replay(a))->state, WC_READER_CORRUPT);
+	cr_assert_not_null(strstr(wc_replay_error(wc_analysis_replay(a)),
+				  "frames decompress to more than 32 MiB"),
+			   "%s", wc_replay_error(wc_analysis_replay(a)));
 	cr_assert_not_null(
-		strstr(wc_replay_error(a.replay), "frames decompress to more than 32 MiB"), "%s",
-		wc_replay_error(a.replay));
-	cr_assert_not_null(strstr(wc_replay_error(a.replay), "over 256 times the file's"), "%s",
-			   wc_replay_error(a.replay));
+		strstr(wc_replay_error(wc_analysis_replay(a)), "over 256 times the file's"), "%s",
+		wc_replay_error(wc_analysis_replay(a)));
 	cr_assert_lt(max_rss_kb() - before, 48 * 1024, "took %ld kB", max_rss_kb() - before);
 }
 
@@ -215,6 +229,7 @@ Test(hostile, decompressed_limit_follows_the_file)
  */
 Test(hostile, max_memory)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	struct {
 		struct wc_rec_stack s;
 		uint64_t ips[126];
@@ -228,18 +243,22 @@ Test(hostile, max_memory)
 	}
 	st_switch(&tr, 3000, 0, 42, "a", ST_S, 0, "swapper/0", 0);
 	cr_assert_eq(st_end(&tr, true, 100000), 0);
-	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	a = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(a, "%s", oerr);
 	opened = true;
-	a.max_memory = 1 << 20; /* far less than the process holds */
-	cr_assert_eq(wc_analysis_run(&a, NULL), -WC_ECORRUPT);
-	cr_assert_not_null(strstr(a.error, "over --max-memory (1 MiB): "), "%s", a.error);
-	cr_assert_not_null(strstr(a.error, " MiB resident by byte "), "%s", a.error);
-	wc_analysis_close(&a);
+	wc_analysis_set_max_memory(a, 1 << 20); /* far less than the process holds */
+	cr_assert_eq(wc_analysis_run(a, NULL), -WC_ECORRUPT);
+	cr_assert_not_null(strstr(wc_analysis_error(a), "over --max-memory (1 MiB): "), "%s",
+			   wc_analysis_error(a));
+	cr_assert_not_null(strstr(wc_analysis_error(a), " MiB resident by byte "), "%s",
+			   wc_analysis_error(a));
+	wc_analysis_close(a);
 	opened = false;
 
-	cr_assert_eq(wc_analysis_open(&a, tr.path), 0, "%s", a.error);
+	a = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(a, "%s", oerr);
 	opened = true;
-	a.max_memory = UINT64_MAX; /* none */
-	cr_assert_eq(wc_analysis_run(&a, NULL), 0, "%s", a.error);
-	cr_assert_eq(wc_replay_stats(a.replay)->state, WC_READER_CLEAN);
+	wc_analysis_set_max_memory(a, UINT64_MAX); /* none */
+	cr_assert_eq(wc_analysis_run(a, NULL), 0, "%s", wc_analysis_error(a));
+	cr_assert_eq(wc_replay_stats(wc_analysis_replay(a))->state, WC_READER_CLEAN);
 }

@@ -10,19 +10,7 @@
 
 #include "analyzer/output/flamegraph.h"
 #include "analyzer/output/output.h"
-
-/* The SVG of @fg as a string (to free). */
-static char *render(struct wc_flamegraph *fg)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-
-	cr_assert_not_null(f);
-	cr_assert_eq(wc_flamegraph_write(fg, f), 0);
-	fclose(f);
-	return text;
-}
+#include "tests/unit/svg-util.h"
 
 /* How many times @needle is in @s. */
 static size_t count(const char *s, const char *needle)
@@ -100,8 +88,8 @@ Test(output, svg_lines_as_structures)
 		cr_assert_eq(wc_flamegraph_add_line(a, &l), 0);
 		cr_assert_eq(wc_flamegraph_add(b, text, lines[i].value), 0);
 	}
-	sa = render(a);
-	sb = render(b);
+	sa = svg_render(a);
+	sb = svg_render(b);
 	cr_expect_str_eq(sa, sb);
 	cr_expect_eq(count(sa, "<g><title>"), 9); /* all, app, main, read, compute, S, runqueue,
 						   * --, waker */

@@ -94,7 +94,8 @@ static void write_profile_trace(void)
 static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, uint64_t *skid,
 			 uint64_t *total, bool *attributed)
 {
-	struct wc_analysis an;
+	char oerr[256]; /* why wc_analysis_open() failed */
+	struct wc_analysis *an;
 	struct wc_profile *p = wc_profile_new(o);
 	struct wc_symbolizer *sym;
 	struct wc_out_args args = { .file = "t.wct", .prof = o };
@@ -103,22 +104,24 @@ static char *folded_with(const struct wc_profile_opts *o, const char *kallsyms, 
 	FILE *f;
 
 	cr_assert_not_null(p);
-	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
-	cr_assert_eq(an.start_ns, 1000000);
-	sym = wc_symbolizer_new(&an.tasks, kallsyms, kallsyms ? strlen(kallsyms) : 0, NULL, NULL);
+	an = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_profile_consumer(p)), 0, "%s", wc_analysis_error(an));
+	cr_assert_eq(wc_analysis_facts(an)->start_ns, 1000000);
+	sym = wc_symbolizer_new(wc_analysis_tasks(an), kallsyms, kallsyms ? strlen(kallsyms) : 0,
+				NULL, NULL);
 	cr_assert_not_null(sym);
 	f = open_memstream(&text, &len);
 	cr_assert_not_null(f);
 	args.out = f;
-	args.a = &an;
+	args.a = an;
 	cr_assert_eq(wc_output_run(&wc_output_folded, &args, p, sym, NULL), 0);
 	fclose(f);
 	if (skid)
 		*skid = wc_profile_skid(p, total, attributed);
 	wc_symbolizer_free(sym);
 	wc_profile_free(p);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	return text;
 }
 
@@ -478,20 +481,22 @@ static int check_line(void *ctx, const struct wc_out_line *l)
 
 static struct seen test_lines(const struct wc_profile_opts *o)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	struct wc_profile *p = wc_profile_new(o);
 	struct wc_symbolizer *sym;
-	struct wc_analysis an;
+	struct wc_analysis *an;
 	struct seen s = { 0 };
 
 	cr_assert_not_null(p);
-	cr_assert_eq(wc_analysis_open(&an, tr.path), 0, "%s", an.error);
-	cr_assert_eq(wc_analysis_run(&an, wc_profile_consumer(p)), 0, "%s", an.error);
-	sym = wc_symbolizer_new(&an.tasks, NULL, 0, NULL, NULL);
+	an = wc_analysis_open(tr.path, oerr, sizeof(oerr));
+	cr_assert_not_null(an, "%s", oerr);
+	cr_assert_eq(wc_analysis_run(an, wc_profile_consumer(p)), 0, "%s", wc_analysis_error(an));
+	sym = wc_symbolizer_new(wc_analysis_tasks(an), NULL, 0, NULL, NULL);
 	cr_assert_not_null(sym);
-	cr_assert_eq(wc_profile_lines(p, &an, sym, check_line, &s), 0);
+	cr_assert_eq(wc_profile_lines(p, an, sym, check_line, &s), 0);
 	wc_symbolizer_free(sym);
 	wc_profile_free(p);
-	wc_analysis_close(&an);
+	wc_analysis_close(an);
 	return s;
 }
 

@@ -333,7 +333,7 @@ Test(sched, double_switch_out_runtime)
 	st_switch(&tr, 7000, 1, A, "a", ST_S, 0, "swapper/1", 0);
 	analyse(8000);
 
-	cr_assert_eq(a.runtime_events, 6);
+	cr_assert_eq(wc_analysis_facts(a)->runtime_events, 6);
 	/* runs in the order they close: A [100, 1000]; B [200, 1700]; A [2200, 4000] (inferred);
 	 * C [4000, 4100] (C's run from 1700 was cut by its own untraced switch-out); A [4100,
 	 * 5000] (traced); A [5000, 7000] (inferred) */
@@ -356,9 +356,9 @@ Test(sched, double_switch_out_runtime)
 	 * [1700, 4000] and [5000, 7000], are how far off it may be */
 	cr_expect_eq(expect_off(0, A, 1000, 1500, 2200, 'S', false)->inferred_bound_ns, 2300);
 	cr_expect_eq(expect_off(3, A, 5000, 5000, 5000, 'R', true)->inferred_bound_ns, 2000);
-	cr_expect_eq(a.sched.counts.inferred_switch_in, 2);
-	cr_expect_eq(a.sched.counts.inferred_by_runtime, 2);
-	cr_expect_eq(a.sched.counts.inferred_by_samples, 0);
+	cr_expect_eq(wc_analysis_sched(a)->counts.inferred_switch_in, 2);
+	cr_expect_eq(wc_analysis_sched(a)->counts.inferred_by_runtime, 2);
+	cr_expect_eq(wc_analysis_sched(a)->counts.inferred_by_samples, 0);
 }
 
 /*
@@ -407,8 +407,9 @@ Test(sched, switch_in_record)
 	cr_expect_eq(iv->waker_tid, W);
 	cr_expect(expect_off(1, B, 200, 2100, 2100, 'S', false)->no_wakeup);
 	cr_expect_not(expect_off(2, A, 2000, 2500, 2500, 'S', false)->inferred);
-	cr_expect_eq(a.sched.cpu_curr[0], 0, "the record of the idle task put it on CPU 0");
-	cr_expect_eq(a.sched.cpu_since_ns[0], 2300);
+	cr_expect_eq(wc_analysis_sched(a)->cpu_curr[0], 0,
+		     "the record of the idle task put it on CPU 0");
+	cr_expect_eq(wc_analysis_sched(a)->cpu_since_ns[0], 2300);
 	/* A's first event a switch-in, B's a switch-out; A off at the end, B on */
 	expect_counts((struct wc_sched_counts){ .switches = 7,
 						.wakeups = 2,
@@ -445,7 +446,7 @@ Test(sched, switch_in_record_of_an_exiting_task)
 
 	cr_expect_not(iv->inferred);
 	cr_expect_eq(iv->cpu, 0);
-	cr_expect_null(wc_tasks_find(&a.tasks, UINT32_MAX), "no thread of tid -1");
+	cr_expect_null(wc_tasks_find(wc_analysis_tasks(a), UINT32_MAX), "no thread of tid -1");
 	cr_expect_eq(nlosts, 0);
 	/* A's and B's first events switch-ins; A off at the end (X), B on (its switch-out to A
 	 * untraced) */
@@ -528,5 +529,5 @@ Test(sched, runtime_within_ticks)
 	expect_run(1, A, 0, 2500, 3800);
 	cr_expect(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred);
 	cr_expect_eq(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred_bound_ns, 1000);
-	cr_expect_eq(a.sched.counts.inferred_by_runtime, 1);
+	cr_expect_eq(wc_analysis_sched(a)->counts.inferred_by_runtime, 1);
 }

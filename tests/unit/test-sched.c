@@ -64,14 +64,14 @@ Test(sched, simple_sleep)
 	expect_counts((struct wc_sched_counts){
 		.switches = 4, .wakeups = 2, .start_unknown = 1, .open_off_at_end = 1 });
 	/* the thread got its comm from the payloads and its pid from the switch-out context */
-	struct wc_thread *t = wc_tasks_find(&a.tasks, A);
+	struct wc_thread *t = wc_tasks_find(wc_analysis_tasks(a), A);
 
 	cr_assert_not_null(t);
 	cr_expect_str_eq(t->comm, "a");
 	cr_expect_eq(t->pid, A);
 	uint64_t vol, invol;
 
-	wc_sched_switches(&a.sched, t, &vol, &invol);
+	wc_sched_switches(wc_analysis_sched(a), t, &vol, &invol);
 	cr_expect_eq(vol, 2);
 	cr_expect_eq(invol, 0);
 }
@@ -104,7 +104,8 @@ Test(sched, preempted)
 		.switches = 3, .start_unknown = 2, .open_off_at_end = 1, .open_run_at_end = 1 });
 	uint64_t vol, invol;
 
-	wc_sched_switches(&a.sched, wc_tasks_find(&a.tasks, A), &vol, &invol);
+	wc_sched_switches(wc_analysis_sched(a), wc_tasks_find(wc_analysis_tasks(a), A), &vol,
+			  &invol);
 	cr_expect_eq(invol, 1);
 }
 
@@ -319,7 +320,7 @@ Test(sched, open_off_at_end)
 	expect_run(1, A, 0, 100, 1000);
 	expect_counts((struct wc_sched_counts){
 		.switches = 4, .wakeups = 1, .start_unknown = 2, .open_off_at_end = 1 });
-	cr_expect_eq(wc_analysis_end_ns(&a), 5000);
+	cr_expect_eq(wc_analysis_end_ns(a), 5000);
 }
 
 /*
@@ -368,8 +369,8 @@ Test(sched, idle_not_a_task)
 	cr_assert_eq(nruns, 1);
 	expect_run(0, A, 0, 100, 1000);
 	cr_expect_eq(noffs, 0);
-	cr_expect_null(wc_tasks_find(&a.tasks, 0));
-	cr_expect_eq(a.tasks.nthreads, 2); /* slot 0 unused, then A */
+	cr_expect_null(wc_tasks_find(wc_analysis_tasks(a), 0));
+	cr_expect_eq(wc_analysis_tasks(a)->nthreads, 2); /* slot 0 unused, then A */
 	expect_counts((struct wc_sched_counts){
 		.switches = 3, .wakeups = 1, .start_unknown = 1, .open_off_at_end = 1 });
 }
@@ -530,11 +531,11 @@ Test(replay, truncated_file)
 	analyse_file(cut, 0);
 	unlink(cut);
 
-	const struct wc_replay_stats *st = wc_replay_stats(a.replay);
+	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
 
 	cr_expect_eq(st->state, WC_READER_TRUNCATED);
 	cr_expect_eq(st->end_ns, 0);
-	cr_expect_eq(wc_analysis_end_ns(&a), 1700);
+	cr_expect_eq(wc_analysis_end_ns(a), 1700);
 	cr_assert_eq(nruns, 1);
 	expect_run(0, A, 0, 100, 1000);
 	cr_assert_eq(noffs, 1);

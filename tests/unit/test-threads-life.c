@@ -229,7 +229,7 @@ Test(threads, new_thread_from_wakeup_new_to_exit)
 	cr_expect_eq(r[0].voluntary, 2);
 	cr_expect_eq(r[0].involuntary, 0);
 	tt_expect_gaps(&r[0], 0, 0, 0);
-	cr_expect_eq(tt_an.sched.counts.open_off_at_end, 0);
+	cr_expect_eq(wc_analysis_sched(tt_an)->counts.open_off_at_end, 0);
 }
 
 /*

@@ -147,11 +147,11 @@ Test(threads, switch_counts_match_the_state_machine)
 	r = tt_report(5000, &o, &n);
 	cr_assert_eq(n, 2);
 	for (size_t i = 0; i < n; i++) {
-		const struct wc_thread *t = wc_tasks_find(&tt_an.tasks, r[i].tid);
+		const struct wc_thread *t = wc_tasks_find(wc_analysis_tasks(tt_an), r[i].tid);
 		uint64_t vol, invol;
 
 		cr_assert_not_null(t);
-		wc_sched_switches(&tt_an.sched, t, &vol, &invol);
+		wc_sched_switches(wc_analysis_sched(tt_an), t, &vol, &invol);
 		cr_expect_eq(r[i].voluntary, vol, "%u", r[i].tid);
 		cr_expect_eq(r[i].involuntary, invol, "%u", r[i].tid);
 	}
@@ -702,7 +702,7 @@ Test(threads, truncated_trace)
 	cr_assert_eq(tu_copy_prefix(tt_tr.path, frame1 + 20, cut), 0);
 	r = tt_report_file(cut, &o, &n);
 	unlink(cut);
-	cr_expect_eq(wc_replay_stats(tt_an.replay)->state, WC_READER_TRUNCATED);
+	cr_expect_eq(wc_replay_stats(wc_analysis_replay(tt_an))->state, WC_READER_TRUNCATED);
 	cr_assert_eq(n, 1);
 	tt_expect_times(&r[0], 1600, 1000, 600, 500, 0, 0, 0, 100);
 	text = tt_output(wc_threads_write_text);

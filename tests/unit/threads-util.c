@@ -8,7 +8,7 @@
 #include "threads-util.h"
 
 struct st_trace tt_tr;
-struct wc_analysis tt_an;
+struct wc_analysis *tt_an;
 uint32_t tt_k_sleep, tt_k_io, tt_k_preempt, tt_s_spin, tt_s_spin2, tt_s_work;
 
 static struct wc_symbolizer *sym;
@@ -65,22 +65,26 @@ void tt_fini(void)
 	wc_threads_free(th);
 	wc_symbolizer_free(sym);
 	if (opened)
-		wc_analysis_close(&tt_an);
+		wc_analysis_close(tt_an);
 	st_remove(&tt_tr);
 }
 
 const struct wc_threads_row *tt_report_file(const char *path, const struct wc_threads_opts *o,
 					    size_t *n)
 {
+	char oerr[256]; /* why wc_analysis_open() failed */
 	th = wc_threads_new(o);
 	cr_assert_not_null(th);
-	cr_assert_eq(wc_analysis_open(&tt_an, path), 0, "%s", tt_an.error);
+	tt_an = wc_analysis_open(path, oerr, sizeof(oerr));
+	cr_assert_not_null(tt_an, "%s", oerr);
 	opened = true;
-	cr_assert_eq(wc_analysis_run(&tt_an, wc_threads_consumer(th)), 0, "%s", tt_an.error);
-	cr_assert_eq(tt_an.decode_errors, 0);
-	sym = wc_symbolizer_new(&tt_an.tasks, kallsyms, sizeof(kallsyms) - 1, NULL, NULL);
+	cr_assert_eq(wc_analysis_run(tt_an, wc_threads_consumer(th)), 0, "%s",
+		     wc_analysis_error(tt_an));
+	cr_assert_eq(wc_analysis_facts(tt_an)->decode_errors, 0);
+	sym = wc_symbolizer_new(wc_analysis_tasks(tt_an), kallsyms, sizeof(kallsyms) - 1, NULL,
+				NULL);
 	cr_assert_not_null(sym);
-	cr_assert_eq(wc_threads_finish(th, &tt_an, sym), 0);
+	cr_assert_eq(wc_threads_finish(th, tt_an, sym), 0);
 	return wc_threads_rows(th, n);
 }
 
@@ -89,7 +93,7 @@ void tt_reset(void)
 	wc_threads_free(th);
 	wc_symbolizer_free(sym);
 	if (opened)
-		wc_analysis_close(&tt_an);
+		wc_analysis_close(tt_an);
 	th = NULL;
 	sym = NULL;
 	opened = false;
@@ -109,7 +113,7 @@ char *tt_output(int (*write)(struct wc_threads *, struct wc_analysis *, struct w
 	FILE *f = open_memstream(&text, &len);
 
 	cr_assert_not_null(f);
-	cr_assert_eq(write(th, &tt_an, sym, f), 0);
+	cr_assert_eq(write(th, tt_an, sym, f), 0);
 	fclose(f);
 	return text;
 }

@@ -38,7 +38,7 @@ extern struct st_trace tt_tr;
 
 /* The analysis of the last report: valid from tt_report() or tt_report_file() to tt_reset()
  * or tt_fini(). */
-extern struct wc_analysis tt_an;
+extern struct wc_analysis *tt_an;
 
 /* The stack ids of the stacks above in tt_tr, set by tt_make_stacks(). */
 extern uint32_t tt_k_sleep, tt_k_io, tt_k_preempt, tt_s_spin, tt_s_spin2, tt_s_work;
