@@ -588,6 +588,34 @@ void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profil
 			     ")");
 }
 
+int wc_cli_profile_run(struct wc_cli_session *s, struct wc_cli *c, bool waker,
+		       struct wc_profile **pp)
+{
+	struct wc_profile *p;
+	int ret;
+
+	*pp = NULL;
+	if (waker && c->prof.mode == WC_MODE_ON)
+		return wc_cli_bad("--waker shows blocked (off-CPU) time: not with --mode", "on");
+	if (waker) {
+		c->prof.waker = true;
+		c->prof.mode = WC_MODE_OFF;
+	}
+	p = wc_profile_new(&c->prof);
+	if (!p) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		return WC_EXIT_BAD_FILE;
+	}
+	*pp = p;
+	ret = wc_cli_run(s, c, wc_profile_consumer(p));
+	if (ret < 0 && waker && !wc_profile_waker_stacks(p))
+		fprintf(stderr,
+			"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
+			"--waker-stacks): wakers are named by comm-tid only\n",
+			c->file);
+	return ret;
+}
+
 int wc_cli_end(struct wc_cli_session *s, int status)
 {
 	if (status < 0 && s->a) {

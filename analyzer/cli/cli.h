@@ -149,6 +149,18 @@ void wc_cli_profile_notes(const struct wc_cli_session *s, const struct wc_profil
 			  const char *file, FILE *err);
 
 /**
+ * wc_cli_profile_run() - the wall-clock profile of @c's trace: @c->prof set for --waker when
+ * @waker (blocked time only, as BCC offwaketime: refused with --mode on), the profile made and
+ * the trace replayed into it (wc_cli_run()), with a note on stderr when --waker finds no
+ * wakeup callchains in the trace
+ * @pp: set to the profile, owned by the caller (wc_profile_free()), NULL when not made
+ * Return: as wc_cli_run(): negative when the profile is complete, else the exit status
+ * (WC_EXIT_USAGE for --waker with --mode on, WC_EXIT_BAD_FILE out of memory).
+ */
+int wc_cli_profile_run(struct wc_cli_session *s, struct wc_cli *c, bool waker,
+		       struct wc_profile **pp);
+
+/**
  * wc_cli_progress() - with @on, before wc_analysis_run() on the opened @s->a: show its
  * progress on stderr when that is a terminal and the replay takes over a second (compressed
  * bytes read of the file's size, on one line); without, after it: wipe that line

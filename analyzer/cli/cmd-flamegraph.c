@@ -142,31 +142,15 @@ int wc_cmd_flamegraph(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (x.waker && c.prof.mode == WC_MODE_ON)
-		return wc_cli_bad("--waker shows blocked (off-CPU) time: not with --mode", "on");
-	if (x.waker) { /* as folded --waker, drawn as flamegraph.pl --colors chain */
-		c.prof.waker = true;
-		c.prof.mode = WC_MODE_OFF;
-		if (!x.colors_set)
-			x.o.palette = WC_FG_CHAIN;
-	}
+	if (x.waker && !x.colors_set) /* as folded --waker, drawn as flamegraph.pl --colors chain */
+		x.o.palette = WC_FG_CHAIN;
 	/* kernel frames carry _[k] for the colours; it is not shown */
 	c.prof.annotate = !c.prof.user_only;
 	/* the title by mode, subtitle, legend and unit are the svg row's (output.h) */
-	p = wc_profile_new(&c.prof);
-	if (!p) {
-		fprintf(stderr, "wcanalyze: out of memory\n");
-		return WC_EXIT_BAD_FILE;
-	}
-	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
+	ret = wc_cli_profile_run(&s, &c, x.waker, &p);
 	if (ret < 0) {
 		uint64_t total = 0;
 
-		if (x.waker && !wc_profile_waker_stacks(p))
-			fprintf(stderr,
-				"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
-				"--waker-stacks): wakers are named by comm-tid only\n",
-				c.file);
 		ret = draw(&s, &c, &x, p, &total);
 		if (!ret)
 			wc_cli_profile_notes(&s, p, c.file, stderr);

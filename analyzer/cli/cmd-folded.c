@@ -44,29 +44,12 @@ int wc_cmd_folded(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (waker && c.prof.mode == WC_MODE_ON)
-		return wc_cli_bad("--waker shows blocked (off-CPU) time: not with --mode", "on");
-	if (waker) {
-		c.prof.waker = true;
-		c.prof.mode = WC_MODE_OFF;
-	}
-	p = wc_profile_new(&c.prof);
-	if (!p) {
-		fprintf(stderr, "wcanalyze: out of memory\n");
-		return WC_EXIT_BAD_FILE;
-	}
-	ret = wc_cli_run(&s, &c, wc_profile_consumer(p));
+	ret = wc_cli_profile_run(&s, &c, waker, &p);
 	if (ret < 0) {
 		struct wc_out_args args = {
 			.out = stdout, .a = s.a, .file = c.file, .prof = &c.prof
 		};
 		int err = wc_output_run(&wc_output_folded, &args, p, s.sym, NULL);
-
-		if (waker && !wc_profile_waker_stacks(p))
-			fprintf(stderr,
-				"wcanalyze: note: %s: recorded without wakeup callchains (wcrec "
-				"--waker-stacks): wakers are named by comm-tid only\n",
-				c.file);
 
 		if (err) {
 			fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
