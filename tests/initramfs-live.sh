@@ -31,9 +31,11 @@ echo "guest: wcrec exit $? ($(cat /tmp/err))"
 out demo.wct /tmp/demo.wct
 EOF2
 strip -o "$tmp/wcrec" "$B/tests/wcrec-static"
+alone_begin # as vm-matrix.sh: the guest's CPU would starve another live test's recorder
 sh "$(dirname "$0")/vm/boot.sh" 6.1-cloud "$tmp/init.sh" "$tmp/vm" "$tmp/wcrec" \
 	"$B/tests/wcdemo-static=wcdemo" >"$tmp/boot.out"
 rc=$?
+alone_end
 [ $rc -eq 77 ] && skip "$(tail -1 "$tmp/boot.out")"
 echo "note: kernel $(cat "$tmp/vm/kernel"); $(tail -1 "$tmp/vm/qemu.err")"
 expect "qemu ends by itself (boot.sh exit $rc: $(tail -2 "$tmp/vm/qemu.err" | head -1))" $rc -eq 0
