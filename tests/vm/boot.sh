@@ -12,7 +12,7 @@
 #           and each file the guest sent with `out NAME`, decoded, as OUTDIR/NAME
 #   FILE    copied into the initramfs as /NAME (default: its base name), e.g. static programs
 # The initramfs holds /bin/busybox (busybox-static), /init and the FILEs.  qemu runs with 2
-# CPUs and 512 MiB, TCG unless WC_VM_KVM=1 and /dev/kvm is writable, 300 s at most
+# CPUs and 512 MiB, TCG unless WC_VM_KVM=1 and /dev/kvm is writable, 180 s at most
 # (WC_VM_TIMEOUT).  noirqdebug: under PREEMPT_RT the serial port's threaded handler falls
 # behind a TCG guest's output, the kernel takes IRQ 4 for stuck ("nobody cared") and
 # disables it, and the console stops.
@@ -104,7 +104,7 @@ rm -rf "$root"
 accel=tcg
 [ "${WC_VM_KVM:-0}" = 1 ] && [ -w /dev/kvm ] && accel=kvm
 start=$(date +%s)
-timeout "${WC_VM_TIMEOUT:-300}" qemu-system-x86_64 -accel "$accel" -smp 2 -m 512 -nographic \
+timeout "${WC_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel "$accel" -smp 2 -m 512 -nographic \
 	-no-reboot -kernel "$kernel" -initrd "$out/initrd.gz" \
 	-append "console=ttyS0 quiet panic=-1 tsc=reliable noirqdebug" </dev/null >"$out/console.raw" 2>"$out/qemu.err"
 rc=$?
