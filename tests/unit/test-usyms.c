@@ -28,7 +28,7 @@ static struct wc_rec_usym *rec(const uint8_t *id, uint8_t id_len, uint64_t start
 	r->build_id_size = id_len;
 	r->source = WC_USYM_DEBUG;
 	r->name_len = (uint32_t)n;
-	memcpy(r->build_id, id, id_len < 24 ? id_len : 24);
+	memcpy(r->build_id, id, id_len < 20 ? id_len : 20); /* @id holds 20 bytes at most */
 	memcpy(r->name, name, n);
 	return r;
 }
