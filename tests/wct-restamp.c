@@ -224,9 +224,9 @@ static void pair_pass(struct evs *ours, const struct evs *perf, int side)
 				break;
 			if (strcmp(p->name, o->name) || p->a != o->a || p->b != o->b)
 				continue;
+			/* the wrong side: only where none is right */
 			if (side && (p->time_ns - o->time_ns) * side < 0)
-				d += 2 * WINDOW_NS +
-				     1; /* the wrong side: only where none is right */
+				d += 2 * WINDOW_NS + 1;
 			if (best == perf->n || d < best_d) {
 				best = j;
 				best_d = d;
