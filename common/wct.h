@@ -32,7 +32,7 @@
 #define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
 #define WC_FILE_VERSION_MINOR                                                                      \
-	8 /* additions a reader of the same major may ignore                                       \
+	9 /* additions a reader of the same major may ignore                                       \
 	   * (1.1: TP_INLINE records, the RUNTIME event kind;                                      \
 	   * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                            \
 	   * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                          \
@@ -41,7 +41,8 @@
 	   * 1.5: SWITCH_IN records;                                                               \
 	   * 1.6: WC_CONTEXT_TRUNCATED in callchains;                                              \
 	   * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker;                              \
-	   * 1.8: USYM records) */
+	   * 1.8: USYM records;                                                                    \
+	   * 1.9: USYM records of inlined calls) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES   (256u << 20)
@@ -437,6 +438,11 @@ enum wc_usym_source {
  * frame that holds the first events of it is complete.  A record with start == end == 0 and
  * an empty name says only where the file's symbols came from (source), once per build-id;
  * every record of a build-id carries the same source.
+ * Since 1.9, a record of depth d > 0 is an inlined call instead (a DW_TAG_inlined_subroutine of
+ * the file's DWARF): [start, end) is the piece of its code that holds an address a callchain
+ * refers to (the byte before it: a return address's call), name the inlined function's; depth
+ * 1 is a call inlined into the function, d + 1 one inlined into a call of depth d.  Records of
+ * one build-id and depth do not overlap; depth is at most WC_USYM_MAX_DEPTH.
  */
 struct wc_rec_usym {
 	struct wc_rec_header h;
@@ -444,12 +450,13 @@ struct wc_rec_usym {
 	uint64_t end;	       /* file offset past the function; above start (or both 0) */
 	uint8_t build_id_size; /* 1..WC_BUILD_ID_MAX */
 	uint8_t source;	       /* enum wc_usym_source */
-	uint16_t reserved;     /* 0 */
+	uint16_t depth;	       /* 0: a function; d > 0: an inlined call (since 1.9; 0 before) */
 	uint32_t name_len;     /* bytes, NUL included */
 	uint8_t build_id[WC_BUILD_ID_MAX + 4];
 	char name[];
 };
 static_assert(sizeof(struct wc_rec_usym) == 56, "usym record");
+#define WC_USYM_MAX_DEPTH 16 /* levels of inlining a reader keeps */
 
 #define WC_IMAGE_MAX_BYTES (1u << 20) /* the recorder writes no larger image */
 

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "analyzer/symbols/dwinline.h"
 #include "analyzer/symbols/elfsym.h"
 #include "common/grow.h"
 #include "common/map64.h"
@@ -22,7 +23,8 @@ struct ufile {
 	uint8_t id_len;
 	uint8_t source;		 /* enum wc_usym_source, once read */
 	struct wc_elfsym *es;	 /* NULL until read */
-	struct wc_map64 written; /* file offset of a function's start -> 1: its record is out */
+	struct wc_dwinline *dw;	 /* its DWARF, when it has one and es is read */
+	struct wc_map64 written; /* depth << 56 | file offset of a start -> 1: record out */
 };
 
 /* One executable mapping of a file, in some process. */
@@ -64,6 +66,7 @@ void wc_usym_writer_free(struct wc_usym_writer *uw)
 	for (size_t i = 0; i < uw->nfiles; i++) {
 		free(uw->files[i].path);
 		wc_elfsym_free(uw->files[i].es);
+		wc_dwinline_free(uw->files[i].dw);
 		wc_map64_fini(&uw->files[i].written);
 	}
 	free(uw->files);
@@ -180,9 +183,10 @@ static void sort_maps(struct wc_usym_writer *uw)
 	uw->nmaps = uw->nsorted = n;
 }
 
-/* Write the USYM record of [start, end) of f.  Return: 0, -ENOMEM or the writer's error. */
+/* Write the USYM record of [start, end) of f, of depth (0: a function; > 0: an inlined call).
+ * Return: 0, -ENOMEM or the writer's error. */
 static int write_usym(struct wc_usym_writer *uw, struct wc_writer *w, const struct ufile *f,
-		      uint64_t start, uint64_t end, const char *name)
+		      uint64_t start, uint64_t end, uint16_t depth, const char *name)
 {
 	size_t name_len = strlen(name) + 1;
 	uint32_t size;
@@ -200,6 +204,7 @@ static int write_usym(struct wc_usym_writer *uw, struct wc_writer *w, const stru
 	r->end = end;
 	r->build_id_size = f->id_len;
 	r->source = f->source;
+	r->depth = depth;
 	r->name_len = (uint32_t)name_len;
 	memcpy(r->build_id, f->id, f->id_len);
 	memcpy(r->name, name, name_len);
@@ -232,7 +237,39 @@ static int open_file(struct wc_usym_writer *uw, struct wc_writer *w, struct ufil
 	default:
 		f->source = WC_USYM_NONE;
 	}
-	return write_usym(uw, w, f, 0, 0, "");
+	if (f->source == WC_USYM_SYMTAB || f->source == WC_USYM_DEBUG)
+		f->dw = wc_dwinline_open(from); /* NULL: no DWARF, no inlined calls */
+	return write_usym(uw, w, f, 0, 0, 0, "");
+}
+
+/*
+ * Write the records of the inlined calls at file offset off of f (the byte before a return
+ * address: its call; wcanalyze looks them up so), each piece of code once.
+ * Return: as write_usym().
+ */
+static int write_inlines(struct wc_usym_writer *uw, struct wc_writer *w, struct ufile *f,
+			 uint64_t off)
+{
+	struct wc_inline_frame fr[WC_INLINE_MAX_DEPTH];
+	uint64_t vaddr, start, end;
+	size_t n;
+
+	if (!wc_elfsym_vaddr(f->es, off, &vaddr))
+		return 0;
+	n = wc_dwinline_lookup(f->dw, vaddr, fr, WC_INLINE_MAX_DEPTH);
+	for (size_t i = 0; i < n; i++) { /* fr[0] the innermost: of depth n */
+		uint16_t depth = (uint16_t)(n - i);
+		int inserted, err;
+
+		if (!wc_elfsym_file_offset(f->es, fr[i].lo, &start) ||
+		    !wc_elfsym_file_offset(f->es, fr[i].hi - 1, &end))
+			continue;
+		if (!wc_map64_put(&f->written, (uint64_t)depth << 56 | start, 1, &inserted))
+			return -ENOMEM;
+		if (inserted && (err = write_usym(uw, w, f, start, end + 1, depth, fr[i].name)))
+			return err;
+	}
+	return 0;
 }
 
 /* Name addr in each mapping that holds it.  Return: 0, -ENOMEM or the writer's error. */
@@ -267,7 +304,9 @@ static int resolve(struct wc_usym_writer *uw, struct wc_writer *w, uint64_t addr
 		named = true;
 		if (!wc_map64_put(&f->written, start, 1, &inserted))
 			return -ENOMEM;
-		if (inserted && (err = write_usym(uw, w, f, start, end, name)))
+		if (inserted && (err = write_usym(uw, w, f, start, end, 0, name)))
+			return err;
+		if (f->dw && off > start && (err = write_inlines(uw, w, f, off - 1)))
 			return err;
 	}
 	uw->st.named += named;

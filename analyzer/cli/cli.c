@@ -24,6 +24,7 @@ enum {
 	O_DEBUG_DIR,
 	O_DEBUGINFOD,
 	O_KALLSYMS,
+	O_INLINE,
 	O_ALL_TASKS,
 	O_MAX_MEMORY,
 	O_SKID
@@ -57,6 +58,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_SYMBOLS, { "debug-dir", required_argument, NULL, O_DEBUG_DIR }, "" },
 	{ WC_CLI_SYMBOLS, { "debuginfod", optional_argument, NULL, O_DEBUGINFOD }, "" },
 	{ WC_CLI_SYMBOLS, { "kallsyms", required_argument, NULL, O_KALLSYMS }, "" },
+	{ WC_CLI_SYMBOLS, { "inline", no_argument, NULL, O_INLINE }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -257,6 +259,9 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 		if (access(arg, R_OK))
 			return wc_cli_bad("--kallsyms: cannot read the file", arg);
 		c->paths.kallsyms = arg;
+		return 0;
+	case O_INLINE:
+		c->paths.inline_frames = true;
 		return 0;
 	case O_MAX_MEMORY:
 		return parse_memory(c, arg);

@@ -55,7 +55,8 @@ enum {
 #define WC_CLI_HELP_SYMBOLS                                                                        \
 	"  --symfs DIR            look for recorded files under DIR\n"                             \
 	"  --debug-dir DIR        look for debug files (DIR/.build-id/xx/yyyy.debug) in DIR\n"     \
-	"  --kallsyms FILE        kernel symbols for a trace that has none (perf.data)\n"
+	"  --kallsyms FILE        kernel symbols for a trace that has none (perf.data)\n"          \
+	"  --inline               calls the compiler inlined as frames of their own (DWARF)\n"
 
 #define WC_CLI_HELP_MEMORY /* every subcommand */                                                  \
 	"  --max-memory SIZE      stop past this resident memory (default 2G; 0 none)\n"

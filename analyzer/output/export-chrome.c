@@ -328,9 +328,14 @@ static const struct text *stack_json(struct wc_chrome *c, uint32_t aspace, uint3
 		wc_json_str(&sj, c->name.s);
 	}
 	for (uint32_t i = 0; !c->o.kernel_only && i < cc.nuser; i++) {
-		const char *n = wc_symbolizer_user(c->sym, aspace, cc.user[i]);
+		const char *f[WC_INLINE_MAX_DEPTH + 1];
+		size_t nf = wc_symbolizer_user_frames(c->sym, aspace, cc.user[i], f,
+						      WC_INLINE_MAX_DEPTH + 1);
 
-		wc_json_str(&sj, n ? n : "[unknown]");
+		if (!nf) /* out of memory */
+			wc_json_str(&sj, "[unknown]");
+		for (size_t k = 0; k < nf; k++) /* leaf first: the inlined calls first */
+			wc_json_str(&sj, f[k]);
 	}
 	wc_json_end(&sj);
 	err = sj.err;

@@ -264,17 +264,22 @@ int th_chain_of(struct wc_timehist *th, uint32_t stack_id, uint32_t aspace, uint
 	wc_callchain_split(ips, ips ? nr : 0, &cc);
 	wc_strbuf_reset(&th->tmp);
 	for (uint32_t i = 0; i < cc.nkernel + cc.nuser && shown < th->o.max_stack; i++) {
-		const char *name = i < cc.nkernel ? wc_symbolizer_kernel(th->sym, cc.kernel[i])
-						  : wc_symbolizer_user(th->sym, aspace,
-								       cc.user[i - cc.nkernel]);
+		const char *f[WC_INLINE_MAX_DEPTH + 1];
+		size_t nf = i < cc.nkernel
+				    ? (f[0] = wc_symbolizer_kernel(th->sym, cc.kernel[i])) != NULL
+				    : wc_symbolizer_user_frames(th->sym, aspace,
+								cc.user[i - cc.nkernel], f,
+								WC_INLINE_MAX_DEPTH + 1);
 
-		if (!name)
+		if (!nf)
 			return -ENOMEM;
-		if (i < cc.nkernel && hidden(name))
+		if (i < cc.nkernel && hidden(f[0]))
 			continue;
-		if (shown++)
-			wc_strbuf_put(&th->tmp, " <- ");
-		wc_strbuf_put(&th->tmp, name);
+		for (size_t k = 0; k < nf && shown < th->o.max_stack; k++) { /* inlined first */
+			if (shown++)
+				wc_strbuf_put(&th->tmp, " <- ");
+			wc_strbuf_put(&th->tmp, f[k]);
+		}
 	}
 	if (th->tmp.oom)
 		return -ENOMEM;

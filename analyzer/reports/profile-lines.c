@@ -137,9 +137,14 @@ static bool put_stack(struct wc_profile *p, struct wc_symbolizer *sym, struct mk
 	wc_callchain_split(ips, nr, &cc);
 	if (!p->o.kernel_only)
 		for (uint32_t i = cc.nuser; i-- > 0;) {
-			const char *name = wc_symbolizer_user(sym, aspace, cc.user[i]);
+			const char *f[WC_INLINE_MAX_DEPTH + 1];
+			size_t nf = wc_symbolizer_user_frames(sym, aspace, cc.user[i], f,
+							      WC_INLINE_MAX_DEPTH + 1);
 
-			put_stable(p, m, name ? name : "[unknown]", WC_FRAME_USER);
+			if (!nf) /* out of memory */
+				put_stable(p, m, "[unknown]", WC_FRAME_USER);
+			while (nf-- > 0) /* the function, then the calls inlined into it */
+				put_stable(p, m, f[nf], WC_FRAME_USER);
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
 		put_stable(p, m, "-", WC_FRAME_SYNTH);
@@ -222,9 +227,14 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 		put_stable(p, m, "-", WC_FRAME_SYNTH | wk);
 	if (!p->o.kernel_only && w)
 		for (uint32_t i = 0; i < cc.nuser; i++) {
-			const char *n = wc_symbolizer_user(sym, w->aspace, cc.user[i]);
+			const char *f[WC_INLINE_MAX_DEPTH + 1];
+			size_t nf = wc_symbolizer_user_frames(sym, w->aspace, cc.user[i], f,
+							      WC_INLINE_MAX_DEPTH + 1);
 
-			put_stable(p, m, n ? n : "[unknown]", WC_FRAME_USER | wk);
+			if (!nf) /* out of memory */
+				put_stable(p, m, "[unknown]", WC_FRAME_USER | wk);
+			for (size_t k = 0; k < nf; k++) /* leaf first: the inlined calls first */
+				put_stable(p, m, f[k], WC_FRAME_USER | wk);
 		}
 	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk, NULL);
 }

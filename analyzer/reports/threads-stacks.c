@@ -33,10 +33,16 @@ static int stack_text(struct wc_threads *T, struct wc_symbolizer *sym, struct wc
 	}
 	wc_callchain_split(ips, nr, &cc);
 	for (uint32_t i = cc.nuser; i-- > 0;) {
-		if (!(n = wc_symbolizer_user(sym, aspace, cc.user[i])))
+		const char *f[WC_INLINE_MAX_DEPTH + 1];
+		size_t nf = wc_symbolizer_user_frames(sym, aspace, cc.user[i], f,
+						      WC_INLINE_MAX_DEPTH + 1);
+
+		if (!nf)
 			return -ENOMEM;
-		wc_strbuf_put(b, b->len ? ";" : "");
-		wc_strbuf_put(b, n);
+		while (nf-- > 0) { /* the function, then the calls inlined into it */
+			wc_strbuf_put(b, b->len ? ";" : "");
+			wc_strbuf_put(b, f[nf]);
+		}
 	}
 	for (uint32_t i = cc.nkernel; i-- > 0;) {
 		if (!(n = wc_symbolizer_kernel(sym, cc.kernel[i])))

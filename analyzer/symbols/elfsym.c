@@ -681,24 +681,45 @@ size_t wc_elfsym_count(const struct wc_elfsym *e)
 	return e->status == WC_ELFSYM_OK ? e->nsyms : 0;
 }
 
+bool wc_elfsym_vaddr(const struct wc_elfsym *e, uint64_t file_offset, uint64_t *vaddr_out)
+{
+	if (e->status != WC_ELFSYM_OK)
+		return false;
+	for (size_t i = 0; i < e->nsegs; i++) {
+		const struct seg *g = &e->segs[i];
+
+		if (file_offset >= g->off && file_offset - g->off < g->filesz) {
+			*vaddr_out = g->vaddr + (file_offset - g->off);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool wc_elfsym_file_offset(const struct wc_elfsym *e, uint64_t vaddr, uint64_t *file_offset_out)
+{
+	if (e->status != WC_ELFSYM_OK)
+		return false;
+	for (size_t i = 0; i < e->nsegs; i++) {
+		const struct seg *g = &e->segs[i];
+
+		if (vaddr >= g->vaddr && vaddr - g->vaddr < g->filesz) {
+			*file_offset_out = g->off + (vaddr - g->vaddr);
+			return true;
+		}
+	}
+	return false;
+}
+
 const char *wc_elfsym_lookup_range(const struct wc_elfsym *e, uint64_t file_offset,
 				   uint64_t *start_out, uint64_t *end_out)
 {
-	size_t lo = 0, hi = e->nsyms, i;
+	size_t lo = 0, hi = e->nsyms;
 	const struct esym *s;
 	uint64_t vaddr;
 
-	if (e->status != WC_ELFSYM_OK)
+	if (!wc_elfsym_vaddr(e, file_offset, &vaddr))
 		return NULL;
-	for (i = 0; i < e->nsegs; i++) {
-		const struct seg *g = &e->segs[i];
-
-		if (file_offset >= g->off && file_offset - g->off < g->filesz)
-			break;
-	}
-	if (i == e->nsegs)
-		return NULL;
-	vaddr = e->segs[i].vaddr + (file_offset - e->segs[i].off);
 	/* the last function starting at or before vaddr */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -46,6 +46,7 @@ struct wc_symbol_paths {
 	const char *debuginfod; /* non-NULL: ask these debuginfod servers (symbolize.h; "": those
 				 * of DEBUGINFOD_URLS); elfsym.c itself never does */
 	const char *kallsyms;	/* --kallsyms: /proc/kallsyms text for a trace that has none */
+	bool inline_frames;	/* --inline: inlined calls as frames (symbolize.h) */
 };
 
 enum wc_elfsym_status {
@@ -157,6 +158,20 @@ const char *wc_elfsym_lookup(const struct wc_elfsym *e, uint64_t file_offset,
  */
 const char *wc_elfsym_lookup_range(const struct wc_elfsym *e, uint64_t file_offset,
 				   uint64_t *start_out, uint64_t *end_out);
+/**
+ * wc_elfsym_vaddr() - the ELF virtual address of a file offset, through the PT_LOAD segment
+ * holding it (as wc_elfsym_lookup() finds it)
+ * Return: whether one holds it (and the status is WC_ELFSYM_OK); *@vaddr_out set only then.
+ */
+bool wc_elfsym_vaddr(const struct wc_elfsym *e, uint64_t file_offset, uint64_t *vaddr_out);
+
+/**
+ * wc_elfsym_file_offset() - the file offset of an ELF virtual address, the inverse of
+ * wc_elfsym_vaddr()
+ * Return: whether a PT_LOAD segment's file bytes hold it; *@file_offset_out set only then.
+ */
+bool wc_elfsym_file_offset(const struct wc_elfsym *e, uint64_t vaddr, uint64_t *file_offset_out);
+
 /**
  * wc_elfsym_build_id() - read a file's GNU build-id note (NT_GNU_BUILD_ID)
  * @path: the file

@@ -8,7 +8,9 @@
 #include "common/kallsyms.h"
 #include "common/wct.h"
 #include "common/map64.h"
+#include "common/grow.h"
 #include "analyzer/symbols/debuginfod.h"
+#include "analyzer/symbols/dwinline.h"
 #include "analyzer/symbols/symbolize.h"
 
 #define UNKNOWN "[unknown]"
@@ -33,6 +35,13 @@ struct wc_symbolizer {
 	struct wc_elfsym **fetched;	    /* by dso index: from debuginfod, or NULL */
 	bool *fetch_tried;		    /* by dso index: asked already */
 	size_t nfetched;
+	bool inline_frames;	/* wc_symbolizer_user_frames() gives inlined calls */
+	struct wc_map64 inl;	/* as user: first index in inl_names << 8 | count */
+	const char **inl_names; /* borrowed from dws or usyms */
+	size_t ninl, inl_cap;
+	struct wc_map64 dw_of;	  /* (uintptr_t)struct wc_elfsym * -> index in dws */
+	struct wc_dwinline **dws; /* owned; NULL: the file has no DWARF */
+	size_t ndws, dws_cap;
 };
 
 /*
@@ -83,7 +92,9 @@ struct wc_symbolizer *wc_symbolizer_new(const struct wc_tasks *tasks, const char
 	s->tasks = tasks;
 	s->paths = paths;
 	s->referenced = referenced;
-	if (wc_map64_init(&s->user) || wc_map64_init(&s->kernel))
+	s->inline_frames = paths && paths->inline_frames;
+	if (wc_map64_init(&s->user) || wc_map64_init(&s->kernel) || wc_map64_init(&s->inl) ||
+	    wc_map64_init(&s->dw_of))
 		goto fail;
 	if (kallsyms && len && *kallsyms) {
 		s->kallsyms = wc_kallsyms_new(kallsyms, len);
@@ -119,6 +130,12 @@ void wc_symbolizer_free(struct wc_symbolizer *s)
 	wc_kallsyms_free(s->kallsyms);
 	wc_map64_fini(&s->user);
 	wc_map64_fini(&s->kernel);
+	for (size_t i = 0; i < s->ndws; i++)
+		wc_dwinline_free(s->dws[i]);
+	free(s->dws);
+	free(s->inl_names);
+	wc_map64_fini(&s->inl);
+	wc_map64_fini(&s->dw_of);
 	free(s);
 }
 
@@ -320,6 +337,116 @@ const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_
 			  (unsigned long long)off) < 0)
 		text = NULL;
 	return keep(s, &s->user, key, text);
+}
+
+void wc_symbolizer_set_inline(struct wc_symbolizer *s, bool on)
+{
+	s->inline_frames = on;
+}
+
+/*
+ * The symbols name_of() takes dso's names from, whose local file's symbols are e: a file's
+ * (the local one, or debuginfod's), or NULL: the USYM records, or none.
+ */
+static struct wc_elfsym *names_from(struct wc_symbolizer *s, uint32_t dso, struct wc_elfsym *e)
+{
+	struct wc_elfsym *f;
+
+	if (wc_elfsym_status(e) == WC_ELFSYM_OK && !records_richer(s, dso, e))
+		return wc_elfsym_dynsym_only(e) && (f = fetched(s, dso, wc_elfsym_file(e))) ? f : e;
+	if (usable(s, &s->tasks->dsos[dso]))
+		return NULL;
+	return fetched(s, dso, NULL);
+}
+
+/* The DWARF of the file e's symbols came from, opened once.  Return: it, or NULL (none). */
+static struct wc_dwinline *dwarf_of(struct wc_symbolizer *s, const struct wc_elfsym *e)
+{
+	uint64_t *v = wc_map64_get(&s->dw_of, (uintptr_t)e);
+	const char *file;
+
+	if (v)
+		return s->dws[*v];
+	if (wc_grow((void **)&s->dws, &s->dws_cap, s->ndws + 1, sizeof(*s->dws)))
+		return NULL;
+	file = wc_elfsym_file(e);
+	s->dws[s->ndws] = file && file[0] != '[' ? wc_dwinline_open(file) : NULL; /* [vdso] */
+	if (!wc_map64_put(&s->dw_of, (uintptr_t)e, s->ndws, NULL)) {
+		wc_dwinline_free(s->dws[s->ndws]);
+		return NULL;
+	}
+	return s->dws[s->ndws++];
+}
+
+/*
+ * The inlined calls at file offset off of dso, innermost first, into names (at most
+ * WC_INLINE_MAX_DEPTH), from where the function's name comes from (names_from()): the file's
+ * DWARF, or the USYM records.  The call site of a return address is the byte before it: off - 1
+ * is looked up (the first byte of an inlined call's code would be its caller's at off).
+ * Return: how many.
+ */
+static size_t find_inlines(struct wc_symbolizer *s, uint32_t dso, uint64_t off, const char **names)
+{
+	const struct wc_dso *d = &s->tasks->dsos[dso];
+	struct wc_inline_frame f[WC_INLINE_MAX_DEPTH];
+	struct wc_elfsym *e = elf_of(s, dso), *from;
+	struct wc_dwinline *dw;
+	uint64_t vaddr, start, end;
+	size_t n;
+
+	if (!e || !off)
+		return 0;
+	from = names_from(s, dso, e);
+	if (!from) { /* off - 1 in off's function, as the recorder looked it up (usym.c) */
+		const char *fn;
+
+		if (!s->usyms || !d->build_id_len ||
+		    !(fn = wc_usyms_lookup(s->usyms, d->build_id, d->build_id_len, off)) ||
+		    fn != wc_usyms_lookup(s->usyms, d->build_id, d->build_id_len, off - 1))
+			return 0;
+		return wc_usyms_inlines(s->usyms, d->build_id, d->build_id_len, off - 1, names,
+					WC_INLINE_MAX_DEPTH);
+	}
+	if (!wc_elfsym_lookup_range(from, off, &start, &end) || off == start ||
+	    !wc_elfsym_vaddr(from, off - 1, &vaddr) || !(dw = dwarf_of(s, from)))
+		return 0;
+	n = wc_dwinline_lookup(dw, vaddr, f, WC_INLINE_MAX_DEPTH);
+	for (size_t i = 0; i < n; i++)
+		names[i] = f[i].name;
+	return n;
+}
+
+size_t wc_symbolizer_user_frames(struct wc_symbolizer *s, uint32_t aspace, uint64_t ip,
+				 const char **out, size_t max)
+{
+	const char *fn = wc_symbolizer_user(s, aspace, ip);
+	const struct wc_map *m;
+	uint64_t off, key, *v;
+	size_t n = 0;
+
+	if (!fn || !max)
+		return 0;
+	if (s->inline_frames && ip != WC_CONTEXT_TRUNCATED && ip != WC_CONTEXT_UNWIND_FAILED &&
+	    (m = wc_tasks_lookup_map(s->tasks, aspace, ip))) {
+		off = ip - m->start + m->pgoff;
+		key = (uint64_t)m->dso << 44 | (off & ((1ull << 44) - 1));
+		v = wc_map64_get(&s->inl, key);
+		if (!v) {
+			const char *names[WC_INLINE_MAX_DEPTH];
+
+			n = find_inlines(s, m->dso, off, names);
+			if (wc_grow((void **)&s->inl_names, &s->inl_cap, s->ninl + n,
+				    sizeof(*s->inl_names)) ||
+			    !(v = wc_map64_put(&s->inl, key, (uint64_t)s->ninl << 8 | n, NULL)))
+				return 0;
+			memcpy(s->inl_names + s->ninl, names, n * sizeof(*names));
+			s->ninl += n;
+		}
+		n = (size_t)(*v & 0xff) < max - 1 ? (size_t)(*v & 0xff) : max - 1;
+		memcpy(out, s->inl_names + (*v >> 8), n * sizeof(*out));
+	}
+	out[n++] = fn;
+	return n;
 }
 
 const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip)

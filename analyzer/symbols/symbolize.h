@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analyzer/symbols/dwinline.h"
 #include "analyzer/symbols/elfsym.h"
 #include "analyzer/symbols/usyms.h"
 #include "analyzer/core/tasks.h"
@@ -69,6 +70,26 @@ void wc_symbolizer_set_usyms(struct wc_symbolizer *s, struct wc_usyms *usyms, bo
  * except NULL on ENOMEM.
  */
 const char *wc_symbolizer_user(struct wc_symbolizer *s, uint32_t aspace, uint64_t ip);
+
+/**
+ * wc_symbolizer_set_inline() - with @on (wcanalyze --inline, as perf report --inline and
+ * stackcollapse-perf.pl --inline), wc_symbolizer_user_frames() also gives the calls the
+ * compiler inlined at an address (dwinline.h), from the file whose symbols name its function,
+ * or from the trace's USYM records of inlined calls (usyms.h).  Off by default, as in perf
+ * script, BCC and FlameGraph.
+ */
+void wc_symbolizer_set_inline(struct wc_symbolizer *s, bool on);
+
+/**
+ * wc_symbolizer_user_frames() - the frames of user address @ip of address space @aspace: with
+ * wc_symbolizer_set_inline() on, the inlined calls there, innermost first, then the function
+ * wc_symbolizer_user() names; else that function alone
+ * @out: set to the names, borrowed, valid until wc_symbolizer_free(); at most @max
+ *       (WC_INLINE_MAX_DEPTH + 1 holds them all), the function always last
+ * Return: how many (>= 1), or 0 on ENOMEM or when @max is 0.
+ */
+size_t wc_symbolizer_user_frames(struct wc_symbolizer *s, uint32_t aspace, uint64_t ip,
+				 const char **out, size_t max);
 
 /** wc_symbolizer_kernel() - the name of kernel address @ip; as wc_symbolizer_user() */
 const char *wc_symbolizer_kernel(struct wc_symbolizer *s, uint64_t ip);

@@ -6,7 +6,8 @@
  * Records that cannot be used are counted and skipped, the rest kept: a name that overruns
  * its record or is not terminated, a build-id of 0 or more than WC_BUILD_ID_MAX bytes, an end
  * not above the start, a function overlapping another of the same build-id (the first one
- * read is kept).
+ * read is kept), an inlined call overlapping another of the same build-id and depth, a depth
+ * above WC_INLINE_MAX_DEPTH.
  */
 #ifndef WC_ANALYZER_USYMS_H
 #define WC_ANALYZER_USYMS_H
@@ -37,6 +38,15 @@ int wc_usyms_add(struct wc_usyms *u, const struct wc_rec_usym *r);
  * on first use after an add.
  */
 const char *wc_usyms_lookup(struct wc_usyms *u, const uint8_t *id, size_t id_len, uint64_t off);
+
+/**
+ * wc_usyms_inlines() - the inlined calls of build-id @id (@id_len bytes) whose code holds file
+ * offset @off (the records of depth 1 and more), innermost (deepest) first
+ * @names: set to their names, borrowed until wc_usyms_free(); at most @max
+ * Return: how many.
+ */
+size_t wc_usyms_inlines(struct wc_usyms *u, const uint8_t *id, size_t id_len, uint64_t off,
+			const char **names, size_t max);
 
 /**
  * wc_usyms_source() - where the recorder read build-id @id's functions from
