@@ -1,6 +1,6 @@
 #!/bin/sh
 # symbols-anywhere.sh - a trace names its user frames without the recording host's files
-# (USYM records, format 1.8).  Two workloads built here with gcc -g from one source, each with
+# (USYM records, format 1.8; of inlined calls, 1.9).  Two workloads built here with gcc -g from one source, each with
 # functions of its own names: wl-sym keeps its .symtab; wl-dbg is stripped (objcopy
 # --strip-all) with its symbols in a separate debug file beside it (--only-keep-debug,
 # --add-gnu-debuglink).  One recording runs both; then, checked:
@@ -8,7 +8,8 @@
 #    --symbols);
 #  - folded, timehist -g and flamegraph analysed inside a mount namespace (unshare -m) where
 #    the workloads, the debug file and /usr/lib/debug are hidden under a tmpfs give the same
-#    bytes as on the recording host, and name the workloads' functions;
+#    bytes as on the recording host, and name the workloads' functions; so does folded
+#    --inline, with the call inlined into nap where addr2line -i puts it;
 #  - recorded with --no-symbols and analysed hidden: the frames are FILE+0xOFFSET, and
 #    stderr has the footer line that counts them and says why ("no file");
 #  - that trace analysed hidden with --debuginfod, a local debuginfod (Debian's package) in
@@ -40,10 +41,16 @@ __attribute__((noinline)) void NAME(TAG, spin)(void)
 	for (unsigned long i = 0; i < 200000; i++)
 		sink += i;
 }
-__attribute__((noinline)) void NAME(TAG, nap)(void)
+static inline __attribute__((always_inline)) void NAME(TAG, doze)(void)
 {
 	struct timespec ts = { 0, 1000000 };
 	nanosleep(&ts, NULL);
+	sink++;
+}
+__attribute__((noinline)) void NAME(TAG, nap)(void)
+{
+	NAME(TAG, doze)();
+	sink++;
 }
 int main(int argc, char **argv)
 {
@@ -86,6 +93,7 @@ sed 's/^/  /' "$tmp/info"
 cat >"$tmp/analyse.sh" <<EOS
 for t in usym nosym; do
 	"$WCA" folded "$tmp/out/\$t.wct" >"$tmp/\$1.\$t.folded" 2>"$tmp/\$1.\$t.err"
+	"$WCA" folded --inline "$tmp/out/\$t.wct" >"$tmp/\$1.\$t.inline" 2>/dev/null
 	"$WCA" timehist -g --max-stack 16 "$tmp/out/\$t.wct" >"$tmp/\$1.\$t.timehist" 2>/dev/null
 	"$WCA" flamegraph -o "$tmp/\$1.\$t.svg" "$tmp/out/\$t.wct" 2>/dev/null
 done
@@ -98,7 +106,7 @@ unshare -m sh -c "$hide && [ ! -e '$tmp/bin/wl-sym' ] && [ ! -e '$tmp/bin/wl-dbg
 	sh '$tmp/analyse.sh' hidden" >"$tmp/hidden.out" 2>&1
 expect "the hidden analysis ran ($(head -1 "$tmp/hidden.out"))" -f "$tmp/hidden.usym.folded"
 
-for f in usym.folded usym.timehist usym.svg; do
+for f in usym.folded usym.timehist usym.svg usym.inline; do
 	expect "$f: the same bytes with the files hidden" -f "$tmp/hidden.$f" -a -f "$tmp/here.$f"
 	cmp -s "$tmp/here.$f" "$tmp/hidden.$f"
 	expect "$f: identical ($(cmp "$tmp/here.$f" "$tmp/hidden.$f" 2>&1 | head -1))" $? -eq 0
@@ -110,6 +118,21 @@ done
 # spin was preempted, which an idle machine may never do (CI XD)
 for fn in wlsym_nap wldbg_nap; do
 	expect "hidden timehist -g names $fn" "$(grep -c "$fn" "$tmp/hidden.usym.timehist")" -gt 0
+done
+# --inline: the inlined doze between nap and nanosleep, where addr2line -i (binutils) puts the
+# call that nap's frames return to (the byte before the instruction after its call of
+# nanosleep, found by objdump), in wl-sym and in wl-dbg's debug file
+for w in wl-sym wl-dbg; do
+	t=$(echo "$w" | tr -d -- -); f="$tmp/bin/$w"; [ "$w" = wl-dbg ] && f="$f.debug"
+	start=$(nm "$f" | awk -v fn="${t}_nap" '$3 == fn { print $1 }')
+	ret=$(objdump -d --no-show-raw-insn --start-address="0x${start:-0}" "$tmp/bin/$w" | awk '
+		after { sub(/:$/, "", $1); print $1; exit } $2 == "call" && /nanosleep/ { after = 1 }')
+	a2l=$(addr2line -i -f -e "$f" "$(printf '0x%x' $((0x${ret:-0} - 1)))" | paste -sd' ')
+	expect "addr2line -i: ${t}_doze inlined into ${t}_nap at 0x${ret:-?} - 1 ($a2l)" \
+		-n "$(echo "$a2l" | grep "^${t}_doze .* ${t}_nap ")"
+	expect "hidden folded --inline: ${t}_nap;${t}_doze;" \
+		"$(grep -c ";${t}_nap;${t}_doze;" "$tmp/hidden.usym.inline")" -gt 0
+	expect "folded without --inline: no ${t}_doze" "$(grep -c "${t}_doze" "$tmp/hidden.usym.folded")" -eq 0
 done
 expect "--no-symbols, hidden: wl-sym+0x frames" "$(grep -c 'wl-sym+0x' "$tmp/hidden.nosym.folded")" -gt 0
 foot=$(grep 'left unsymbolized' "$tmp/hidden.nosym.err")
@@ -147,6 +170,7 @@ dbgd_part() {
 		done
 		$hide && '$WCA' folded --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.folded' 2>'$tmp/dbgd.err'
 		'$WCA' timehist -g --max-stack 16 --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.timehist' 2>/dev/null
+		'$WCA' folded --inline --debuginfod '$tmp/out/nosym.wct' >'$tmp/dbgd.nosym.inline' 2>/dev/null
 		kill \$s" >"$tmp/dbgd.out" 2>&1
 }
 why=$(dbgd_part)
@@ -154,7 +178,7 @@ if [ -n "$why" ]; then
 	echo "SKIP the debuginfod part: $why"
 	[ "${WC_REQUIRE_RECORDING:-0}" = 1 ] && expect "debuginfod part runs (WC_REQUIRE_RECORDING=1)" 0 = 1
 else
-	for f in nosym.folded nosym.timehist; do
+	for f in nosym.folded nosym.timehist nosym.inline; do
 		cmp -s "$tmp/here.$f" "$tmp/dbgd.$f"
 		expect "$f: hidden, from debuginfod: identical ($(cmp "$tmp/here.$f" "$tmp/dbgd.$f" 2>&1 | head -1))" $? -eq 0
 	done

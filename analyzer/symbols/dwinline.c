@@ -106,9 +106,10 @@ size_t wc_dwinline_lookup(struct wc_dwinline *d, uint64_t vaddr, struct wc_inlin
 
 		if (tag == DW_TAG_subprogram)
 			break;
-		if (tag != DW_TAG_inlined_subroutine)
-			continue; /* a lexical block */
-		f.name = dwarf_diename(&path[i]); /* through DW_AT_abstract_origin */
+		if (tag != DW_TAG_inlined_subroutine) /* a lexical block */
+			continue;
+		/* the name through DW_AT_abstract_origin */
+		f.name = dwarf_diename(&path[i]);
 		if (f.name && piece_of(&path[i], vaddr, &f.lo, &f.hi))
 			out[n++] = f;
 	}

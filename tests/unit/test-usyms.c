@@ -90,3 +90,60 @@ Test(usyms, bad_records_skipped)
 	cr_assert_eq(wc_usyms_count(u), 2);
 	wc_usyms_free(u);
 }
+
+/* A record of an inlined call of depth d: as rec(). */
+static struct wc_rec_usym *inl(const uint8_t *id, uint64_t start, uint64_t end, uint16_t d,
+			       const char *name)
+{
+	struct wc_rec_usym *r = rec(id, 20, start, end, name);
+
+	r->depth = d;
+	return r;
+}
+
+Test(usyms, inlined_calls_innermost_first)
+{
+	struct wc_usyms *u = wc_usyms_new();
+	const char *n[WC_USYM_MAX_DEPTH];
+
+	add(u, rec(id_a, 20, 0x1000, 0x1100, "f"));
+	add(u, inl(id_a, 0x1010, 0x1040, 1, "outer"));
+	add(u, inl(id_a, 0x1020, 0x1030, 2, "inner"));
+	add(u, inl(id_a, 0x1050, 0x1060, 1, "other"));
+	/* the function itself is no inlined call, and the depth-1 pieces do not hide it */
+	cr_assert_str_eq(wc_usyms_lookup(u, id_a, 20, 0x1025), "f");
+	cr_assert_eq(wc_usyms_count(u), 1);
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1025, n, WC_USYM_MAX_DEPTH), 2);
+	cr_assert_str_eq(n[0], "inner");
+	cr_assert_str_eq(n[1], "outer");
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1030, n, WC_USYM_MAX_DEPTH), 1);
+	cr_assert_str_eq(n[0], "outer");
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1055, n, WC_USYM_MAX_DEPTH), 1);
+	cr_assert_str_eq(n[0], "other");
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1045, n, WC_USYM_MAX_DEPTH), 0);
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1025, n, 1), 1); /* at most max */
+	cr_assert_str_eq(n[0], "inner");
+	cr_assert_eq(wc_usyms_inlines(u, id_b, 20, 0x1025, n, WC_USYM_MAX_DEPTH), 0);
+	cr_assert_eq(wc_usyms_bad(u), 0);
+	wc_usyms_free(u);
+}
+
+Test(usyms, bad_inlined_calls_skipped)
+{
+	struct wc_usyms *u = wc_usyms_new();
+	const char *n[WC_USYM_MAX_DEPTH];
+
+	add(u, rec(id_a, 20, 0x1000, 0x1100, "f"));
+	add(u, inl(id_a, 0x1010, 0x1040, 1, "kept"));
+	add(u, inl(id_a, 0x1030, 0x1050, 1, "overlaps kept"));		  /* bad */
+	add(u, inl(id_a, 0x1020, 0x1020, 2, "empty"));			  /* bad */
+	add(u, inl(id_a, 0, 0, 1, "no range"));				  /* bad */
+	add(u, inl(id_a, 0x1020, 0x1030, WC_USYM_MAX_DEPTH + 1, "deep")); /* bad */
+	add(u, inl(id_a, 0x1020, 0x1030, WC_USYM_MAX_DEPTH, "deepest"));
+	cr_assert_eq(wc_usyms_inlines(u, id_a, 20, 0x1025, n, WC_USYM_MAX_DEPTH), 2);
+	cr_assert_str_eq(n[0], "deepest");
+	cr_assert_str_eq(n[1], "kept");
+	cr_assert_eq(wc_usyms_bad(u), 4);
+	cr_assert_str_eq(wc_usyms_lookup(u, id_a, 20, 0x1045), "f");
+	wc_usyms_free(u);
+}
