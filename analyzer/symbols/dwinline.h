@@ -8,7 +8,10 @@
  * code it covers and, through DW_AT_abstract_origin, the inlined function's name) nested in
  * the DW_TAG_subprogram of the function the symbol names, one scope per level of inlining.
  * Read with libdw (elfutils): dwarf_addrdie() finds the compilation unit (each one's ranges
- * are searched when the file has no .debug_aranges), dwarf_getscopes() the nested scopes.
+ * are searched when the file has no .debug_aranges); the unit's DIE tree is walked once, on
+ * its first lookup, for the pieces of code of every inlined call in it and their depth; a
+ * lookup then takes, at each depth, the piece that holds the address (the scopes that
+ * eu-addr2line -i and perf's inline lookups find with dwarf_getscopes(), one walk each).
  *
  * The file is the one a struct wc_elfsym read its symbols from (wc_elfsym_file(): the mapped
  * file, or its debug file), addresses are its ELF virtual addresses (wc_elfsym_vaddr()).
