@@ -643,6 +643,22 @@ int wc_events_poll(struct wc_events *ev, int timeout_ms)
 	return n < 0 ? -errno : n;
 }
 
+int wc_events_new_file(struct wc_events *ev)
+{
+	struct wc_stack_table *stacks = wc_stack_table_new(0), *payloads = wc_stack_table_new(0);
+
+	if (!stacks || !payloads) {
+		wc_stack_table_free(stacks);
+		wc_stack_table_free(payloads);
+		return -ENOMEM;
+	}
+	wc_stack_table_free(ev->stacks);
+	wc_stack_table_free(ev->payloads);
+	ev->stacks = stacks;
+	ev->payloads = payloads;
+	return 0;
+}
+
 void wc_events_free(struct wc_events *ev)
 {
 	long page = sysconf(_SC_PAGESIZE);

@@ -124,6 +124,13 @@ int wc_events_write_meta(struct wc_events *ev, struct wc_writer *w);
 int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const char *tracefs);
 
 /**
+ * wc_events_new_file() - forget the callchains and payloads written so far (wcrec --rotate):
+ * the next file defines each again where it first uses it
+ * Return: 0 or -ENOMEM (the old tables kept).
+ */
+int wc_events_new_file(struct wc_events *ev);
+
+/**
  * wc_events_write_end_notes() - at the end of a recording, a NOTE "user_stacks_mended" with
  * the counts of the mending of user callchains (recorder/unwind.h), where there was any
  *

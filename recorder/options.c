@@ -22,6 +22,10 @@ static const char usage[] =
 	"  -o FILE          output (default wcrec.wct; an existing one is kept as FILE.old)\n"
 	"  -d SECONDS       stop after this long (also on SIGINT/SIGTERM, and when COMMAND or\n"
 	"                   every -p process exits)\n"
+	"  --rotate PERIOD|SIZE  a new file every PERIOD (10s, 5m, 1h) or SIZE (100M, 2G), each\n"
+	"                   complete, named FILE with its start time (trace.20261127041530123.wct)\n"
+	"  --keep N         --rotate: keep the last N files closed (and the open one)\n"
+	"  --on-rotate CMD  --rotate: run sh -c CMD on each file closed, its path as $1\n"
 	"  --no-children    -p: the processes named only, not those they forked before\n"
 	"  -F HZ            CPU sampling frequency (default 99)\n"
 	"  -e EVENT         sampling event: cycles, cpu-clock or task-clock (default cycles where\n"
@@ -69,6 +73,9 @@ enum {
 	OPT_FULL_KALLSYMS,
 	OPT_NO_SYMBOLS,
 	OPT_NO_CHILDREN,
+	OPT_ROTATE,
+	OPT_KEEP,
+	OPT_ON_ROTATE,
 };
 
 static const struct option longopts[] = {
@@ -78,6 +85,9 @@ static const struct option longopts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "rotate", required_argument, NULL, OPT_ROTATE },
+	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "on-rotate", required_argument, NULL, OPT_ON_ROTATE },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
@@ -263,6 +273,24 @@ static int parse_value(struct wc_rec_opts *o, int c, const char *arg)
 		return -1;
 	case 'g':
 		return parse_call_graph(&o->eo, arg);
+	case OPT_ROTATE:
+		if (wc_rotate_parse(arg, &o->rotate.period_ns, &o->rotate.size_bytes))
+			return wc_rec_bad("--rotate wants a period (10s, 5m, 1h) or a size of at "
+					  "least 4096B (512K, 100M, 2G), not '%s'",
+					  arg);
+		return -1;
+	case OPT_KEEP: {
+		char *end;
+		long v = strtol(arg, &end, 10);
+
+		if (*end || v < 1 || v > 1000000)
+			return wc_rec_bad("--keep wants a number of files from 1, not '%s'", arg);
+		o->rotate.keep = (unsigned)v;
+		return -1;
+	}
+	case OPT_ON_ROTATE:
+		o->rotate.on_rotate = arg;
+		return -1;
 	case OPT_WAKEUP_EVENT:
 		if (!strcmp(arg, "waking"))
 			o->eo.wakeup = WC_WAKEUP_WAKING;
@@ -338,6 +366,18 @@ static int parse_flag(struct wc_rec_opts *o, int c)
 	return -1;
 }
 
+/* --keep and --on-rotate need --rotate, which needs a file.  Return: -1, or 2. */
+static int check_rotate(const struct wc_rec_opts *o)
+{
+	bool on = o->rotate.period_ns || o->rotate.size_bytes;
+
+	if (!on && (o->rotate.keep || o->rotate.on_rotate))
+		return wc_rec_bad("%s", "--keep and --on-rotate go with --rotate");
+	if (on && (!strcmp(o->out, "-") || !strncmp(o->out, "/dev/", 5)))
+		return wc_rec_bad("--rotate writes files: -o '%s' is not one", o->out);
+	return -1;
+}
+
 int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 {
 	int c, ret = -1;
@@ -361,11 +401,13 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 	o->verbose = 1;
 	o->all = o->full_kallsyms = o->no_symbols = false;
 	o->children = true;
+	o->rotate = (struct wc_rotate_opts){ 0 };
 	while (ret < 0 &&
 	       (c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {
 		if (c == 'o')
 			o->out = optarg;
-		else if ((c < OPT_NO_SAMPLES && strchr("dFepCmzg", c)) || c == OPT_WAKEUP_EVENT)
+		else if ((c < OPT_NO_SAMPLES && strchr("dFepCmzg", c)) || c == OPT_WAKEUP_EVENT ||
+			 c == OPT_ROTATE || c == OPT_KEEP || c == OPT_ON_ROTATE)
 			ret = parse_value(o, c, optarg);
 		else
 			ret = parse_flag(o, c);
@@ -380,7 +422,7 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 		return wc_rec_bad("%s", "give either -p PID or -a, not both");
 	if (!o->eo.samples && !o->eo.sched)
 		return wc_rec_bad("%s", "nothing to record: both --no-samples and --no-sched");
-	return -1;
+	return check_rotate(o);
 }
 
 int wc_rec_opts_cpus(struct wc_rec_opts *o)

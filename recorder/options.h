@@ -11,6 +11,7 @@
 #include <sys/types.h>
 
 #include "recorder/events.h"
+#include "recorder/rotate.h"
 
 #define WC_REC_MAX_CPUS	     4096
 #define WC_REC_MAX_PIDS	     1024
@@ -28,7 +29,8 @@ struct wc_rec_opts {
 	int level;	   /* -z: zstd level */
 	int verbose;	   /* 0 -q, 1, 2 -v */
 	bool all, full_kallsyms, children;
-	bool no_symbols; /* --no-symbols: no USYM records (recorder/usym.h) */
+	bool no_symbols;	      /* --no-symbols: no USYM records (recorder/usym.h) */
+	struct wc_rotate_opts rotate; /* --rotate, --keep, --on-rotate; base set by record.c */
 };
 
 /**

@@ -22,6 +22,7 @@
 #include "common/writer.h"
 #include "recorder/events.h"
 #include "recorder/ksyms.h"
+#include "recorder/rotate.h"
 #include "recorder/usym.h"
 #include "recorder/metadata.h"
 #include "recorder/tracefs.h"
@@ -34,7 +35,12 @@ struct rec {
 	struct wc_target targets[WC_REC_MAX_PIDS]; /* -p's, to stop when all have exited */
 	char tracefs[4096];
 	struct wc_events *ev;
-	int fd; /* the output */
+	int fd;		  /* the output */
+	const char *path; /* its path: -o's, or with --rotate, the open file's */
+	struct wc_rotate *rot;
+	uint64_t t_file;     /* with --rotate, the open file's start (ns of the events' clock) */
+	uint64_t bytes_done; /* bytes of the files closed before it */
+	unsigned files;	     /* files written, the open one included */
 	struct wc_writer *w;
 	struct wc_ksym_writer *kw;
 	struct wc_usym_writer *uw;     /* NULL with --no-symbols */
@@ -248,7 +254,7 @@ static int open_events(struct rec *r)
 /* The output file and its writer.  Return: -1, 1 or 2 (something not a file at -o). */
 static int open_output(struct rec *r)
 {
-	const char *out = r->o->out;
+	const char *out = r->path;
 	struct wc_writer_opts wo = { .level = r->o->level };
 
 	r->fd = create_output(out);
@@ -390,7 +396,7 @@ static int start(struct rec *r)
 	int err = write_metadata(r);
 
 	if (err) {
-		fprintf(stderr, "wcrec: %s: %s\n", o->out, wc_strerror(err));
+		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 		return 1;
 	}
 	/* the recorder unwinds the target's stacks only (-p with its children, COMMAND) */
@@ -403,12 +409,12 @@ static int start(struct rec *r)
 		fprintf(stderr, "wcrec: cannot enable the events: %s\n", strerror(-err));
 		return 1;
 	}
-	r->t_start = clock_now(wc_events_clockid(r->ev));
+	r->t_start = r->t_file = clock_now(wc_events_clockid(r->ev));
 	/* the threads that exited between the snapshot and now, which no EXIT event tells */
 	err = wc_meta_write_gone(r->w, wc_events_clockid(r->ev), &r->tasks, NULL);
 	wc_meta_snapshot_fini(&r->tasks);
 	if (err) {
-		fprintf(stderr, "wcrec: %s: %s\n", o->out, wc_strerror(err));
+		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 		return 1;
 	}
 	if (r->cmd.pid > 0) {
@@ -433,6 +439,68 @@ static int poll_ms(uint64_t now, uint64_t deadline)
 	return (int)((deadline - now + 999999) / 1000000);
 }
 
+/* The last drain into the open file, its end notes and its trailer, the file's end at end_ns.
+ * Return: 0 or the error. */
+static int end_file(struct rec *r, uint64_t end_ns)
+{
+	int err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
+
+	if (!err)
+		err = wc_events_write_end_notes(r->ev, r->w);
+	if (!err && r->uw) /* the last frame's: wc_writer_close() calls no flush hook */
+		err = wc_usym_writer_flush(r->uw, r->w);
+	if (!err)
+		err = wc_writer_close(r->w, end_ns, r->trailer_flags);
+	return err;
+}
+
+/*
+ * --rotate: end the open file, complete, and go on in the next one with the metadata a
+ * recording starts with (threads, maps and kernel symbols read now, stacks and USYM records
+ * anew); the events stay on, and what the rings hold goes into the next file.
+ * Return: 0 or the error, said on stderr.
+ */
+static int rotate(struct rec *r)
+{
+	uint64_t now = clock_now(wc_events_clockid(r->ev));
+	struct wc_writer_stats ws;
+	const char *next;
+	int err = end_file(r, now);
+
+	if (err) {
+		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
+		return err;
+	}
+	wc_writer_stats(r->w, &ws);
+	r->bytes_done += ws.bytes_written;
+	wc_writer_free(r->w);
+	r->w = NULL;
+	close(r->fd);
+	r->fd = -1;
+	wc_ksym_writer_free(r->kw);
+	r->kw = NULL;
+	wc_usym_writer_free(r->uw);
+	r->uw = NULL;
+	err = wc_rotate_closed(r->rot, r->path);
+	if (!err)
+		err = wc_events_new_file(r->ev);
+	next = err ? NULL : wc_rotate_next_path(r->rot);
+	if (!next) {
+		fprintf(stderr, "wcrec: the next file: %s\n", strerror(err ? -err : errno));
+		return err ? err : -errno;
+	}
+	r->path = next;
+	if (open_output(r) >= 0)
+		return -EIO; /* said */
+	r->files++;
+	r->t_file = now;
+	err = write_metadata(r);
+	wc_meta_snapshot_fini(&r->tasks);
+	if (err)
+		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
+	return err;
+}
+
 /*
  * Drain the rings until a stop: a signal, COMMAND's exit, every -p process gone, the deadline
  * of -d, or an error (poll's, or the writer's: WC_TRAILER_WRITE_ERROR).
@@ -453,10 +521,22 @@ static void drain_loop(struct rec *r)
 		err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
 		if (!err)
 			err = wc_writer_tick(r->w);
+		if (!err && r->rot) {
+			struct wc_writer_stats ws;
+
+			wc_writer_stats(r->w, &ws);
+			if (wc_rotate_due(r->rot, r->t_file, clock_now(clk), ws.bytes_written))
+				err = rotate(r);
+			wc_rotate_reap(r->rot);
+		}
+		if (err && !r->w) { /* between two files: said */
+			r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
+			break;
+		}
 		if (err) {
 			fprintf(stderr,
 				"wcrec: %s: %s: stopping; the file is readable up to here\n",
-				r->o->out, wc_strerror(err));
+				r->path, wc_strerror(err));
 			r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
 			break;
 		}
@@ -486,17 +566,13 @@ static void finish_trace(struct rec *r)
 	r->t_end = clock_now(wc_events_clockid(r->ev)); /* the recording's end: no event after */
 	if (r->trailer_flags & WC_TRAILER_WRITE_ERROR)
 		return;
-	err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
-	if (!err)
-		err = wc_events_write_end_notes(r->ev, r->w);
-	if (!err && r->uw) /* the last frame's: wc_writer_close() calls no flush hook */
-		err = wc_usym_writer_flush(r->uw, r->w);
-	if (!err)
-		err = wc_writer_close(r->w, r->t_end, r->trailer_flags);
+	err = end_file(r, r->t_end);
 	if (err) {
-		fprintf(stderr, "wcrec: %s: %s\n", r->o->out, wc_strerror(err));
+		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 		r->trailer_flags |= WC_TRAILER_WRITE_ERROR;
 	}
+	if (r->rot && !err && wc_rotate_closed(r->rot, r->path))
+		fprintf(stderr, "wcrec: out of memory\n");
 }
 
 /* -v: how the user callchains were mended (recorder/unwind.h) */
@@ -576,6 +652,15 @@ static void print_details(const struct rec *r, uint64_t events)
 			ds->switch_ins);
 }
 
+/* With --rotate, the summary's " in N files". */
+static const char *rotated_files(unsigned n)
+{
+	static char text[32];
+
+	snprintf(text, sizeof(text), " in %u file%s", n, n > 1 ? "s" : "");
+	return text;
+}
+
 /* The summary line (unless -q), and the details of -v. */
 static void print_summary(const struct rec *r)
 {
@@ -583,17 +668,19 @@ static void print_summary(const struct rec *r)
 	uint64_t events = ds->switches + ds->wakeups + ds->other_tp + ds->samples;
 	struct wc_writer_stats ws;
 
-	if (!r->o->verbose)
+	if (!r->o->verbose || !r->w)
 		return;
 	wc_writer_stats(r->w, &ws);
+	ws.bytes_written += r->bytes_done;
 	fprintf(stderr,
 		"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
 		" other tracepoints, %" PRIu64 " samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64
-		" lost, %.1f MB written, "
+		" lost, %.1f MB written%s, "
 		"%.2f bytes/event, compression %.1fx%s\n",
-		r->o->out, (double)(r->t_end - r->t_start) / 1e9, ds->switches, ds->wakeups,
-		ds->other_tp, ds->samples, ds->comm + ds->fork + ds->exit + ds->mmap,
+		r->rot ? r->o->out : r->path, (double)(r->t_end - r->t_start) / 1e9, ds->switches,
+		ds->wakeups, ds->other_tp, ds->samples, ds->comm + ds->fork + ds->exit + ds->mmap,
 		ds->lost_records + ds->lost_samples, ws.bytes_written / 1e6,
+		r->rot ? rotated_files(r->files) : "",
 		events ? (double)ws.bytes_written / events : 0.0,
 		ws.bytes_written ? (double)ws.bytes_uncompressed / ws.bytes_written : 0.0,
 		!r->targets_gone  ? ""
@@ -619,6 +706,7 @@ static int clean_up(struct rec *r, int ret)
 			ret = ret ? ret : WEXITSTATUS(r->status);
 	}
 	wc_writer_free(r->w);
+	wc_rotate_free(r->rot);
 	wc_ksym_writer_free(r->kw);
 	wc_usym_writer_free(r->uw);
 	if (r->fd >= 0)
@@ -632,7 +720,18 @@ int wc_record(struct wc_rec_opts *o)
 	static struct rec r; /* big: the targets */
 	int ret;
 
-	r = (struct rec){ .o = o, .fd = -1, .cmd = { .pid = -1, .go_fd = -1 } };
+	r = (struct rec){
+		.o = o, .fd = -1, .path = o->out, .files = 1, .cmd = { .pid = -1, .go_fd = -1 }
+	};
+	if (o->rotate.period_ns || o->rotate.size_bytes) {
+		o->rotate.base = o->out;
+		r.rot = wc_rotate_new(&o->rotate);
+		r.path = r.rot ? wc_rotate_next_path(r.rot) : NULL;
+		if (!r.path) {
+			fprintf(stderr, "wcrec: %s: %s\n", o->out, strerror(errno));
+			return clean_up(&r, 1);
+		}
+	}
 	ret = follow_pids(&r);
 	if (ret < 0)
 		ret = wc_rec_opts_cpus(o);

@@ -1,0 +1,122 @@
+#!/bin/sh
+# rotate-live.sh - wcrec --rotate: continuous recording into a series of complete files.
+#  1. --rotate 1s beside one uninterrupted recording of the same run (both -a), while the demo
+#     runs: every file is complete (its trailer, wcanalyze info exits 0), the files are named
+#     in time order after -o, and the demo's switch-outs summed over the files equal the
+#     uninterrupted recording's, thread by thread (no event lost or written twice at a
+#     switch); --on-rotate ran once per file, the last one included, on a file that was
+#     there, with $1 and WCREC_FILE the same;
+#  2. --rotate 1s --keep 2, SIGKILLed after 3.5 s: the 2 last closed files are kept and
+#     complete, the open one reads up to its last flush;
+#  3. --rotate 64K: a file ends once it holds that much;
+#  4. bad values: --rotate 10, --keep without --rotate, --rotate with -o -.
+# Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
+set -u
+B=${builddir:-.}
+WCREC="$B/wcrec"
+WCA="$B/wcanalyze"
+STAT="$B/tests/wct-stat"
+DEMO="$B/demo/wcdemo"
+. "$(dirname "$0")/testlib.sh"
+
+# started GLOB: wait until a file matching GLOB is there and not empty, 5 minutes at most
+started() {
+	for _ in $(seq 3000); do
+		for f in $1; do [ -s "$f" ] && return 0; done
+		sleep 0.1
+	done
+}
+# switch_outs PID FILE...: "TID N" per thread of process PID, N summed over the files
+switch_outs() {
+	p=$1
+	shift
+	for f in "$@"; do "$STAT" "$f"; done |
+		awk -v p="$p" '$1 == "switch_out" && $3 == p { n[$2] += $4 } END { for (t in n) print t, n[t] }' |
+		sort -n
+}
+
+# 1. rotated beside whole
+mkdir -p "$tmp/rot"
+"$WCREC" -q -a -d 7 --rotate 1s -o "$tmp/rot/t.wct" \
+	--on-rotate "[ -f \"\$1\" ] && [ \"\$1\" = \"\$WCREC_FILE\" ] && echo \"ok \$1\" >>'$tmp/hooks' || echo \"bad \$1\" >>'$tmp/hooks'" \
+	>/dev/null 2>"$tmp/rot.err" &
+r1=$!
+"$WCREC" -q -a -d 7 -o "$tmp/whole.wct" >/dev/null 2>"$tmp/whole.err" &
+r2=$!
+started "$tmp/whole.wct"
+started "$tmp/rot/t.*.wct"
+if grep -q 'perf_event_open\|Permission' "$tmp/whole.err"; then
+	kill "$r1" "$r2" 2>/dev/null
+	skip "wcrec cannot record here: $(head -1 "$tmp/whole.err")"
+fi
+sleep 0.5
+"$DEMO" 3 >/dev/null 2>&1 &
+demo=$!
+wait $demo
+wait $r1
+rc1=$?
+wait $r2
+rc2=$?
+expect "--rotate 1s exits 0 ($rc1: $(head -1 "$tmp/rot.err"))" $rc1 -eq 0
+expect "the uninterrupted one exits 0 ($rc2: $(head -1 "$tmp/whole.err"))" $rc2 -eq 0
+set -- "$tmp"/rot/t.*.wct
+n=$#
+expect "7 s at 1 s a file: 6 to 8 files ($n)" "$n" -ge 6 -a "$n" -le 8
+names=$(ls "$tmp/rot" | grep -vc '^t\.[0-9]\{17\}\.wct$')
+expect "files named t.YYYYmmddHHMMSSmmm.wct ($names others)" "$names" -eq 0
+bad=0
+for f in "$@"; do
+	"$STAT" "$f" | grep -q '^ending clean' || { bad=$((bad + 1)); echo "  not clean: $f"; }
+	"$WCA" info "$f" >/dev/null 2>&1 || { bad=$((bad + 1)); echo "  info fails: $f"; }
+done
+expect "every file complete and read by wcanalyze info ($bad not)" $bad -eq 0
+switch_outs $demo "$@" >"$tmp/rot.outs"
+switch_outs $demo "$tmp/whole.wct" >"$tmp/whole.outs"
+sed 's/^/  rotated: /' "$tmp/rot.outs"
+expect "the demo's threads switched out in the files ($(wc -l <"$tmp/rot.outs") threads)" \
+	"$(awk '{ s += $2 } END { print s + 0 }' "$tmp/rot.outs")" -gt 100
+cmp -s "$tmp/rot.outs" "$tmp/whole.outs"
+expect "the demo's switch-outs per thread, summed over the files, are the uninterrupted recording's ($(diff "$tmp/rot.outs" "$tmp/whole.outs" | head -3 | tr '\n' ' '))" $? -eq 0
+expect "--on-rotate ran on each of the $n files ($(grep -c '^ok' "$tmp/hooks" 2>/dev/null) ok, $(grep -c '^bad' "$tmp/hooks" 2>/dev/null) bad)" \
+	"$(grep -c '^ok' "$tmp/hooks" 2>/dev/null)" -eq "$n" -a "$(grep -c '^bad' "$tmp/hooks" 2>/dev/null)" -eq 0
+
+# 2. --keep 2, SIGKILLed: the closed ones kept are complete, the open one readable
+mkdir -p "$tmp/keep"
+"$WCREC" -q -a --rotate 1s --keep 2 -o "$tmp/keep/k.wct" -- "$DEMO" 30 >/dev/null 2>"$tmp/keep.err" &
+rk=$!
+started "$tmp/keep/k.*.wct"
+sleep 3.5
+kill -9 $rk
+wait $rk 2>/dev/null
+pkill -f "$DEMO 30" 2>/dev/null
+clean=0 open=0
+for f in "$tmp"/keep/k.*.wct; do
+	if "$STAT" "$f" | grep -q '^ending clean'; then
+		clean=$((clean + 1))
+	else
+		open=$f
+	fi
+done
+expect "--keep 2: 2 complete files left ($clean)" $clean -eq 2
+"$WCA" info "$open" >"$tmp/open.info" 2>&1
+expect "the open file, SIGKILLed, is read to its last flush ($(grep -m1 '^file' "$tmp/open.info"))" \
+	-n "$(grep '^file' "$tmp/open.info")"
+
+# 3. by size
+mkdir -p "$tmp/size"
+"$WCREC" -q -a --rotate 64K -o "$tmp/size/s.wct" -- "$DEMO" 3 >/dev/null 2>"$tmp/size.err"
+expect "--rotate 64K exits 0 ($(head -1 "$tmp/size.err"))" $? -eq 0
+set -- "$tmp"/size/s.*.wct
+big=$(for f in "$@"; do wc -c <"$f"; done | sort -n | tail -1)
+expect "--rotate 64K: several files ($#), the biggest $big bytes" $# -ge 2
+
+# 4. bad values: exit 2 and a word on what is wrong
+for args in "--rotate 10" "--rotate 1x" "--keep 2" "--on-rotate true" "--rotate 1s -o -"; do
+	# shellcheck disable=SC2086
+	"$WCREC" -q $args -- true >/dev/null 2>"$tmp/bad.err"
+	rc=$?
+	expect "wcrec $args: exit 2 ($rc: $(head -1 "$tmp/bad.err"))" $rc -eq 2 -a -s "$tmp/bad.err"
+done
+
+[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+exit 0
