@@ -40,6 +40,7 @@ struct rec {
 	struct wc_rotate *rot;
 	uint64_t t_file;     /* with --rotate, the open file's start (ns of the events' clock) */
 	uint64_t bytes_done; /* bytes of the files closed before it */
+	uint64_t raw_done;   /* their record bytes, before compression */
 	unsigned files;	     /* files written, the open one included */
 	struct wc_writer *w;
 	struct wc_ksym_writer *kw;
@@ -462,7 +463,7 @@ static int end_file(struct rec *r, uint64_t end_ns)
  */
 static int rotate(struct rec *r)
 {
-	uint64_t now = clock_now(wc_events_clockid(r->ev));
+	uint64_t now = clock_now(wc_events_clockid(r->ev)), closed;
 	struct wc_writer_stats ws;
 	const char *next;
 	int err = end_file(r, now);
@@ -473,6 +474,7 @@ static int rotate(struct rec *r)
 	}
 	wc_writer_stats(r->w, &ws);
 	r->bytes_done += ws.bytes_written;
+	r->raw_done += ws.bytes_uncompressed;
 	wc_writer_free(r->w);
 	r->w = NULL;
 	close(r->fd);
@@ -494,10 +496,15 @@ static int rotate(struct rec *r)
 		return -EIO; /* said */
 	r->files++;
 	r->t_file = now;
+	closed = clock_now(wc_events_clockid(r->ev));
 	err = write_metadata(r);
 	wc_meta_snapshot_fini(&r->tasks);
 	if (err)
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
+	else if (r->o->verbose > 1)
+		fprintf(stderr, "wcrec: %s: %.1f ms to close the last file, %.1f ms of metadata\n",
+			r->path, (double)(closed - now) / 1e6,
+			(double)(clock_now(wc_events_clockid(r->ev)) - closed) / 1e6);
 	return err;
 }
 
@@ -672,6 +679,7 @@ static void print_summary(const struct rec *r)
 		return;
 	wc_writer_stats(r->w, &ws);
 	ws.bytes_written += r->bytes_done;
+	ws.bytes_uncompressed += r->raw_done;
 	fprintf(stderr,
 		"wcrec: %s: %.2f s, %" PRIu64 " switches, %" PRIu64 " wakeups, %" PRIu64
 		" other tracepoints, %" PRIu64 " samples, %" PRIu64 " comm/fork/exit/mmap, %" PRIu64

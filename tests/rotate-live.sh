@@ -1,10 +1,11 @@
 #!/bin/sh
 # rotate-live.sh - wcrec --rotate: continuous recording into a series of complete files.
-#  1. --rotate 1s beside one uninterrupted recording of the same run (both -a), while the demo
-#     runs: every file is complete (its trailer, wcanalyze info exits 0), the files are named
-#     in time order after -o, and the demo's switch-outs summed over the files equal the
-#     uninterrupted recording's, thread by thread (no event lost or written twice at a
-#     switch); --on-rotate ran once per file, the last one included, on a file that was
+#  1. --rotate 1s beside one uninterrupted recording of the same run (both -a), while
+#     tests/wall-workload runs (the demo's ping-pong, 130,000 switches a second, overflows the
+#     rings of two recorders on 2 CPUs): every file is complete (its trailer, wcanalyze info
+#     exits 0), the files are named in time order after -o, nothing is lost, and the
+#     workload's switch-outs summed over the files equal the uninterrupted recording's,
+#     thread by thread (no event lost or written twice at a switch); --on-rotate ran once per file, the last one included, on a file that was
 #     there, with $1 and WCREC_FILE the same;
 #  2. --rotate 1s --keep 2, SIGKILLed after 3.5 s: the 2 last closed files are kept and
 #     complete, the open one reads up to its last flush;
@@ -35,6 +36,10 @@ switch_outs() {
 		sort -n
 }
 
+# the recordings alone: another test's demo beside them (130,000 switches a second) would
+# overflow the rings of two system-wide recorders on 2 CPUs
+alone_begin
+
 # 1. rotated beside whole
 mkdir -p "$tmp/rot"
 "$WCREC" -q -a -d 7 --rotate 1s -o "$tmp/rot/t.wct" \
@@ -47,10 +52,11 @@ started "$tmp/whole.wct"
 started "$tmp/rot/t.*.wct"
 if grep -q 'perf_event_open\|Permission' "$tmp/whole.err"; then
 	kill "$r1" "$r2" 2>/dev/null
+	alone_end
 	skip "wcrec cannot record here: $(head -1 "$tmp/whole.err")"
 fi
 sleep 0.5
-"$DEMO" 3 >/dev/null 2>&1 &
+"$B/tests/wall-workload" 3 >/dev/null 2>&1 &
 demo=$!
 wait $demo
 wait $r1
@@ -70,13 +76,15 @@ for f in "$@"; do
 	"$WCA" info "$f" >/dev/null 2>&1 || { bad=$((bad + 1)); echo "  info fails: $f"; }
 done
 expect "every file complete and read by wcanalyze info ($bad not)" $bad -eq 0
+lost=$(for f in "$@" "$tmp/whole.wct"; do "$STAT" "$f"; done | awk '$1 == "lost" { s += $2 } END { print s + 0 }')
+expect "nothing lost, in the files or the uninterrupted recording ($lost)" "$lost" -eq 0
 switch_outs $demo "$@" >"$tmp/rot.outs"
 switch_outs $demo "$tmp/whole.wct" >"$tmp/whole.outs"
 sed 's/^/  rotated: /' "$tmp/rot.outs"
-expect "the demo's threads switched out in the files ($(wc -l <"$tmp/rot.outs") threads)" \
+expect "the workload's threads switched out in the files ($(wc -l <"$tmp/rot.outs") threads)" \
 	"$(awk '{ s += $2 } END { print s + 0 }' "$tmp/rot.outs")" -gt 100
 cmp -s "$tmp/rot.outs" "$tmp/whole.outs"
-expect "the demo's switch-outs per thread, summed over the files, are the uninterrupted recording's ($(diff "$tmp/rot.outs" "$tmp/whole.outs" | head -3 | tr '\n' ' '))" $? -eq 0
+expect "the workload's switch-outs per thread, summed over the files, are the uninterrupted recording's ($(diff "$tmp/rot.outs" "$tmp/whole.outs" | head -3 | tr '\n' ' '))" $? -eq 0
 expect "--on-rotate ran on each of the $n files ($(grep -c '^ok' "$tmp/hooks" 2>/dev/null) ok, $(grep -c '^bad' "$tmp/hooks" 2>/dev/null) bad)" \
 	"$(grep -c '^ok' "$tmp/hooks" 2>/dev/null)" -eq "$n" -a "$(grep -c '^bad' "$tmp/hooks" 2>/dev/null)" -eq 0
 
@@ -109,6 +117,8 @@ expect "--rotate 64K exits 0 ($(head -1 "$tmp/size.err"))" $? -eq 0
 set -- "$tmp"/size/s.*.wct
 big=$(for f in "$@"; do wc -c <"$f"; done | sort -n | tail -1)
 expect "--rotate 64K: several files ($#), the biggest $big bytes" $# -ge 2
+
+alone_end
 
 # 4. bad values: exit 2 and a word on what is wrong
 for args in "--rotate 10" "--rotate 1x" "--keep 2" "--on-rotate true" "--rotate 1s -o -"; do
