@@ -7,6 +7,7 @@ tmp=$(mktemp -d)
 fails=0
 keep_on_failure() {
 	rc=$?
+	[ -n "${bt_pid:-}" ] && kill -KILL "$bt_pid" 2>/dev/null # a bpftrace not stopped
 	if [ "${WC_KEEP_TMP:-0}" = 1 ]; then
 		echo "temp dir kept: $tmp"
 		exit $rc
@@ -119,7 +120,9 @@ have_bpftrace=0
 bt_start() {
 	have_bpftrace=0
 	command -v bpftrace >/dev/null 2>&1 || return 0
-	bpftrace "${S:-$(dirname "$0")/..}/tests/${1:-sched-sums.bt}" >"$tmp/bt.out" 2>"$tmp/bt.err" &
+	# not holding the lock's descriptor: a bpftrace its test left behind (killed) held the
+	# lock alone for 14 minutes, every recorder of every copy of the suite waiting on it
+	bpftrace "${S:-$(dirname "$0")/..}/tests/${1:-sched-sums.bt}" >"$tmp/bt.out" 2>"$tmp/bt.err" 9>&- &
 	bt_pid=$!
 	bt_n=$((${bt_n:-0} + 1))
 	for _ in $(seq 300); do # until "Attaching 2 probes..."
@@ -140,6 +143,7 @@ bt_stop() {
 	done
 	kill -KILL $bt_pid 2>/dev/null
 	wait $bt_pid
+	bt_pid=
 	cp "$tmp/bt.out" "$tmp/bt.$bt_n.out" # each run's, for a look after a failure
 	if ! grep -q '^@' "$tmp/bt.out"; then
 		echo "SKIP bpftrace side-by-side: bpftrace did not stop with its figures ($(tail -1 "$tmp/bt.err"))"
