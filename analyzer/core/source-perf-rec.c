@@ -14,8 +14,9 @@
  *
  *   perf record          wct records
  *   SAMPLE               SAMPLE (cycles, cpu-clock, task-clock), STACK first when new;
- *                        TRACEPOINT with PAYLOAD and STACK first when new; sched_stat_runtime
- *                        as TP_INLINE; samples of other events skipped and counted
+ *                        TRACEPOINT with PAYLOAD and STACK first when new; sched_stat_runtime,
+ *                        _sleep, _blocked, _iowait as TP_INLINE; samples of other events
+ *                        skipped and counted
  *   COMM FORK EXIT       COMM (the exec flag kept), FORK, EXIT
  *   MMAP MMAP2           MMAP (MMAP2's build-id form trusted where the attr asked for it)
  *   LOST LOST_SAMPLES    LOST
@@ -294,7 +295,9 @@ static int on_sample(struct pd *p, const struct pd_rec *r)
 	}
 	if (!dest(p, &s.time_ns))
 		return -ENOMEM;
-	if (a->kind == WC_EVENT_RUNTIME) {
+	if (a->kind == WC_EVENT_RUNTIME || a->kind == WC_EVENT_STAT_SLEEP ||
+	    a->kind == WC_EVENT_STAT_BLOCKED || a->kind == WC_EVENT_STAT_IOWAIT) {
+		/* one delay each: no payload worth sharing, no stack used (sched.h) */
 		size_t size =
 			s.raw_size < WC_TP_INLINE_MAX_BYTES ? s.raw_size : WC_TP_INLINE_MAX_BYTES;
 		struct wc_rec_tp_inline *t =

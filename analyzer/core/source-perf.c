@@ -151,6 +151,9 @@ static uint32_t kind_of(const struct pd_attr *a)
 		{ "sched:sched_wakeup_new", WC_EVENT_WAKEUP_NEW },
 		{ "sched:sched_migrate_task", WC_EVENT_MIGRATE },
 		{ "sched:sched_stat_runtime", WC_EVENT_RUNTIME },
+		{ "sched:sched_stat_sleep", WC_EVENT_STAT_SLEEP },
+		{ "sched:sched_stat_blocked", WC_EVENT_STAT_BLOCKED },
+		{ "sched:sched_stat_iowait", WC_EVENT_STAT_IOWAIT },
 	};
 
 	if (a->attr.type == PERF_TYPE_TRACEPOINT) {
