@@ -448,7 +448,7 @@ static int host_records(struct pd *p, const struct pd_host *h)
 /* EVENT_ATTR records, and one NOTE on what the reports cannot give for lack of an event. */
 static int event_records(struct pd *p)
 {
-	bool sw = false, wk = false, sw_stacks = false, samples = false;
+	bool sw = false, wk = false, sw_stacks = false, samples = false, dwarf = false;
 	char missing[512] = "";
 	size_t n = 0;
 
@@ -475,6 +475,7 @@ static int event_records(struct pd *p)
 					  (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
 		wk = wk || a->kind == WC_EVENT_WAKEUP || a->kind == WC_EVENT_WAKING;
 		samples = samples || a->kind == WC_EVENT_SAMPLE;
+		dwarf = dwarf || (a->attr.sample_type & PERF_SAMPLE_STACK_USER);
 	}
 	if (!sw)
 		n += (size_t)snprintf(missing + n, sizeof(missing) - n,
@@ -496,6 +497,11 @@ static int event_records(struct pd *p)
 		n += (size_t)snprintf(missing + n, sizeof(missing) - n,
 				      "%sno CPU samples: on-CPU "
 				      "time from switches only, without stacks",
+				      n ? "; " : "");
+	if (dwarf) /* the user registers and stack copies are skipped (source-perf-rec.c) */
+		n += (size_t)snprintf(missing + n, sizeof(missing) - n,
+				      "%s--call-graph dwarf: user stacks not unwound, "
+				      "kernel frames only",
 				      n ? "; " : "");
 	return n ? pd_note(&p->out, "cannot_give", missing) : 0;
 }
