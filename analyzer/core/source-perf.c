@@ -40,6 +40,7 @@ _Static_assert(sizeof(struct pd_file_header) == 104, "perf.data header");
 
 enum { /* feature bits (tools/perf/util/header.h) */
        FEAT_TRACING_DATA = 1,
+       FEAT_BUILD_ID = 2,
        FEAT_HOSTNAME = 3,
        FEAT_OSRELEASE = 4,
        FEAT_VERSION = 5,
@@ -338,6 +339,8 @@ int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t o
 	switch (bit) {
 	case FEAT_TRACING_DATA:
 		return pd_tracing_data(p, d, len, off);
+	case FEAT_BUILD_ID:
+		return pd_unwind_build_ids(p, d, len) ? -ENOMEM : 0;
 	case FEAT_HOSTNAME:
 		take_string(d, end, h->hostname, sizeof(h->hostname));
 		break;
@@ -498,11 +501,11 @@ static int event_records(struct pd *p)
 				      "%sno CPU samples: on-CPU "
 				      "time from switches only, without stacks",
 				      n ? "; " : "");
-	if (dwarf) /* the user registers and stack copies are skipped (source-perf-rec.c) */
-		n += (size_t)snprintf(missing + n, sizeof(missing) - n,
-				      "%s--call-graph dwarf: user stacks not unwound, "
-				      "kernel frames only",
-				      n ? "; " : "");
+	if (dwarf &&
+	    (pd_unwind_start(p) ||
+	     pd_note(&p->out, "user_stacks",
+		     "dwarf (perf --call-graph dwarf: unwound here, with the local files)")))
+		return -ENOMEM;
 	return n ? pd_note(&p->out, "cannot_give", missing) : 0;
 }
 

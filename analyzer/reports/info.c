@@ -236,11 +236,13 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 			fprintf(out, "%-13s %s\n",
 				k[11] ? "  mended:" : "user stacks:", m->notes[i].value);
 		else if (!strcmp(k, "source_format") || !strcmp(k, "cannot_give") ||
-			 !strcmp(k, "perf_cmdline") || !strcmp(k, "perf_skipped"))
+			 !strcmp(k, "perf_cmdline") || !strcmp(k, "perf_skipped") ||
+			 !strcmp(k, "perf_unwind"))
 			fprintf(out, "%-13s %s\n", /* notes of another recorder's file */
 				!strcmp(k, "source_format")  ? "format:"
 				: !strcmp(k, "cannot_give")  ? "cannot give:"
 				: !strcmp(k, "perf_cmdline") ? "command:"
+				: !strcmp(k, "perf_unwind")  ? "  unwound:"
 							     : "skipped:",
 				m->notes[i].value);
 		else if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
