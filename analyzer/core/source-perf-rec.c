@@ -641,8 +641,8 @@ static int unwind_note(struct pd *p)
 	snprintf(text, sizeof(text),
 		 "%" PRIu64 " to the outermost frame, %" PRIu64
 		 " cut short by the stack copy, %" PRIu64 " stopped short, %" PRIu64
-		 " with no user state; files used without a build-id to "
-		 "check them by %" PRIu64 ", refused for another build-id %" PRIu64,
+		 " with no user state; files used unchecked (no build-id recorded) %" PRIu64
+		 ", refused (another build-id) %" PRIu64,
 		 r[2], r[3], r[4] + r[5], r[0], p->unwind_unchecked, p->unwind_refused);
 	return pd_note(&p->out, "perf_unwind", text);
 }

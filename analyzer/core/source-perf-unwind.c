@@ -42,7 +42,8 @@ struct xmap {
 struct bid {
 	char *path;
 	uint8_t id[BID_MAX], len;
-	int8_t local; /* 0 not checked yet, 1 the same, -1 another or unreadable */
+	int8_t local; /* 0 not checked yet, 1 the same, -1 another or unreadable, 2 none to
+		       * check it by (counted) */
 };
 
 struct pd_unwind {
@@ -62,12 +63,19 @@ static struct bid *bid_of(struct pd_unwind *w, const char *path)
 	return NULL;
 }
 
-/* The recording gave @path the build-id @id of @len bytes (the first one given is kept). */
+/* The recording gave @path the build-id @id of @len bytes (0: none, to be counted once if
+ * none comes; the first one given is kept). */
 static int add_bid(struct pd_unwind *w, const char *path, const uint8_t *id, size_t len)
 {
-	struct bid *b;
+	struct bid *b = bid_of(w, path);
 
-	if (!len || bid_of(w, path))
+	if (b && !b->len && len) { /* a build-id after all */
+		b->len = (uint8_t)(len < BID_MAX ? len : BID_MAX);
+		memcpy(b->id, id, b->len);
+		b->local = 0;
+		return 0;
+	}
+	if (b)
 		return 0;
 	if (wc_grow((void **)&w->bids, &w->bids_cap, w->nbids + 1, sizeof(*w->bids)))
 		return -ENOMEM;
@@ -94,8 +102,11 @@ static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
 	/* a regular file only: a path of a damaged file may name a FIFO, a device */
 	if (stat(path, &st) || !S_ISREG(st.st_mode))
 		return -1;
-	if (!b) {
-		p->unwind_unchecked++;
+	if (!b || !b->len) {
+		if (b && !b->local) {
+			b->local = 2; /* counted once a file */
+			p->unwind_unchecked++;
+		}
 		return 0;
 	}
 	if (!b->local) {

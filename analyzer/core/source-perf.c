@@ -380,10 +380,11 @@ int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t o
 /* The feature sections: their table follows the data section. */
 static int read_features(struct pd *p, const struct pd_file_header *fh)
 {
-	static const uint64_t wanted =
-		1ull << FEAT_TRACING_DATA | 1ull << FEAT_HOSTNAME | 1ull << FEAT_OSRELEASE |
-		1ull << FEAT_VERSION | 1ull << FEAT_ARCH | 1ull << FEAT_NRCPUS |
-		1ull << FEAT_CMDLINE | 1ull << FEAT_EVENT_DESC | 1ull << FEAT_CLOCK_DATA;
+	static const uint64_t wanted = 1ull << FEAT_TRACING_DATA | 1ull << FEAT_BUILD_ID |
+				       1ull << FEAT_HOSTNAME | 1ull << FEAT_OSRELEASE |
+				       1ull << FEAT_VERSION | 1ull << FEAT_ARCH |
+				       1ull << FEAT_NRCPUS | 1ull << FEAT_CMDLINE |
+				       1ull << FEAT_EVENT_DESC | 1ull << FEAT_CLOCK_DATA;
 	unsigned nsec = 0, k = 0;
 	uint8_t *table;
 
