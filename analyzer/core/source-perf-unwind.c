@@ -124,27 +124,27 @@ static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
 	return b->local;
 }
 
-/* wc_unwind_report_fn: @pid's executable file mappings, each file once. */
+/* wc_unwind_report_fn: @pid's executable file mappings, each file at each base once. */
 static int report(void *ctx, Dwfl *dwfl, uint32_t pid, uint64_t time_ns)
 {
 	struct pd *p = ctx;
 	struct pd_unwind *w = p->uw;
+	const struct xmap *mine[256]; /* the process's, reported so far */
 	size_t n = 0;
 
 	(void)time_ns;
-	for (size_t i = 0; i < w->nmaps; i++) {
+	for (size_t i = 0; i < w->nmaps && n < sizeof(mine) / sizeof(mine[0]); i++) {
 		const struct xmap *m = &w->maps[i];
 		bool seen = false;
 
 		if (m->pid != pid)
 			continue;
-		for (size_t j = 0; j < i && !seen; j++)
-			seen = w->maps[j].pid == pid && w->maps[j].base == m->base &&
-			       !strcmp(w->maps[j].path, m->path);
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = mine[j]->base == m->base && !strcmp(mine[j]->path, m->path);
 		if (seen || check_file(w, p, m->path) < 0)
 			continue;
 		if (dwfl_report_elf(dwfl, strrchr(m->path, '/') + 1, m->path, -1, m->base, false))
-			n++;
+			mine[n++] = m;
 	}
 	return n ? 0 : -1;
 }

@@ -329,7 +329,8 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	jnum(out, "unknown_dropped", c->unknown_dropped);
 	jnum(out, "switch_in_running", c->switch_in_running);
 	jnum(out, "switch_in_records", c->switch_in_records);
-	jnum(out, "stat_intervals", c->stat_intervals);
+	if (c->stat_intervals) /* a perf.data of the sched_stat recipe only */
+		jnum(out, "stat_intervals", c->stat_intervals);
 	jnum(out, "wakeup_running", c->wakeup_running);
 	jnum(out, "wakeup_runnable", c->wakeup_runnable);
 	jnum(out, "wakeup_repeated", c->wakeup_repeated);
