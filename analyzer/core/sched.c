@@ -628,7 +628,8 @@ int wc_sched_finish(struct wc_sched *s, uint64_t end_ns)
 			err = close_by_stat(s, &tk->threads[i], st);
 			if (err)
 				return err;
-			continue; /* woken: where it is now is not known */
+			st->run_state = WC_TS_UNKNOWN; /* woken: where it is now is not known */
+			continue;
 		}
 		if (tk->threads[i].exited)
 			continue;
