@@ -27,7 +27,7 @@ perf --version >/dev/null 2>&1 || skip "no perf"
 # both recorders at once; the test holds the lock alone: no third recorder skews the stamps
 alone_begin
 perf record -q -e sched:sched_switch -e sched:sched_waking -g -a -B -m 16M -o "$tmp/wl.perf" -- \
-	"$WCREC" -q -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
+	"$WCREC" -q -m 8192 -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
 rc=$?
 alone_end
 expect "perf record -a -- wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/err"))" $rc -eq 0
