@@ -133,13 +133,17 @@ static_assert(sizeof(struct wc_rec_clock) == 32, "clock record");
 /* EVENT_ATTR kinds: what the analyzer should make of an event */
 enum wc_event_kind {
 	WC_EVENT_OTHER = 0,
-	WC_EVENT_SAMPLE = 1,	 /* CPU samples (cycles, cpu-clock, task-clock) */
-	WC_EVENT_SWITCH = 2,	 /* sched:sched_switch */
-	WC_EVENT_WAKEUP = 3,	 /* sched:sched_wakeup */
-	WC_EVENT_WAKING = 4,	 /* sched:sched_waking */
-	WC_EVENT_WAKEUP_NEW = 5, /* sched:sched_wakeup_new */
-	WC_EVENT_MIGRATE = 6,	 /* sched:sched_migrate_task */
-	WC_EVENT_RUNTIME = 7,	 /* sched:sched_stat_runtime, in TP_INLINE records (since 1.1) */
+	WC_EVENT_SAMPLE = 1,	   /* CPU samples (cycles, cpu-clock, task-clock) */
+	WC_EVENT_SWITCH = 2,	   /* sched:sched_switch */
+	WC_EVENT_WAKEUP = 3,	   /* sched:sched_wakeup */
+	WC_EVENT_WAKING = 4,	   /* sched:sched_waking */
+	WC_EVENT_WAKEUP_NEW = 5,   /* sched:sched_wakeup_new */
+	WC_EVENT_MIGRATE = 6,	   /* sched:sched_migrate_task */
+	WC_EVENT_RUNTIME = 7,	   /* sched:sched_stat_runtime, in TP_INLINE records (since 1.1) */
+	WC_EVENT_STAT_SLEEP = 8,   /* sched:sched_stat_sleep, TP_INLINE; wcrec writes none: a
+				    * perf.data source's (the sched_stat recipe of perf inject -s) */
+	WC_EVENT_STAT_BLOCKED = 9, /* sched:sched_stat_blocked, as above */
+	WC_EVENT_STAT_IOWAIT = 10, /* sched:sched_stat_iowait, as above */
 };
 
 /*

@@ -86,7 +86,9 @@ struct wc_unwind {
 	struct entry *cache;
 	struct sample s;
 	struct wc_unwind_stats st;
-	bool busy; /* wc_unwind_set_busy() */
+	bool busy;		    /* wc_unwind_set_busy() */
+	wc_unwind_report_fn report; /* NULL: the modules from /proc/TID/maps */
+	void *report_ctx;
 };
 
 static const Dwfl_Callbacks dwfl_cbs = {
@@ -202,6 +204,17 @@ struct wc_unwind *wc_unwind_new(void)
 	return u;
 }
 
+struct wc_unwind *wc_unwind_new_reporting(wc_unwind_report_fn report, void *ctx)
+{
+	struct wc_unwind *u = wc_unwind_new();
+
+	if (u) {
+		u->report = report;
+		u->report_ctx = ctx;
+	}
+	return u;
+}
+
 static void close_proc(struct proc *p)
 {
 	if (p->dwfl)
@@ -295,7 +308,9 @@ static struct proc *get_proc(struct wc_unwind *u, uint32_t pid, uint32_t tid, ui
 	wc_unwind_files_for(pid, &u->st.changed);
 	u->st.sessions++;
 	dwfl_report_begin(p->dwfl);
-	if (dwfl_linux_proc_report(p->dwfl, (pid_t)tid) || dwfl_report_end(p->dwfl, NULL, NULL))
+	if ((u->report ? u->report(u->report_ctx, p->dwfl, pid, time_ns)
+		       : dwfl_linux_proc_report(p->dwfl, (pid_t)tid)) ||
+	    dwfl_report_end(p->dwfl, NULL, NULL))
 		return NULL;
 	p->attached = dwfl_attach_state(p->dwfl, NULL, (pid_t)pid, &thread_cbs, p);
 	return p->attached ? p : NULL;

@@ -21,6 +21,7 @@
 #ifndef WC_RECORDER_UNWIND_H
 #define WC_RECORDER_UNWIND_H
 
+#include <elfutils/libdwfl.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -67,6 +68,21 @@ struct wc_unwind_stats {
  * Return: the unwinder, or NULL with errno set (ENOMEM).
  */
 struct wc_unwind *wc_unwind_new(void);
+
+/*
+ * A session's modules from elsewhere than /proc (a recording's maps, wcanalyze): report each
+ * module of @pid to @dwfl (dwfl_report_elf(), between the dwfl_report_begin() and
+ * dwfl_report_end() of the caller).  Return: 0, or -1 when the process has none.
+ */
+typedef int (*wc_unwind_report_fn)(void *ctx, Dwfl *dwfl, uint32_t pid, uint64_t time_ns);
+
+/**
+ * wc_unwind_new_reporting() - as wc_unwind_new(), the modules of each session reported by
+ * @report (with @ctx, borrowed until wc_unwind_free()) instead of read from /proc: for stacks
+ * recorded elsewhere, unwound with the local files the reporter checked
+ * Return: the unwinder, or NULL with errno set (ENOMEM).
+ */
+struct wc_unwind *wc_unwind_new_reporting(wc_unwind_report_fn report, void *ctx);
 
 /** wc_unwind_free() - close every session and free the cache; NULL is a no-op */
 void wc_unwind_free(struct wc_unwind *u);

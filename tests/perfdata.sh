@@ -160,6 +160,66 @@ else
 	echo "SKIP -z against uncompressed: perf-unzstd.py failed (no libzstd.so.1?)"
 fi
 
+# 2e. the sched_stat recipe (stat.data: -p PID, the task's own switch-outs; its switch-ins only
+# where another thread of it switched to it): where a thread's switch-in was not recorded, its
+# off-CPU interval is the sched_stat delay, as perf inject -s gives it.  Expected per thread, in
+# S or D (--state S,D): the intervals switch-out to a recorded switch-in (perf script), plus,
+# for each sleep whose next event is a switch-out of the thread again (or the end), the delay
+# that `perf inject -s` gives its sched_stat event (its synthesized sample: that thread, that
+# time, period = delay).  info and every report say once that intervals are sched_stat delays.
+T="$D/stat.data"
+"$WCA" info "$T" >"$tmp/info" 2>&1
+expect "stat.data: info says once the intervals are sched_stat delays" \
+	"$(grep -c 'switch-ins not recorded.* off-CPU intervals are sched_stat sleep/blocked delays' "$tmp/info")" -eq 1
+for cmd in "folded --mode off" threads hist; do
+	# shellcheck disable=SC2086
+	"$WCA" $cmd "$T" 2>&1 | grep -c 'switch-ins not recorded' >"$tmp/n"
+	expect "stat.data: $cmd says so once" "$(cat "$tmp/n")" -eq 1
+done
+"$WCA" info "$D/g.data" 2>&1 | grep -c 'switch-ins not recorded' >"$tmp/n"
+expect "g.data (no sched_stat): no such note" "$(cat "$tmp/n")" -eq 0
+if [ $have_perf = 1 ] && perf inject -s -i "$T" -o "$tmp/inj.data" 2>/dev/null; then
+	expect "stat.data: no sched_stat_iowait (its delays repeat blocked's; perf inject -s counts both)" \
+		"$(perf script -i "$T" -F event 2>/dev/null | grep -c sched_stat_iowait)" -eq 0
+	perf script --ns -i "$tmp/inj.data" -F tid,time,period 2>/dev/null |
+		awk '{ t = $2; sub(/:$/, "", t); sub(/\./, "", t); print "D", $1, t, $3 }' >"$tmp/inj"
+	perf script --ns -i "$T" -F tid,time,event,trace 2>/dev/null | awk '
+		{ t = $2; sub(/:$/, "", t); sub(/\./, "", t); print "E", t, $0 }' >"$tmp/ev"
+	cat "$tmp/inj" "$tmp/ev" | awk '
+		$1 == "D" { d[$2 " " $3] = $4; next }
+		{ t = $2; e = $5; p = n = s = pid = ""
+		  for (i = 6; i <= NF; i++) {
+			if ($i ~ /^prev_pid=/) p = substr($i, 10)
+			if ($i ~ /^next_pid=/) n = substr($i, 10)
+			if ($i ~ /^prev_state=/) s = substr($i, 12)
+			if ($i ~ /^pid=/) pid = substr($i, 5) } }
+		e == "sched:sched_switch:" {
+			if ((p in out) && (p in pend)) { off[p] += pend[p]; used++ }
+			delete out[p]; delete pend[p]
+			if (s ~ /^[SD]/) out[p] = t
+			if (n in out) off[n] += t - out[n]
+			delete out[n]; delete pend[n] }
+		e ~ /^sched:sched_stat_(sleep|blocked):$/ && (pid in out) && !(pid in pend) {
+			k = pid " " t; if (k in d) pend[pid] = d[k]; else nodelay++ }
+		END { for (x in pend) if (x in out) { off[x] += pend[x]; used++ }
+		      for (x in off) printf "%s %.0f\n", x, off[x]
+		      printf "used %d\nnodelay %d\n", used, nodelay + 0 }' | sort >"$tmp/p.off"
+	"$WCA" folded --mode off --per-thread --unit ns --state S,D "$T" 2>/dev/null |
+		awk '{ t = $1; sub(/;.*$/, "", t); sub(/^.*-/, "", t); s[t] += $NF }
+		END { for (x in s) printf "%s %.0f\n", x, s[x] }' | sort >"$tmp/w.off"
+	used=$(awk '$1 == "used" { print $2 }' "$tmp/p.off")
+	expect "stat.data: every sched_stat sleep taken has perf inject -s's delay ($(awk '$1 == "nodelay" { print $2 }' "$tmp/p.off") without)" \
+		"$(awk '$1 == "nodelay" { print $2 }' "$tmp/p.off")" -eq 0
+	expect "stat.data: $used intervals are sched_stat delays, as info counts them" \
+		"$(grep -c "an interval's, its switch-in not recorded *$used\$" "$tmp/info")" -eq 1 -a "$used" -gt 10
+	join "$tmp/p.off" "$tmp/w.off" >"$tmp/off"
+	bad=$(awk '$2 != $3' "$tmp/off" | wc -l)
+	expect "stat.data: S/D off-CPU ns per thread equal perf script's and perf inject -s's: $(wc -l <"$tmp/off") threads, $bad not ($(awk '$2 != $3' "$tmp/off" | head -3 | tr '\n' ' '))" \
+		"$bad" -eq 0 -a "$(wc -l <"$tmp/off")" -ge 6
+else
+	echo "SKIP stat.data against perf inject -s: no perf, or perf inject -s failed"
+fi
+
 # 2d. --kallsyms FILE (testdata/perf/kallsyms: the functions the fixtures' callchains hit, and
 # the next of each, from the recording host's /proc/kallsyms): kernel frames get their names,
 # those perf script gives them with the same file

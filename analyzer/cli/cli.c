@@ -630,6 +630,8 @@ int wc_cli_end(struct wc_cli_session *s, int status)
 			wc_symbolizer_warn(s->sym, stderr, "wcanalyze: warning");
 		if (!s->counts_shown)
 			wc_info_warn_counts(s->a, stderr);
+		if (!s->stat_shown)
+			wc_info_note_stat(s->a, "wcanalyze: note: ", stderr);
 		status = file_status(s->a);
 	}
 	s->sym = NULL; /* the analysis's: freed with it */

@@ -128,6 +128,7 @@ struct wc_cli_session {
 					      * (wc_analysis_symbolizer()), borrowed; NULL before */
 	const struct wc_symbol_paths *paths; /* set before wc_cli_open(): the analysis's */
 	bool counts_shown;  /* the output holds the edge-case counts: no warning line */
+	bool stat_shown;    /* the output says where sched_stat delays stood for switch-ins */
 	bool targets_shown; /* the output shows every target thread, asleep or not: no
 			     * warning for a target with no event */
 	uint64_t progress_start_ns, progress_last_ns; /* progress on a terminal (wc_cli_run) */

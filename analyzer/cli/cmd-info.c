@@ -28,7 +28,7 @@ static int handle(void *ctx, int opt, const char *arg)
 
 int wc_cmd_info(int argc, char **argv)
 {
-	struct wc_cli_session s = { .counts_shown = true };
+	struct wc_cli_session s = { .counts_shown = true, .stat_shown = true };
 	struct wc_info_acc acc = { 0 };
 	struct wc_analysis_consumer consumer;
 	struct wc_cli c;

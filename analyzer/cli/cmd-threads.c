@@ -50,7 +50,9 @@ int wc_cmd_threads(int argc, char **argv)
 	struct opts o = { .unit = WC_UNIT_MS };
 	const struct wc_cli_extra x = { longopts, NULL, option, &o };
 	/* the report prints the counts, and a row for each thread of a target, asleep or not */
-	struct wc_cli_session s = { .counts_shown = true, .targets_shown = true };
+	struct wc_cli_session s = { .counts_shown = true,
+				    .targets_shown = true,
+				    .stat_shown = true };
 	struct wc_threads_opts to;
 	struct wc_threads *t;
 	struct wc_cli c;

@@ -117,7 +117,7 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 {
 	struct wc_analysis *a = ctx;
 	const struct wc_replay_image *vdso;
-	bool have_waking = false;
+	bool have_waking = false, have_blocked = false;
 	const char *v;
 	int err;
 
@@ -146,6 +146,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++)
 		if (m->events[id].present && m->events[id].kind == WC_EVENT_WAKING)
 			have_waking = true;
+		else if (m->events[id].present && m->events[id].kind == WC_EVENT_STAT_BLOCKED)
+			have_blocked = true;
 	for (int id = 0; id < WC_REPLAY_MAX_EVENTS; id++) {
 		const struct wc_replay_event *e = &m->events[id];
 		int role;
@@ -173,10 +175,17 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			a->skip[id] = true; /* sched_waking is the earlier of the two */
 			continue;
 		}
+		/* sched_stat_iowait repeats sched_stat_blocked's delay, for the same sleep
+		 * (kernel/sched/stats.c __update_stats_enqueue_sleeper()) */
+		if (e->kind == WC_EVENT_STAT_IOWAIT && have_blocked) {
+			a->skip[id] = true;
+			continue;
+		}
 		err = wc_tpdecode_bind(a->dec, (uint16_t)id, e->name, role);
 		if (err == -ENOMEM)
 			return fail(a, -ENOMEM, "%s", "out of memory");
-		if (err && role == WC_TP_RUNTIME) { /* optional: switch-ins stay inferred */
+		/* optional: switch-ins stay inferred; intervals need switch-ins */
+		if (err && (role == WC_TP_RUNTIME || role == WC_TP_STAT)) {
 			a->skip[id] = true;
 			if (!a->f.format_errors++)
 				snprintf(a->f.format_error, sizeof(a->f.format_error), "%s",
@@ -194,6 +203,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			a->f.have_migrate = true;
 		else if (role == WC_TP_RUNTIME)
 			a->f.have_runtime = true;
+		else if (role == WC_TP_STAT)
+			a->f.have_stat = true;
 	}
 	for (size_t i = 0; i < m->nnotes; i++) {
 		if (strcmp(m->notes[i].key, "target_pid") == 0) {
@@ -292,6 +303,29 @@ static int on_runtime(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns
 	return 0;
 }
 
+/* A sched_stat_sleep, _blocked or _iowait event, its payload @data of @size bytes (NULL:
+ * none). */
+static int on_stat(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns, const void *data,
+		   uint16_t size)
+{
+	struct wc_stat st;
+
+	if (!data || wc_tpdecode_decode_stat(a->dec, event_id, data, size, &st)) {
+		a->f.decode_errors++;
+		return 0;
+	}
+	return st.tid > 0 ? wc_sched_stat(&a->sched, time_ns, (uint32_t)st.tid, st.delay_ns) : 0;
+}
+
+/* An event of a role inline payloads carry (TP_INLINE, or a TRACEPOINT of one). */
+static int on_inline(struct wc_analysis *a, uint16_t event_id, uint64_t time_ns, const void *data,
+		     uint16_t size)
+{
+	if (a->role[event_id] == WC_TP_STAT)
+		return on_stat(a, event_id, time_ns, data, size);
+	return on_runtime(a, event_id, time_ns, data, size);
+}
+
 static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *t)
 {
 	struct wc_sched_event ev;
@@ -302,11 +336,11 @@ static int on_tracepoint(struct wc_analysis *a, const struct wc_rec_tracepoint *
 		return 0;
 	if (a->role[t->event_id] == WC_TP_MIGRATE && !a->consumer->sched_event)
 		return 0;
-	if (a->role[t->event_id] == WC_TP_RUNTIME) { /* as wcrec writes them: TP_INLINE */
-		uint16_t size;
+	if (a->role[t->event_id] == WC_TP_RUNTIME || a->role[t->event_id] == WC_TP_STAT) {
+		uint16_t size; /* as the writers write them: TP_INLINE */
 		const void *data = wc_replay_payload(a->replay, t->payload_id, &size);
 
-		return on_runtime(a, t->event_id, t->time_ns, data, size);
+		return on_inline(a, t->event_id, t->time_ns, data, size);
 	}
 	k = decode(a, t->payload_id, t->event_id);
 	if (k < 0)
@@ -409,9 +443,9 @@ static int event(void *ctx, const struct wc_rec_header *h)
 
 		a->f.tracepoints++;
 		if (t->event_id >= WC_REPLAY_MAX_EVENTS || a->skip[t->event_id] ||
-		    a->role[t->event_id] != WC_TP_RUNTIME)
+		    (a->role[t->event_id] != WC_TP_RUNTIME && a->role[t->event_id] != WC_TP_STAT))
 			return 0;
-		return on_runtime(a, t->event_id, t->time_ns, t->data, t->size);
+		return on_inline(a, t->event_id, t->time_ns, t->data, t->size);
 	}
 	case WC_REC_SWITCH_IN: {
 		const struct wc_rec_switch_in *x = (const void *)h;
@@ -456,7 +490,7 @@ int wc_analysis_run(struct wc_analysis *a, const struct wc_analysis_consumer *c)
 									  : a->max_memory);
 	err = wc_replay_run(a->replay, &ops, a);
 	if (!err)
-		wc_sched_finish(&a->sched, wc_analysis_end_ns(a));
+		err = wc_sched_finish(&a->sched, wc_analysis_end_ns(a));
 	if (err == -WC_ECORRUPT && !a->error[0])
 		fail(a, err, "%s", wc_replay_error(a->replay));
 	if (err == -ENOMEM && !a->error[0])

@@ -78,6 +78,7 @@ struct wc_analysis_facts {
 	bool have_samples; /* a sampling event was recorded */
 	bool have_migrate; /* sched_migrate_task was recorded */
 	bool have_runtime; /* sched_stat_runtime was recorded (wcrec's default) */
+	bool have_stat;	   /* sched_stat_sleep, _blocked or _iowait: the recipe of perf inject -s */
 	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
 	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
 	bool sample_after_switch_in;

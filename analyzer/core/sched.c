@@ -29,6 +29,8 @@ struct wc_sched_thread {
 	/* while off-CPU: the switch-in that its first sched_stat_runtime since the switch-out
 	 * gives (event time minus runtime), 0 for none */
 	uint64_t runtime_from_ns;
+	/* while off-CPU: the first sched_stat delay since the switch-out and its time, 0 none */
+	uint64_t stat_ns, stat_delay_ns;
 	uint64_t switches_voluntary, switches_involuntary;
 };
 
@@ -146,6 +148,25 @@ static int close_off(struct wc_sched *s, struct wc_thread *t, struct wc_sched_th
 	return s->sink->off ? s->sink->off(s->ctx, t, &iv) : 0;
 }
 
+/* The off-CPU interval of @t that its sched_stat delay gives (see sched.h), to the sink. */
+static int close_by_stat(struct wc_sched *s, struct wc_thread *t, struct wc_sched_thread *st)
+{
+	struct wc_off_interval iv = {
+		.start_ns = st->stat_ns -
+			    (st->stat_delay_ns < st->stat_ns ? st->stat_delay_ns : st->stat_ns),
+		.wake_ns = st->stat_ns,
+		.end_ns = st->stat_ns,
+		.state = st->state,
+		.from_stat = true,
+		.cpu = st->cpu,
+		.stack_id = st->stack_id,
+	};
+
+	s->counts.stat_intervals++;
+	st->stat_ns = 0;
+	return s->sink->off ? s->sink->off(s->ctx, t, &iv) : 0;
+}
+
 static void go_on(struct wc_sched_thread *st, int32_t cpu, uint64_t time)
 {
 	st->in_by_record = false;
@@ -155,6 +176,7 @@ static void go_on(struct wc_sched_thread *st, int32_t cpu, uint64_t time)
 	st->woken = st->wake_provisional = st->pending_wake = false;
 	st->seen_on_ns = 0;
 	st->runtime_from_ns = 0;
+	st->stat_ns = 0;
 }
 
 static uint64_t max_u64(uint64_t a, uint64_t b)
@@ -262,6 +284,10 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, struct wc_sched_t
 	case WC_TS_OFF_CPU: {
 		uint64_t rec = s->cpu_since_ns[cpu];
 
+		if (st->stat_ns) { /* switch-ins not recorded: the sched_stat delay (sched.h) */
+			err = close_by_stat(s, t, st);
+			break;
+		}
 		if (s->cpu_curr[cpu] == WC_SCHED_EXITING && rec >= st->since_ns && rec <= time) {
 			/* switched in by a record that could not name it (wc_sched_switch_in):
 			 * the task leaving the CPU next is the one, and exactly so */
@@ -312,6 +338,7 @@ static int switch_out(struct wc_sched *s, struct wc_thread *t, struct wc_sched_t
 	st->pending_wake = false;
 	st->seen_on_ns = 0;
 	st->runtime_from_ns = 0;
+	st->stat_ns = 0;
 	return err;
 }
 
@@ -566,14 +593,44 @@ void wc_sched_runtime(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint64
 	st->runtime_from_ns = runtime_ns < time_ns ? time_ns - runtime_ns : 1;
 }
 
-void wc_sched_finish(struct wc_sched *s, uint64_t end_ns)
+int wc_sched_stat(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint64_t delay_ns)
+{
+	struct wc_thread *t = tid ? wc_tasks_find(s->tasks, tid) : NULL;
+	struct wc_sched_thread *st = t ? find_state(s, t) : NULL;
+
+	s->counts.stats++;
+	/* perf inject -s drops an event of a tid with no sched_switch kept; so do we, and one
+	 * of a tid believed running, or switched out runnable (it did not sleep) */
+	if (!st || st->run_state != WC_TS_OFF_CPU || st->preempted || time_ns < st->since_ns) {
+		s->counts.stat_unmatched++;
+		return 0;
+	}
+	if (st->stat_ns) {
+		s->counts.stat_repeated++;
+		return 0;
+	}
+	st->stat_ns = time_ns ? time_ns : 1;
+	st->stat_delay_ns = delay_ns;
+	return 0;
+}
+
+int wc_sched_finish(struct wc_sched *s, uint64_t end_ns)
 {
 	struct wc_tasks *tk = s->tasks;
+	int err;
 
 	(void)end_ns;
 	for (size_t i = 1; i < tk->nthreads && i < s->nthreads; i++) {
-		const struct wc_sched_thread *st = &s->threads[i];
+		struct wc_sched_thread *st = &s->threads[i];
 
+		if (st->run_state == WC_TS_OFF_CPU && st->stat_ns) {
+			/* the sleep ended: its switch-in was not recorded (sched.h) */
+			err = close_by_stat(s, &tk->threads[i], st);
+			if (err)
+				return err;
+			st->run_state = WC_TS_UNKNOWN; /* woken: where it is now is not known */
+			continue;
+		}
 		if (tk->threads[i].exited)
 			continue;
 		if (st->run_state == WC_TS_OFF_CPU)
@@ -581,6 +638,7 @@ void wc_sched_finish(struct wc_sched *s, uint64_t end_ns)
 		else if (st->run_state == WC_TS_ON_CPU)
 			s->counts.open_run_at_end++;
 	}
+	return 0;
 }
 
 enum wc_run_state wc_sched_state(const struct wc_sched *s, const struct wc_thread *t,

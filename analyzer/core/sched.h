@@ -17,6 +17,19 @@
  * it counts only if no wakeup comes after the switch-out, and then the whole interval is sch
  * delay.
  *
+ * A recording of a task's own switch-outs only (perf record -e sched:sched_switch
+ * -e sched:sched_stat_sleep -e sched:sched_stat_blocked -p PID: a per-task sched_switch fires
+ * in prev's context, so the task's switch-ins are never recorded) gets its off-CPU intervals
+ * from the sched_stat events instead, as perf inject -s makes them:
+ *
+ *      switch-out    dequeue         sched_stat_sleep (enqueue)   [switch-in]   switch-out
+ *   ------+-------------+-----------------------+--------------------x---------------+---->
+ *         |             |<-------- delay ------>|                                     |
+ *         |<-- interval: time - delay to time, the switch-out's state and stack -->|
+ *
+ * The interval is taken when the thread's next event is another switch-out (or the
+ * recording ends): a traced switch-in closes the interval as usual and the delay is dropped.
+ *
  * Edge cases are counted, never silently dropped (struct wc_sched_counts).
  */
 #ifndef WC_ANALYZER_SCHED_H
@@ -48,6 +61,8 @@ struct wc_off_interval {
 	bool inferred;		    /* the switch-in was not traced: inferred from the wakeup, the
 				     * CPU's last traced switch and the CPU's samples (sched.c) */
 	bool no_wakeup;		    /* no wakeup seen: the whole interval is counted as blocked */
+	bool from_stat;		    /* the switch-in was not recorded: the interval is a sched_stat
+				     * delay, [end_ns - delay, end_ns], all blocked (see above) */
 	uint64_t inferred_bound_ns; /* when inferred: how far the switch-in may be from where it
 				     * was put, which the interval and the run after it may be
 				     * off by (sched.c infer_switch_in()); 0 otherwise */
@@ -76,6 +91,10 @@ struct wc_sched_counts {
 	uint64_t open_off_at_end;     /* off-CPU when the recording ended: not counted */
 	uint64_t open_run_at_end;     /* on-CPU when the recording ended: not counted */
 	uint64_t bad_cpu;	      /* events with a CPU number beyond the recorded count */
+	uint64_t stats;		      /* sched_stat_sleep, _blocked (or _iowait) events */
+	uint64_t stat_intervals;      /* ... that gave an interval: no switch-in recorded */
+	uint64_t stat_unmatched;      /* ... of a tid not switched out as last seen: ignored */
+	uint64_t stat_repeated;	      /* ... a second one since the switch-out: ignored */
 };
 
 struct wc_sched_sink {
@@ -190,8 +209,26 @@ void wc_sched_context(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint32
  */
 void wc_sched_runtime(struct wc_sched *s, uint32_t tid, uint64_t time_ns, uint64_t runtime_ns);
 
-/* wc_sched_finish() - the recording ended at @end_ns: count what is still open. */
-void wc_sched_finish(struct wc_sched *s, uint64_t end_ns);
+/**
+ * wc_sched_stat() - a sched_stat_sleep, sched_stat_blocked or sched_stat_iowait at @time_ns:
+ * @tid, enqueued then, had slept or blocked @delay_ns (struct wc_stat)
+ *
+ * Kept for @tid's off-CPU interval when @tid is off-CPU since a switch-out in a sleeping
+ * state: that interval becomes [@time_ns - @delay_ns, @time_ns] if no switch-in of @tid comes
+ * before its next switch-out (see above).  perf inject -s (perf_inject__sched_stat() in
+ * tools/perf/builtin-inject.c) likewise gives each sched_stat event of a tid the stack of its
+ * last sched_switch and the event's delay as the period.  The caller passes one delay per
+ * sleep: sched_stat_iowait repeats sched_stat_blocked's.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_sched_stat(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint64_t delay_ns);
+
+/**
+ * wc_sched_finish() - the recording ended at @end_ns: the intervals of sched_stat delays
+ * still kept go to the sink; count what is still open
+ * Return: 0 or a sink's error.
+ */
+int wc_sched_finish(struct wc_sched *s, uint64_t end_ns);
 
 /**
  * wc_sched_state() - where @t is now, and the run or off-CPU interval it is in, as if it

@@ -14,8 +14,9 @@
  *
  *   perf record          wct records
  *   SAMPLE               SAMPLE (cycles, cpu-clock, task-clock), STACK first when new;
- *                        TRACEPOINT with PAYLOAD and STACK first when new; sched_stat_runtime
- *                        as TP_INLINE; samples of other events skipped and counted
+ *                        TRACEPOINT with PAYLOAD and STACK first when new; sched_stat_runtime,
+ *                        _sleep, _blocked, _iowait as TP_INLINE; samples of other events
+ *                        skipped and counted
  *   COMM FORK EXIT       COMM (the exec flag kept), FORK, EXIT
  *   MMAP MMAP2           MMAP (MMAP2's build-id form trusted where the attr asked for it)
  *   LOST LOST_SAMPLES    LOST
@@ -212,7 +213,39 @@ static size_t read_words(const struct pd_attr *a, const uint8_t *d, const uint8_
 	return 1 + times + each * pd_u64(d);
 }
 
-/* A SAMPLE's fields up to RAW (the later ones unused).  Return: its attr, or NULL. */
+/*
+ * A sample's REGS_USER (u64 abi, then a u64 per bit of sample_regs_user unless abi is 0) and
+ * STACK_USER (u64 size, size bytes, then u64 dyn_size unless size is 0) from @d, into @s where
+ * whole.
+ */
+static void user_state(const struct pd_attr *a, const uint8_t *d, const uint8_t *end,
+		       struct pd_sample *s)
+{
+	uint64_t st = a->attr.sample_type, n;
+
+	if (st & PERF_SAMPLE_REGS_USER) {
+		if (end - d < 8)
+			return;
+		n = pd_u64(d) ? (uint64_t)__builtin_popcountll(a->attr.sample_regs_user) : 0;
+		if (n > (uint64_t)(end - d - 8) / 8)
+			return;
+		s->regs = n ? d + 8 : NULL;
+		d += 8 + 8 * n;
+	}
+	if (st & PERF_SAMPLE_STACK_USER) {
+		if (end - d < 8 || (n = pd_u64(d)) > (uint64_t)(end - d - 8) ||
+		    (n && end - d - 8 - (ptrdiff_t)n < 8)) {
+			s->regs = NULL;
+			return;
+		}
+		s->ustack = d + 8;
+		s->ustack_size = n;
+		s->ustack_dyn = n ? pd_u64(d + 8 + n) : 0;
+	}
+}
+
+/* A SAMPLE's fields up to RAW, and the user registers and stack after it.  Return: its attr,
+ * or NULL. */
 static const struct pd_attr *parse_sample(struct pd *p, const struct pd_rec *r, struct pd_sample *s)
 {
 	const uint8_t *d = r->d + 8, *end = r->d + r->size;
@@ -270,7 +303,10 @@ static const struct pd_attr *parse_sample(struct pd *p, const struct pd_rec *r, 
 			return NULL;
 		s->raw_size = pd_u32(d);
 		s->raw = d + 4;
+		d += (4 + s->raw_size + 7) / 8 * 8;
 	}
+	if (!(st & PERF_SAMPLE_BRANCH_STACK)) /* not read: nor what follows it */
+		user_state(a, d, end, s);
 	return a;
 }
 
@@ -294,7 +330,9 @@ static int on_sample(struct pd *p, const struct pd_rec *r)
 	}
 	if (!dest(p, &s.time_ns))
 		return -ENOMEM;
-	if (a->kind == WC_EVENT_RUNTIME) {
+	if (a->kind == WC_EVENT_RUNTIME || a->kind == WC_EVENT_STAT_SLEEP ||
+	    a->kind == WC_EVENT_STAT_BLOCKED || a->kind == WC_EVENT_STAT_IOWAIT) {
+		/* one delay each: no payload worth sharing, no stack used (sched.h) */
 		size_t size =
 			s.raw_size < WC_TP_INLINE_MAX_BYTES ? s.raw_size : WC_TP_INLINE_MAX_BYTES;
 		struct wc_rec_tp_inline *t =
@@ -307,6 +345,8 @@ static int on_sample(struct pd *p, const struct pd_rec *r)
 		memcpy(t->data, s.raw, size);
 		return 0;
 	}
+	if (p->uw && (a->attr.sample_type & PERF_SAMPLE_STACK_USER))
+		pd_unwind_sample(p, &a->attr, &s);
 	err = stack_id(p, &s, &sid);
 	if (!err && a->kind == WC_EVENT_SAMPLE) {
 		struct wc_rec_sample *x =
@@ -359,6 +399,8 @@ static int on_comm(struct pd *p, const struct pd_rec *r)
 		   (p->timed ? 0 : WC_TASK_SYNTH);
 	n = strnlen((const char *)r->d + 16, r->size - 16u);
 	memcpy(c->comm, r->d + 16, n < sizeof(c->comm) ? n : sizeof(c->comm));
+	if (r->misc & PERF_RECORD_MISC_COMM_EXEC)
+		pd_unwind_exec(p, c->pid, s.time_ns);
 	return 0;
 }
 
@@ -386,7 +428,7 @@ static int on_task(struct pd *p, const struct pd_rec *r)
 	t->ppid = pd_u32(r->d + 12);
 	t->tid = pd_u32(r->d + 16);
 	t->ptid = pd_u32(r->d + 20);
-	return 0;
+	return r->type == PERF_RECORD_FORK ? pd_unwind_fork(p, t->pid, t->ppid) : 0;
 }
 
 /*
@@ -435,6 +477,9 @@ static int on_mmap(struct pd *p, const struct pd_rec *r)
 		m->flags = pd_u32(u + 28);
 	}
 	memcpy(m->filename, r->d + name_at, n);
+	if (m->prot & PROT_EXEC)
+		return pd_unwind_mmap(p, m->pid, m->addr, m->pgoff, m->filename, m->build_id,
+				      m->build_id_size, m->time_ns);
 	return 0;
 }
 
@@ -499,6 +544,7 @@ int pd_one_record(struct pd *p, const struct pd_rec *r)
 	case PERF_RECORD_UNTHROTTLE:
 		return on_loss(p, r);
 	case PD_REC_FINISHED_ROUND:
+		pd_unwind_round(p);
 		return pd_emit(&p->out, sizeof(struct wc_rec_header), WC_REC_ROUND, 0) ? 0
 										       : -ENOMEM;
 	case PD_REC_FINISHED_INIT:
@@ -586,6 +632,21 @@ static const char *type_name(int type, char *other, size_t n)
 	return other;
 }
 
+/* The NOTE on the user stacks unwound (source-perf-unwind.c).  Return: 0 or -ENOMEM. */
+static int unwind_note(struct pd *p)
+{
+	const uint64_t *r = p->unwind_results; /* by enum wc_unwind_result */
+	char text[320];
+
+	snprintf(text, sizeof(text),
+		 "%" PRIu64 " to the outermost frame, %" PRIu64
+		 " cut short by the stack copy, %" PRIu64 " stopped short, %" PRIu64
+		 " with no user state; files used unchecked (no build-id recorded) %" PRIu64
+		 ", refused (another build-id) %" PRIu64,
+		 r[2], r[3], r[4] + r[5], r[0], p->unwind_unchecked, p->unwind_refused);
+	return pd_note(&p->out, "perf_unwind", text);
+}
+
 /* The end of the data: what waits goes out, the skipped records are told, the state set. */
 static int finish(struct pd *p)
 {
@@ -613,6 +674,8 @@ static int finish(struct pd *p)
 			 n ? "; " : "", p->other_samples, p->bad_samples, p->unknown_ids);
 	if ((n || p->bad_samples + p->unknown_ids + p->other_samples) &&
 	    pd_note(&p->out, "perf_skipped", text))
+		return -ENOMEM;
+	if (p->uw && unwind_note(p))
 		return -ENOMEM;
 	p->bad_samples += p->dec.len != 0; /* a record cut at the end of the zstd stream */
 	if (p->data_size && p->data_end < p->data_off + p->data_size)
@@ -695,4 +758,5 @@ int pd_records(struct pd *p)
 void pd_rec_free(struct pd *p)
 {
 	pd_zstd_free(p);
+	pd_unwind_free(p);
 }

@@ -40,6 +40,7 @@ _Static_assert(sizeof(struct pd_file_header) == 104, "perf.data header");
 
 enum { /* feature bits (tools/perf/util/header.h) */
        FEAT_TRACING_DATA = 1,
+       FEAT_BUILD_ID = 2,
        FEAT_HOSTNAME = 3,
        FEAT_OSRELEASE = 4,
        FEAT_VERSION = 5,
@@ -151,6 +152,9 @@ static uint32_t kind_of(const struct pd_attr *a)
 		{ "sched:sched_wakeup_new", WC_EVENT_WAKEUP_NEW },
 		{ "sched:sched_migrate_task", WC_EVENT_MIGRATE },
 		{ "sched:sched_stat_runtime", WC_EVENT_RUNTIME },
+		{ "sched:sched_stat_sleep", WC_EVENT_STAT_SLEEP },
+		{ "sched:sched_stat_blocked", WC_EVENT_STAT_BLOCKED },
+		{ "sched:sched_stat_iowait", WC_EVENT_STAT_IOWAIT },
 	};
 
 	if (a->attr.type == PERF_TYPE_TRACEPOINT) {
@@ -335,6 +339,8 @@ int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t o
 	switch (bit) {
 	case FEAT_TRACING_DATA:
 		return pd_tracing_data(p, d, len, off);
+	case FEAT_BUILD_ID:
+		return pd_unwind_build_ids(p, d, len) ? -ENOMEM : 0;
 	case FEAT_HOSTNAME:
 		take_string(d, end, h->hostname, sizeof(h->hostname));
 		break;
@@ -374,10 +380,11 @@ int pd_feature(struct pd *p, int bit, const uint8_t *d, uint64_t len, uint64_t o
 /* The feature sections: their table follows the data section. */
 static int read_features(struct pd *p, const struct pd_file_header *fh)
 {
-	static const uint64_t wanted =
-		1ull << FEAT_TRACING_DATA | 1ull << FEAT_HOSTNAME | 1ull << FEAT_OSRELEASE |
-		1ull << FEAT_VERSION | 1ull << FEAT_ARCH | 1ull << FEAT_NRCPUS |
-		1ull << FEAT_CMDLINE | 1ull << FEAT_EVENT_DESC | 1ull << FEAT_CLOCK_DATA;
+	static const uint64_t wanted = 1ull << FEAT_TRACING_DATA | 1ull << FEAT_BUILD_ID |
+				       1ull << FEAT_HOSTNAME | 1ull << FEAT_OSRELEASE |
+				       1ull << FEAT_VERSION | 1ull << FEAT_ARCH |
+				       1ull << FEAT_NRCPUS | 1ull << FEAT_CMDLINE |
+				       1ull << FEAT_EVENT_DESC | 1ull << FEAT_CLOCK_DATA;
 	unsigned nsec = 0, k = 0;
 	uint8_t *table;
 
@@ -445,7 +452,7 @@ static int host_records(struct pd *p, const struct pd_host *h)
 /* EVENT_ATTR records, and one NOTE on what the reports cannot give for lack of an event. */
 static int event_records(struct pd *p)
 {
-	bool sw = false, wk = false, sw_stacks = false, samples = false;
+	bool sw = false, wk = false, sw_stacks = false, samples = false, dwarf = false;
 	char missing[512] = "";
 	size_t n = 0;
 
@@ -472,6 +479,7 @@ static int event_records(struct pd *p)
 					  (a->attr.sample_type & PERF_SAMPLE_CALLCHAIN));
 		wk = wk || a->kind == WC_EVENT_WAKEUP || a->kind == WC_EVENT_WAKING;
 		samples = samples || a->kind == WC_EVENT_SAMPLE;
+		dwarf = dwarf || (a->attr.sample_type & PERF_SAMPLE_STACK_USER);
 	}
 	if (!sw)
 		n += (size_t)snprintf(missing + n, sizeof(missing) - n,
@@ -494,6 +502,11 @@ static int event_records(struct pd *p)
 				      "%sno CPU samples: on-CPU "
 				      "time from switches only, without stacks",
 				      n ? "; " : "");
+	if (dwarf &&
+	    (pd_unwind_start(p) ||
+	     pd_note(&p->out, "user_stacks",
+		     "dwarf (perf --call-graph dwarf: unwound here, with the local files)")))
+		return -ENOMEM;
 	return n ? pd_note(&p->out, "cannot_give", missing) : 0;
 }
 

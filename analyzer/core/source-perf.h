@@ -5,6 +5,7 @@
  *   source-perf-tracing.c  the TRACING_DATA feature: tracepoint format texts
  *   source-perf-rec.c      the data section's records, translated into wct records
  *   source-perf-zstd.c     COMPRESSED records (perf record -z)
+ *   source-perf-unwind.c   --call-graph dwarf: user stacks unwound with the local files
  *
  * The format is perf's (tools/perf/Documentation/perf.data-file-format.txt): a header with
  * the attrs, data and feature sections, in the recording host's byte order.  Only a file of
@@ -84,7 +85,12 @@ struct pd_sample {
 	const uint8_t *ips; /* nr u64s, unaligned */
 	uint32_t raw_size;  /* bytes */
 	const uint8_t *raw;
+	const uint8_t *regs;		  /* REGS_USER: u64s of sample_regs_user's bits; NULL */
+	const uint8_t *ustack;		  /* STACK_USER: the copy from sp up */
+	uint64_t ustack_size, ustack_dyn; /* its bytes, and the bytes the kernel filled */
 };
+
+#define PD_UNWIND_RESULTS 6 /* enum wc_unwind_result's values */
 
 struct pd {
 	int fd;
@@ -126,6 +132,10 @@ struct pd {
 	void *zstd; /* ZSTD_DStream */
 	struct pd_buf dec;
 	uint64_t decompressed; /* bytes, all COMPRESSED records together */
+	/* --call-graph dwarf (source-perf-unwind.c): NULL when no attr has user stacks */
+	struct pd_unwind *uw;
+	uint64_t unwind_unchecked, unwind_refused;  /* modules: no build-id recorded; another */
+	uint64_t unwind_results[PD_UNWIND_RESULTS]; /* samples by enum wc_unwind_result */
 };
 
 /* Set the state and the error of @p once (the first failure is the one told); return 0. */
@@ -187,6 +197,42 @@ int pd_compressed(struct pd *p, const struct pd_rec *r);
 
 /* pd_zstd_free() - free the zstd stream and its buffer. */
 void pd_zstd_free(struct pd *p);
+
+/* pd_unwind_init() - the unwind state, without its unwinder yet.  Return: 0 or -ENOMEM. */
+int pd_unwind_init(struct pd *p);
+
+/* pd_unwind_start() - an attr has user stacks: the unwinder.  Return: 0 or -ENOMEM. */
+int pd_unwind_start(struct pd *p);
+
+/* pd_unwind_free() - free the unwind state; none is a no-op. */
+void pd_unwind_free(struct pd *p);
+
+/* pd_unwind_build_ids() - the BUILD_ID feature, @len bytes at @d: each file's build-id, the
+ * one its local file must have to be unwound with.  Return: 0 or -ENOMEM. */
+int pd_unwind_build_ids(struct pd *p, const uint8_t *d, uint64_t len);
+
+/* pd_unwind_mmap() - an executable file mapping of @pid at @addr, file offset @pgoff, of
+ * @path (NUL-terminated), its build-id (@build_id_len bytes, 0: none) at @time_ns.
+ * Return: 0 or -ENOMEM. */
+int pd_unwind_mmap(struct pd *p, uint32_t pid, uint64_t addr, uint64_t pgoff, const char *path,
+		   const uint8_t *build_id, size_t build_id_len, uint64_t time_ns);
+
+/* pd_unwind_fork() - process @pid forked from @ppid: it has its mappings.  Return: 0 or
+ * -ENOMEM. */
+int pd_unwind_fork(struct pd *p, uint32_t pid, uint32_t ppid);
+
+/* pd_unwind_exec() - @pid exec'd at @time_ns: its mappings are gone. */
+void pd_unwind_exec(struct pd *p, uint32_t pid, uint64_t time_ns);
+
+/* pd_unwind_round() - a FINISHED_ROUND: sessions of changed mappings are closed. */
+void pd_unwind_round(struct pd *p);
+
+/*
+ * pd_unwind_sample() - @s (of event @attr) with user registers and a stack copy: its
+ * callchain (s->ips, s->nr) replaced by the kernel part and the unwound user frames, in a
+ * buffer of p->uw valid until the next call.  Return: 0.
+ */
+int pd_unwind_sample(struct pd *p, const struct perf_event_attr *attr, struct pd_sample *s);
 
 /* pd_rec_free() - free what pd_records() allocated. */
 void pd_rec_free(struct pd *p);

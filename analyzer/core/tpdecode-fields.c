@@ -355,3 +355,17 @@ int wc_tpdecode_decode_runtime(struct wc_tpdecode *d, uint16_t event_id, const v
 	out->runtime_ns = get_u(p + b->f[RT_RUNTIME].offset, b->f[RT_RUNTIME].size);
 	return 0;
 }
+
+int wc_tpdecode_decode_stat(struct wc_tpdecode *d, uint16_t event_id, const void *data, size_t size,
+			    struct wc_stat *out)
+{
+	struct binding *b;
+	const uint8_t *p = data;
+	int ret = lookup(d, event_id, WC_TP_STAT, data, size, &b);
+
+	if (ret)
+		return ret;
+	out->tid = get_i32(&b->f[ST_PID], p, -1);
+	out->delay_ns = get_u(p + b->f[ST_DELAY].offset, b->f[ST_DELAY].size);
+	return 0;
+}

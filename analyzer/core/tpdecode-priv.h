@@ -36,6 +36,7 @@ enum {
 enum { WK_COMM, WK_PID, WK_PRIO, WK_SUCCESS, WK_TARGET_CPU, WK_COUNT };
 enum { MG_COMM, MG_PID, MG_PRIO, MG_ORIG_CPU, MG_DEST_CPU, MG_COUNT };
 enum { RT_PID, RT_RUNTIME, RT_COUNT };
+enum { ST_PID, ST_DELAY, ST_COUNT };
 
 /* A field as the decoder reads it; all positions in bytes from the payload start. */
 struct fref {
@@ -86,7 +87,7 @@ void tpd_err(struct wc_tpdecode *d, const char *fmt, ...) __attribute__((format(
  * not then); @s is left unusable until trace_seq_init(). */
 void tpd_seq_release(struct trace_seq *s);
 
-/* tpd_role_name() - "switch", "wakeup", "migrate" or "runtime". */
+/* tpd_role_name() - "switch", "wakeup", "migrate", "runtime" or "stat". */
 const char *tpd_role_name(enum wc_tp_role role);
 
 #endif /* WC_ANALYZER_TPDECODE_PRIV_H */

@@ -54,6 +54,11 @@ static const struct want runtime_wants[RT_COUNT] = {
 	[RT_RUNTIME] = { "runtime", NULL, F_NUM, false },
 };
 
+static const struct want stat_wants[ST_COUNT] = {
+	[ST_PID] = { "pid", NULL, F_NUM, false },
+	[ST_DELAY] = { "delay", NULL, F_NUM, false },
+};
+
 static const struct {
 	const char *name;
 	const struct want *wants;
@@ -63,6 +68,7 @@ static const struct {
 	[WC_TP_WAKEUP] = { "wakeup", wakeup_wants, WK_COUNT },
 	[WC_TP_MIGRATE] = { "migrate", migrate_wants, MG_COUNT },
 	[WC_TP_RUNTIME] = { "runtime", runtime_wants, RT_COUNT },
+	[WC_TP_STAT] = { "stat", stat_wants, ST_COUNT },
 };
 
 void tpd_err(struct wc_tpdecode *d, const char *fmt, ...)
@@ -151,6 +157,10 @@ int wc_tpdecode_role_of_kind(uint32_t kind)
 		return WC_TP_MIGRATE;
 	case WC_EVENT_RUNTIME:
 		return WC_TP_RUNTIME;
+	case WC_EVENT_STAT_SLEEP:
+	case WC_EVENT_STAT_BLOCKED:
+	case WC_EVENT_STAT_IOWAIT:
+		return WC_TP_STAT;
 	default:
 		return 0;
 	}
@@ -465,7 +475,7 @@ int wc_tpdecode_bind(struct wc_tpdecode *d, uint16_t event_id, const char *event
 			event_name ? event_name : "(null)");
 		return -EINVAL;
 	}
-	if ((int)role < WC_TP_SWITCH || (int)role > WC_TP_RUNTIME) {
+	if ((int)role < WC_TP_SWITCH || (int)role > WC_TP_STAT || !roles[role].wants) {
 		tpd_err(d, "%s: unknown role %d", event_name, (int)role);
 		return -EINVAL;
 	}

@@ -34,6 +34,7 @@ enum wc_tp_role {
 	WC_TP_MIGRATE = 3,   /* sched_migrate_task */
 	WC_TP_RUNTIME = 4,   /* sched_stat_runtime */
 	WC_TP_SWITCH_IN = 5, /* not a tracepoint: a SWITCH_IN record (struct wc_sched_event) */
+	WC_TP_STAT = 6,	     /* sched_stat_sleep, sched_stat_blocked, sched_stat_iowait */
 };
 
 #define WC_TP_COMM_BYTES  17 /* TASK_COMM_LEN (16) characters and a NUL */
@@ -80,6 +81,18 @@ struct wc_runtime {
 	uint64_t runtime_ns;
 };
 
+/*
+ * A sched_stat_sleep, sched_stat_blocked or sched_stat_iowait event (kernel/sched/stats.c
+ * __update_stats_enqueue_sleeper(), with schedstats on): @tid, enqueued at the event's time as
+ * it is woken, had slept (S: sleep) or blocked (D: blocked; iowait repeats blocked's delay
+ * when the task waited for I/O) @delay_ns since its dequeue at the switch-out, on its run
+ * queue's clock.  It fires in the waker's context (or an interrupt's), not @tid's.
+ */
+struct wc_stat {
+	int32_t tid;
+	uint64_t delay_ns;
+};
+
 /**
  * wc_tpdecode_new() - an empty decoder, owning a libtraceevent handle with no plugins loaded
  *
@@ -117,7 +130,8 @@ int wc_tpdecode_add_format(struct wc_tpdecode *d, const char *system, const char
  * Every field the role needs is looked up by name here, once: SWITCH needs prev_comm,
  * prev_pid, prev_prio, prev_state, next_comm, next_pid, next_prio; WAKEUP needs comm, pid,
  * prio and uses success and target_cpu (or the pre-2.6.32 name cpu) when present; MIGRATE
- * needs comm, pid, prio, orig_cpu, dest_cpu; RUNTIME needs pid and runtime.  Numeric fields may
+ * needs comm, pid, prio, orig_cpu, dest_cpu; RUNTIME needs pid and runtime; STAT needs pid and
+ * delay.  Numeric fields may
  * have any size of 1, 2, 4 or 8 bytes and either sign; comms may be char arrays or __data_loc /
  * __rel_loc strings.
  *
@@ -157,12 +171,16 @@ int wc_tpdecode_decode_migrate(struct wc_tpdecode *d, uint16_t event_id, const v
 int wc_tpdecode_decode_runtime(struct wc_tpdecode *d, uint16_t event_id, const void *data,
 			       size_t size, struct wc_runtime *out);
 
+/** wc_tpdecode_decode_stat() - as wc_tpdecode_decode_switch(), for a WC_TP_STAT id */
+int wc_tpdecode_decode_stat(struct wc_tpdecode *d, uint16_t event_id, const void *data, size_t size,
+			    struct wc_stat *out);
+
 /**
  * wc_tpdecode_role_of_kind() - the role for an EVENT_ATTR kind (enum wc_event_kind)
  *
  * Return: WC_TP_SWITCH, WC_TP_WAKEUP (wakeup, waking, wakeup_new), WC_TP_MIGRATE,
- * WC_TP_RUNTIME, or 0 for
- * kinds this module does not decode.
+ * WC_TP_RUNTIME, WC_TP_STAT (sched_stat_sleep, _blocked, _iowait), or 0 for kinds this module
+ * does not decode.
  */
 int wc_tpdecode_role_of_kind(uint32_t kind);
 

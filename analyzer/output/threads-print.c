@@ -154,6 +154,11 @@ static void print_header(FILE *out, struct wc_threads *T, const struct wc_analys
 		c->start_unknown, c->run_start_unknown, c->double_switch_out, c->inferred_switch_in,
 		c->unknown_dropped, c->switch_in_running, c->no_wakeup, c->open_off_at_end,
 		c->open_run_at_end);
+	if (c->stat_intervals)
+		fprintf(out,
+			"# switch-ins not recorded: %" PRIu64 " off-CPU intervals are sched_stat "
+			"sleep/blocked delays (wcanalyze(1), Reading perf.data)\n",
+			c->stat_intervals);
 }
 
 static void print_stacks(FILE *out, const struct wc_threads_row *r, enum wc_unit u)
@@ -324,6 +329,8 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	jnum(out, "unknown_dropped", c->unknown_dropped);
 	jnum(out, "switch_in_running", c->switch_in_running);
 	jnum(out, "switch_in_records", c->switch_in_records);
+	if (c->stat_intervals) /* a perf.data of the sched_stat recipe only */
+		jnum(out, "stat_intervals", c->stat_intervals);
 	jnum(out, "wakeup_running", c->wakeup_running);
 	jnum(out, "wakeup_runnable", c->wakeup_runnable);
 	jnum(out, "wakeup_repeated", c->wakeup_repeated);

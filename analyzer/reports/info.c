@@ -179,6 +179,17 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 	fprintf(out, "  on-CPU when the recording ended (open)      %" PRIu64 "\n",
 		c->open_run_at_end);
 	fprintf(out, "  events on a CPU beyond the host's count     %" PRIu64 "\n", c->bad_cpu);
+	if (fa->have_stat) {
+		fprintf(out, "  sched_stat sleep/blocked delays             %" PRIu64 "\n",
+			c->stats);
+		fprintf(out, "    an interval's, its switch-in not recorded %" PRIu64 "\n",
+			c->stat_intervals);
+		fprintf(out, "    of a task not switched out asleep         %" PRIu64 "\n",
+			c->stat_unmatched);
+		fprintf(out, "    a second one of the same sleep            %" PRIu64 "\n",
+			c->stat_repeated);
+	}
+	wc_info_note_stat(a, "note: ", out);
 	if (c->inferred_switch_in > c->inferred_by_runtime && !fa->have_runtime)
 		fprintf(out,
 			"note: the kernel left %" PRIu64 " switch-ins untraced; context-switch "
@@ -225,11 +236,13 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 			fprintf(out, "%-13s %s\n",
 				k[11] ? "  mended:" : "user stacks:", m->notes[i].value);
 		else if (!strcmp(k, "source_format") || !strcmp(k, "cannot_give") ||
-			 !strcmp(k, "perf_cmdline") || !strcmp(k, "perf_skipped"))
+			 !strcmp(k, "perf_cmdline") || !strcmp(k, "perf_skipped") ||
+			 !strcmp(k, "perf_unwind"))
 			fprintf(out, "%-13s %s\n", /* notes of another recorder's file */
 				!strcmp(k, "source_format")  ? "format:"
 				: !strcmp(k, "cannot_give")  ? "cannot give:"
 				: !strcmp(k, "perf_cmdline") ? "command:"
+				: !strcmp(k, "perf_unwind")  ? "  unwound:"
 							     : "skipped:",
 				m->notes[i].value);
 		else if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
@@ -315,6 +328,20 @@ static void counts_line(const struct wc_analysis *a, FILE *err, bool always)
 		bad ? "warning: " : "", wc_analysis_path(a), st->lost_records, st->lost_samples,
 		st->late, fa->decode_errors, c->double_switch_out, c->inferred_switch_in,
 		c->unknown_dropped, wc_analysis_path(a));
+}
+
+void wc_info_note_stat(const struct wc_analysis *a, const char *prefix, FILE *out)
+{
+	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
+
+	if (!c->stat_intervals)
+		return;
+	fprintf(out,
+		"%s%s: switch-ins not recorded (a task's own switch-outs only, as perf record -p "
+		"records them): %" PRIu64 " off-CPU intervals are sched_stat sleep/blocked delays, "
+		"each under the stack of the task's last switch-out, without run-queue time "
+		"(perf inject -s)\n",
+		prefix, wc_analysis_path(a), c->stat_intervals);
 }
 
 void wc_info_warn_counts(const struct wc_analysis *a, FILE *err)

@@ -47,4 +47,10 @@ void wc_info_warn_counts(const struct wc_analysis *a, FILE *err);
  */
 void wc_info_counts_line(const struct wc_analysis *a, FILE *err);
 
+/**
+ * wc_info_note_stat() - one line on @out, after @prefix, when off-CPU intervals came from
+ * sched_stat delays because their switch-ins were not recorded (sched.h); nothing otherwise
+ */
+void wc_info_note_stat(const struct wc_analysis *a, const char *prefix, FILE *out);
+
 #endif /* WC_ANALYZER_INFO_H */

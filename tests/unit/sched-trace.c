@@ -27,7 +27,7 @@ static void add(struct st_trace *t, uint32_t size)
 }
 
 /* the format text of sched event @name, read from $srcdir/testdata/formats/linux-6.18 */
-static char *read_format(const char *name)
+static char *read_format_of(const char *kernel, const char *name)
 {
 	const char *srcdir = getenv("srcdir");
 	char path[4096];
@@ -35,8 +35,8 @@ static char *read_format(const char *name)
 	long n;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/testdata/formats/linux-6.18/%s.format",
-		 srcdir ? srcdir : ".", name);
+	snprintf(path, sizeof(path), "%s/testdata/formats/%s/%s.format", srcdir ? srcdir : ".",
+		 kernel, name);
 	f = fopen(path, "r");
 	if (!f)
 		return NULL;
@@ -87,10 +87,14 @@ static void event_attr(struct st_trace *t, uint32_t id, uint32_t kind, const cha
 	event_attr_st(t, id, kind, name, type, config, period, 0);
 }
 
-static int tp_format(struct st_trace *t, const char *name)
+static char *read_format(const char *name)
+{
+	return read_format_of("linux-6.18", name);
+}
+
+static int tp_format_of(struct st_trace *t, char *text)
 {
 	struct wc_rec_tp_format *x = (void *)buf;
-	char *text = read_format(name);
 
 	if (!text)
 		return -ENOENT;
@@ -103,6 +107,11 @@ static int tp_format(struct st_trace *t, const char *name)
 	free(text);
 	add(t, sizeof(*x) + x->system_len + x->text_len);
 	return 0;
+}
+
+static int tp_format(struct st_trace *t, const char *name)
+{
+	return tp_format_of(t, read_format(name));
 }
 
 int st_begin(struct st_trace *t)
@@ -528,4 +537,38 @@ void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t delay_ns, uint3
 	x->prev_pid = prev ? pid_of(t, prev) : 0;
 	x->delay_ns = delay_ns;
 	add(t, sizeof(*x));
+}
+
+int st_begin_stat(struct st_trace *t)
+{
+	/* config: the ID of the 6.1 format file (testdata/formats/linux-6.1: no schedstats on
+	 * 6.18 here, and the layout has not changed since) */
+	event_attr(t, ST_EV_STAT, WC_EVENT_STAT_SLEEP, "sched:sched_stat_sleep",
+		   PERF_TYPE_TRACEPOINT, 305, 1);
+	if (tp_format_of(t, read_format_of("linux-6.1", "sched_stat_sleep")) && !t->err)
+		t->err = -ENOENT;
+	return t->err;
+}
+
+/* sched_stat_sleep of linux-6.1: common fields, comm[16] @8, pid @24, delay u64 @32. */
+void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+	     const char *comm, uint64_t delay_ns)
+{
+	struct wc_rec_tp_inline *x = (void *)buf;
+
+	memset(buf, 0, sizeof(*x) + 40);
+	x->h.type = WC_REC_TP_INLINE;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->tid = ctx;
+	x->pid = ctx ? pid_of(t, ctx) : 0;
+	x->cpu = cpu;
+	x->event_id = ST_EV_STAT;
+	x->size = 40;
+	put_int(x->data, 0, 305, 2);
+	put_int(x->data, 4, ctx, 4);
+	memcpy(x->data + 8, comm, strnlen(comm, 15));
+	put_int(x->data, 24, tid, 4);
+	put_int(x->data, 32, (int64_t)delay_ns, 8);
+	add(t, sizeof(*x) + 40);
 }

@@ -146,6 +146,20 @@ int st_begin_runtime(struct st_trace *t);
 void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
 		const char *comm, uint64_t runtime_ns);
 
+/* event id of the EVENT_ATTR st_begin_stat() writes */
+#define ST_EV_STAT 7 /* sched:sched_stat_sleep */
+
+/*
+ * st_begin_stat() - right after st_begin(), before any event: the EVENT_ATTR and the 6.1
+ * TP_FORMAT of sched:sched_stat_sleep, for st_stat().  Return: 0 or -errno.
+ */
+int st_begin_stat(struct st_trace *t);
+
+/* st_stat() - a sched_stat_sleep of @tid (@comm): it slept @delay_ns up to @time_ns, fired on
+ * @cpu in @ctx's context; inline, as the perf.data source writes them */
+void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+	     const char *comm, uint64_t delay_ns);
+
 /* st_switch_in() - a SWITCH_IN record: @tid switched in on @cpu after @prev (0: idle), a switch
  * no sched_switch showed, as wcrec writes it from a context-switch record written @delay_ns
  * after the switch */

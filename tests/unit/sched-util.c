@@ -122,7 +122,8 @@ const struct wc_off_interval *expect_off(size_t i, uint32_t tid, uint64_t start,
  * The counts, all of them: every edge-case counter not named here must be 0.  Order: switches,
  * wakeups, start_unknown, run_start_unknown, double_switch_out, inferred_switch_in,
  * inferred_by_samples, unknown_dropped, switch_in_running, wakeup_running, wakeup_runnable,
- * wakeup_repeated, wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu.
+ * wakeup_repeated, wakeup_unknown, no_wakeup, open_off_at_end, open_run_at_end, bad_cpu, stats,
+ * stat_intervals, stat_unmatched, stat_repeated.
  */
 void expect_counts(struct wc_sched_counts want)
 {
@@ -149,5 +150,9 @@ void expect_counts(struct wc_sched_counts want)
 	C(open_off_at_end);
 	C(open_run_at_end);
 	C(bad_cpu);
+	C(stats);
+	C(stat_intervals);
+	C(stat_unmatched);
+	C(stat_repeated);
 #undef C
 }

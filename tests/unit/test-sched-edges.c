@@ -531,3 +531,67 @@ Test(sched, runtime_within_ticks)
 	cr_expect_eq(expect_off(0, A, 1000, 1000, 2500, 'R', true)->inferred_bound_ns, 1000);
 	cr_expect_eq(wc_analysis_sched(a)->counts.inferred_by_runtime, 1);
 }
+
+/*
+ * 7i. The sched_stat recipe (perf record -p: A's own switch-outs only, its switch-ins never
+ * recorded; sched.h).  A goes out S at 1000 on CPU 0 (its first event) under stack k1; a
+ * sched_stat_sleep of A fires at 3000 in W's context, delay 1900; A goes out S again at 4000
+ * on CPU 1 under k2: the interval is the delay, [1100, 3000, 3000], S, k1, all blocked, not a
+ * double switch-out.  Another sleep of A ends at 5000 (delay 900), a second event of it at 5200
+ * is ignored, one of B (never switched out) too; the recording ends at 6000 with A's interval
+ * kept: [4100, 5000, 5000], S, k2, not open at the end.
+ */
+Test(sched, stat_without_switch_ins)
+{
+	uint32_t k1 = st_kstack(&tr, 1), k2 = st_kstack(&tr, 2);
+
+	cr_assert_eq(st_begin_stat(&tr), 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", k1);
+	st_stat(&tr, 3000, 1, W, A, "a", 1900);
+	st_switch(&tr, 4000, 1, A, "a", ST_S, 0, "swapper/1", k2);
+	st_stat(&tr, 5000, 0, W, A, "a", 900);
+	st_stat(&tr, 5200, 0, W, A, "a", 50);
+	st_stat(&tr, 5300, 0, W, B, "b", 70);
+	analyse(6000);
+
+	cr_assert_eq(nruns, 0);
+	cr_assert_eq(noffs, 2);
+	const struct wc_off_interval *iv = expect_off(0, A, 1100, 3000, 3000, 'S', false);
+
+	cr_expect(iv->from_stat);
+	cr_expect_not(iv->inferred);
+	cr_expect_eq(iv->stack_id, k1);
+	iv = expect_off(1, A, 4100, 5000, 5000, 'S', false);
+	cr_expect(iv->from_stat);
+	cr_expect_eq(iv->stack_id, k2);
+	expect_counts((struct wc_sched_counts){ .switches = 2,
+						.run_start_unknown = 1,
+						.stats = 4,
+						.stat_intervals = 2,
+						.stat_unmatched = 1,
+						.stat_repeated = 1 });
+}
+
+/*
+ * 7j. A recorded switch-in beats the delay: A in at 100 on CPU 0, out S at 1000; its
+ * sched_stat_sleep at 1800 (delay 790); A in at 2000 (traced), out S at 2500.  The interval is
+ * switch-out to switch-in, [1000, 2000], no wakeup event (all blocked), not from the stat.
+ */
+Test(sched, stat_with_switch_in)
+{
+	cr_assert_eq(st_begin_stat(&tr), 0);
+	st_switch(&tr, 100, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_stat(&tr, 1800, 0, W, A, "a", 790);
+	st_switch(&tr, 2000, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 2500, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(3000);
+
+	cr_assert_eq(noffs, 1);
+	cr_expect_not(expect_off(0, A, 1000, 2000, 2000, 'S', false)->from_stat);
+	expect_counts((struct wc_sched_counts){ .switches = 4,
+						.start_unknown = 1,
+						.stats = 1,
+						.no_wakeup = 1,
+						.open_off_at_end = 1 });
+}
