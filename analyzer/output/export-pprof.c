@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * export-pprof.c - the "pprof" row of the output table (output.h): the wall-clock profile as
+ * a gzip-compressed profile.proto (github.com/google/pprof, proto/profile.proto), as read by
+ * go tool pprof, Grafana Pyroscope and Parca (man/wcanalyze-export.1).
+ *
+ *   sample_type          [samples/count, wall/nanoseconds, cpu/nanoseconds,
+ *                         off_cpu/nanoseconds]; default_sample_type "wall"
+ *   sample               one per line of the profile (kept apart by thread): its frames leaf
+ *                        first (the folded line's, the key frame "comm" at the root and the
+ *                        off-CPU pseudo-frames at the leaf), values [count, ns, ns on-CPU,
+ *                        ns off-CPU], labels pid, tid (not with --fleet), comm (the process'),
+ *                        thread_comm, state (the switch-out state letter of [off-cpu X],
+ *                        "runqueue", "on-cpu", or "off-cpu" for lines without a state)
+ *   location, function   one function per distinct frame name, one location per name and
+ *                        mapping, address 0 (the frames are named already), one Line each
+ *   mapping              per mapped file of a user frame (path, build-id as hex), and
+ *                        "[kernel.kallsyms]"; all with has_functions
+ *   time_nanos           the CLOCK_REALTIME of the recording's start (or of the --time
+ *                        window's), duration_nanos its length; period_type wall/nanoseconds
+ *
+ * The samples are encoded as the lines come and compressed as they fill 64 KiB, the tables
+ * after them (a message's fields may come in any order).  The same trace and options give the
+ * same bytes: the lines come sorted, ids are given in order of first use, and the gzip header
+ * has no time stamp.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "analyzer/output/names.h"
+#include "analyzer/output/output.h"
+#include "analyzer/output/pb.h"
+#include "common/grow.h"
+#include "common/map64.h"
+
+/* The fields of profile.proto used here. */
+enum {
+	PROFILE_SAMPLE_TYPE = 1,
+	PROFILE_SAMPLE = 2,
+	PROFILE_MAPPING = 3,
+	PROFILE_LOCATION = 4,
+	PROFILE_FUNCTION = 5,
+	PROFILE_STRING_TABLE = 6,
+	PROFILE_TIME_NANOS = 9,
+	PROFILE_DURATION_NANOS = 10,
+	PROFILE_PERIOD_TYPE = 11,
+	PROFILE_PERIOD = 12,
+	PROFILE_DEFAULT_SAMPLE_TYPE = 14,
+	VALUETYPE_TYPE = 1,
+	VALUETYPE_UNIT = 2,
+	SAMPLE_LOCATION_ID = 1,
+	SAMPLE_VALUE = 2,
+	SAMPLE_LABEL = 3,
+	LABEL_KEY = 1,
+	LABEL_STR = 2,
+	MAPPING_ID = 1,
+	MAPPING_FILENAME = 5,
+	MAPPING_BUILD_ID = 6,
+	MAPPING_HAS_FUNCTIONS = 7,
+	LOCATION_ID = 1,
+	LOCATION_MAPPING_ID = 2,
+	LOCATION_LINE = 4,
+	LINE_FUNCTION_ID = 1,
+	FUNCTION_ID = 1,
+	FUNCTION_NAME = 2,
+	FUNCTION_SYSTEM_NAME = 3,
+};
+
+enum { NVALUES = 4, NLABELS = 5, CHUNK = 64 << 10 };
+static const char *const label_keys[NLABELS] = { "pid", "tid", "comm", "thread_comm", "state" };
+
+/* A location: its function and mapping (ids, from 1). */
+struct loc {
+	uint32_t fn, mapping;
+};
+
+struct pp {
+	struct wc_analysis *a;
+	const struct wc_profile_opts *o; /* the --time window of time_nanos */
+	FILE *out;
+	bool fleet;
+	struct wc_pb pb;	/* encoded and not yet compressed */
+	z_stream z;		/* gzip, to out */
+	bool z_ok;		/* z initialised */
+	struct wc_names strs;	/* the string table, "" first */
+	uint32_t keys[NLABELS]; /* the label keys' string indices */
+	uint32_t *fn_of;	/* frame name id -> function id, 0 not yet */
+	size_t fn_cap;
+	uint32_t *fn_name; /* function id - 1 -> string index of its name */
+	size_t nfn, fn_name_cap;
+	struct wc_map64 loc_of; /* name id << 32 | mapping id -> location id */
+	struct loc *locs;	/* location id - 1 -> it */
+	size_t nlocs, locs_cap;
+	struct wc_map64 mapping_of; /* dso + 1 (0: the kernel) -> mapping id */
+	uint32_t *mapping_dso;	    /* mapping id - 1 -> dso + 1, or 0 for the kernel */
+	size_t nmappings, mapping_cap;
+	uint64_t *stack; /* the sample's location ids, leaf first */
+	size_t stack_cap;
+	size_t samples;
+};
+
+/* The string table's index of @s.  Return: it, or -ENOMEM. */
+static int64_t str(struct pp *pp, const char *s)
+{
+	return wc_names_intern(&pp->strs, s, strlen(s));
+}
+
+/* str() for a field being encoded: a failure is the encoder's sticky one (pb.h). */
+static uint64_t sidx(struct pp *pp, const char *s)
+{
+	int64_t i = str(pp, s);
+
+	if (i < 0)
+		pp->pb.oom = true;
+	return i < 0 ? 0 : (uint64_t)i;
+}
+
+/* Compress what pp->pb holds into the output; @flush: Z_NO_FLUSH, or Z_FINISH at the end. */
+static int drain(struct pp *pp, int flush)
+{
+	unsigned char out[CHUNK];
+	int zr;
+
+	if (pp->pb.oom)
+		return -ENOMEM;
+	pp->z.next_in = pp->pb.buf;
+	pp->z.avail_in = (uInt)pp->pb.len;
+	do {
+		pp->z.next_out = out;
+		pp->z.avail_out = sizeof(out);
+		zr = deflate(&pp->z, flush);
+		if (zr == Z_STREAM_ERROR)
+			return -EIO;
+		if (fwrite(out, 1, sizeof(out) - pp->z.avail_out, pp->out) !=
+		    sizeof(out) - pp->z.avail_out)
+			return -EIO;
+	} while (pp->z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END));
+	wc_pb_reset(&pp->pb);
+	return 0;
+}
+
+/* The mapping id of user file @dso (index + 1), or of the kernel (@dso 0).  Return: -ENOMEM. */
+static int64_t mapping(struct pp *pp, uint32_t dso)
+{
+	int inserted;
+	uint64_t *v = wc_map64_put(&pp->mapping_of, dso, pp->nmappings + 1, &inserted);
+
+	if (!v)
+		return -ENOMEM;
+	if (inserted) {
+		if (wc_grow((void **)&pp->mapping_dso, &pp->mapping_cap, pp->nmappings + 1,
+			    sizeof(*pp->mapping_dso)))
+			return -ENOMEM;
+		pp->mapping_dso[pp->nmappings++] = dso;
+	}
+	return (int64_t)*v;
+}
+
+/* The function id of frame @f, one per distinct name.  Return: it, or -ENOMEM. */
+static int64_t function(struct pp *pp, const struct wc_out_frame *f)
+{
+	size_t had = pp->fn_cap;
+	int64_t name;
+
+	if (f->id >= pp->fn_cap) {
+		if (wc_grow((void **)&pp->fn_of, &pp->fn_cap, (size_t)f->id + 1,
+			    sizeof(*pp->fn_of)))
+			return -ENOMEM;
+		memset(pp->fn_of + had, 0, (pp->fn_cap - had) * sizeof(*pp->fn_of));
+	}
+	if (pp->fn_of[f->id])
+		return pp->fn_of[f->id];
+	name = str(pp, f->name);
+	if (name < 0 ||
+	    wc_grow((void **)&pp->fn_name, &pp->fn_name_cap, pp->nfn + 1, sizeof(*pp->fn_name)))
+		return -ENOMEM;
+	pp->fn_name[pp->nfn++] = (uint32_t)name;
+	pp->fn_of[f->id] = (uint32_t)pp->nfn;
+	return (int64_t)pp->nfn;
+}
+
+/* The location id of frame @f: one per name and mapping.  Return: it, or -ENOMEM. */
+static int64_t location(struct pp *pp, const struct wc_out_frame *f)
+{
+	int64_t map = 0, fn;
+	int inserted;
+	uint64_t *v;
+
+	if (f->dso || (f->flags & WC_FRAME_KERNEL))
+		map = mapping(pp, f->dso);
+	if (map < 0)
+		return map;
+	v = wc_map64_put(&pp->loc_of, (uint64_t)f->id << 32 | (uint64_t)map, pp->nlocs + 1,
+			 &inserted);
+	if (!v)
+		return -ENOMEM;
+	if (!inserted)
+		return (int64_t)*v;
+	fn = function(pp, f);
+	if (fn < 0 || wc_grow((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
+		return -ENOMEM;
+	pp->locs[pp->nlocs++] = (struct loc){ (uint32_t)fn, (uint32_t)map };
+	return (int64_t)pp->nlocs;
+}
+
+/* The "state" label of line @l. */
+static const char *state_label(const struct wc_out_line *l, char buf[2])
+{
+	switch (l->leaf) {
+	case WC_OUT_ON_CPU:
+	case WC_OUT_SCHEDULER:
+	case WC_OUT_UNSAMPLED:
+		return "on-cpu";
+	case WC_OUT_OFF_STATE:
+		buf[0] = l->state;
+		buf[1] = '\0';
+		return buf;
+	case WC_OUT_RUNQUEUE:
+		return "runqueue";
+	default:
+		return "off-cpu";
+	}
+}
+
+/* The label values of line @l, as string indices (pid and tid 0 with --fleet). */
+static int labels(struct pp *pp, const struct wc_out_line *l, int64_t v[NLABELS])
+{
+	const struct wc_thread *leader = wc_tasks_find(wc_analysis_tasks(pp->a), l->pid);
+	char pid[16], tid[16], st[2];
+
+	snprintf(pid, sizeof(pid), "%" PRIu32, l->pid);
+	snprintf(tid, sizeof(tid), "%" PRIu32, l->tid);
+	v[0] = pp->fleet ? 0 : str(pp, pid);
+	v[1] = pp->fleet ? 0 : str(pp, tid);
+	v[2] = str(pp, leader && leader->comm[0] ? leader->comm : l->comm);
+	v[3] = str(pp, l->comm);
+	v[4] = str(pp, state_label(l, st));
+	for (int i = 0; i < NLABELS; i++)
+		if (v[i] < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+static int pp_line(void *state, const struct wc_out_line *l)
+{
+	struct pp *pp = state;
+	bool on = l->leaf == WC_OUT_ON_CPU || l->leaf == WC_OUT_SCHEDULER ||
+		  l->leaf == WC_OUT_UNSAMPLED;
+	uint64_t values[NVALUES] = { l->count, l->value, on ? l->value : 0, on ? 0 : l->value };
+	int64_t lab[NLABELS];
+	size_t mark, m;
+
+	if (labels(pp, l, lab) ||
+	    wc_grow((void **)&pp->stack, &pp->stack_cap, l->nframes + 1, sizeof(*pp->stack)))
+		return -ENOMEM;
+	for (uint32_t i = 0; i < l->nframes; i++) { /* leaf first */
+		int64_t id = location(pp, &l->frames[l->nframes - 1 - i]);
+
+		if (id < 0)
+			return (int)id;
+		pp->stack[i] = (uint64_t)id;
+	}
+	mark = wc_pb_open(&pp->pb, PROFILE_SAMPLE);
+	m = wc_pb_open(&pp->pb, SAMPLE_LOCATION_ID);
+	for (uint32_t i = 0; i < l->nframes; i++)
+		wc_pb_varint(&pp->pb, pp->stack[i]);
+	wc_pb_close(&pp->pb, m);
+	m = wc_pb_open(&pp->pb, SAMPLE_VALUE);
+	for (int i = 0; i < NVALUES; i++)
+		wc_pb_varint(&pp->pb, values[i]);
+	wc_pb_close(&pp->pb, m);
+	for (int i = 0; i < NLABELS; i++) {
+		if (!lab[i])
+			continue;
+		m = wc_pb_open(&pp->pb, SAMPLE_LABEL);
+		wc_pb_uint(&pp->pb, LABEL_KEY, pp->keys[i]);
+		wc_pb_uint(&pp->pb, LABEL_STR, (uint64_t)lab[i]);
+		wc_pb_close(&pp->pb, m);
+	}
+	wc_pb_close(&pp->pb, mark);
+	pp->samples++;
+	return pp->pb.len >= CHUNK ? drain(pp, Z_NO_FLUSH) : 0;
+}
+
+/* A ValueType message as field @field: @type and @unit, strings. */
+static void value_type(struct pp *pp, uint32_t field, const char *type, const char *unit)
+{
+	size_t m = wc_pb_open(&pp->pb, field);
+
+	wc_pb_uint(&pp->pb, VALUETYPE_TYPE, sidx(pp, type));
+	wc_pb_uint(&pp->pb, VALUETYPE_UNIT, sidx(pp, unit));
+	wc_pb_close(&pp->pb, m);
+}
+
+/* The Mapping messages: a user file's path and build-id (hex), or the kernel's name. */
+static void mappings(struct pp *pp)
+{
+	const struct wc_tasks *t = wc_analysis_tasks(pp->a);
+
+	for (size_t i = 0; i < pp->nmappings; i++) {
+		uint32_t dso = pp->mapping_dso[i];
+		const struct wc_dso *d = dso && dso - 1 < t->ndsos ? &t->dsos[dso - 1] : NULL;
+		char hex[2 * WC_BUILD_ID_MAX + 1] = "";
+		size_t m = wc_pb_open(&pp->pb, PROFILE_MAPPING);
+
+		for (size_t k = 0; d && k < d->build_id_len && k < WC_BUILD_ID_MAX; k++)
+			snprintf(hex + 2 * k, 3, "%02x", d->build_id[k]);
+		wc_pb_uint(&pp->pb, MAPPING_ID, i + 1);
+		wc_pb_uint(&pp->pb, MAPPING_FILENAME,
+			   sidx(pp, d	  ? d->path
+				    : dso ? "[unknown]"
+					  : "[kernel.kallsyms]"));
+		wc_pb_uint(&pp->pb, MAPPING_BUILD_ID, sidx(pp, hex));
+		wc_pb_uint(&pp->pb, MAPPING_HAS_FUNCTIONS, 1);
+		wc_pb_close(&pp->pb, m);
+	}
+}
+
+/* The Location and Function messages. */
+static void locations(struct pp *pp)
+{
+	for (size_t i = 0; i < pp->nlocs; i++) {
+		size_t m = wc_pb_open(&pp->pb, PROFILE_LOCATION), ln;
+
+		wc_pb_uint(&pp->pb, LOCATION_ID, i + 1);
+		wc_pb_uint(&pp->pb, LOCATION_MAPPING_ID, pp->locs[i].mapping);
+		ln = wc_pb_open(&pp->pb, LOCATION_LINE);
+		wc_pb_uint(&pp->pb, LINE_FUNCTION_ID, pp->locs[i].fn);
+		wc_pb_close(&pp->pb, ln);
+		wc_pb_close(&pp->pb, m);
+	}
+	for (size_t i = 0; i < pp->nfn; i++) {
+		size_t m = wc_pb_open(&pp->pb, PROFILE_FUNCTION);
+
+		wc_pb_uint(&pp->pb, FUNCTION_ID, i + 1);
+		wc_pb_uint(&pp->pb, FUNCTION_NAME, pp->fn_name[i]);
+		wc_pb_uint(&pp->pb, FUNCTION_SYSTEM_NAME, pp->fn_name[i]);
+		wc_pb_close(&pp->pb, m);
+	}
+}
+
+/* time_nanos and duration_nanos: the recording's, or its --time window's (profile.h). */
+static void times(struct pp *pp)
+{
+	const struct wc_profile_opts *o = pp->o;
+	const struct wc_replay_meta *meta = wc_replay_meta(wc_analysis_replay(pp->a));
+	uint64_t start = wc_analysis_facts(pp->a)->start_ns, end = wc_analysis_end_ns(pp->a);
+	struct wc_window w = wc_filter_window(&o->filter, start);
+	uint64_t wall;
+
+	if (w.t0 > start)
+		start = w.t0;
+	if (w.t1 < end)
+		end = w.t1;
+	if (start && meta->realtime_ns && wc_replay_wall_ns(meta, start, &wall))
+		wc_pb_uint(&pp->pb, PROFILE_TIME_NANOS, wall);
+	wc_pb_uint(&pp->pb, PROFILE_DURATION_NANOS, end > start ? end - start : 0);
+}
+
+/* Everything but the samples, then the end of the stream.  Return: 0, -ENOMEM or -EIO. */
+static int finish(struct pp *pp)
+{
+	mappings(pp);
+	locations(pp);
+	times(pp);
+	value_type(pp, PROFILE_PERIOD_TYPE, "wall", "nanoseconds");
+	wc_pb_uint(&pp->pb, PROFILE_PERIOD, 1);
+	wc_pb_uint(&pp->pb, PROFILE_DEFAULT_SAMPLE_TYPE, sidx(pp, "wall"));
+	for (size_t i = 0; i < pp->strs.n; i++) { /* last: the tables above add strings */
+		const char *s = wc_names_get(&pp->strs, (uint32_t)i);
+
+		wc_pb_bytes(&pp->pb, PROFILE_STRING_TABLE, s, strlen(s));
+	}
+	return drain(pp, Z_FINISH);
+}
+
+/* Free @pp's tables (not the output). */
+static void pp_free(struct pp *pp)
+{
+	if (pp->z_ok)
+		deflateEnd(&pp->z);
+	wc_pb_fini(&pp->pb);
+	wc_names_fini(&pp->strs);
+	wc_map64_fini(&pp->loc_of);
+	wc_map64_fini(&pp->mapping_of);
+	free(pp->fn_of);
+	free(pp->fn_name);
+	free(pp->locs);
+	free(pp->mapping_dso);
+	free(pp->stack);
+	free(pp);
+}
+
+static int pp_begin(const struct wc_out_args *args, void **state)
+{
+	static const char *const types[NVALUES][2] = { { "samples", "count" },
+						       { "wall", "nanoseconds" },
+						       { "cpu", "nanoseconds" },
+						       { "off_cpu", "nanoseconds" } };
+	struct pp *pp = calloc(1, sizeof(*pp));
+
+	if (!pp)
+		return -ENOMEM;
+	pp->a = args->a;
+	pp->out = args->out;
+	pp->fleet = args->fleet;
+	pp->o = args->prof;
+	if (wc_map64_init(&pp->loc_of) || wc_map64_init(&pp->mapping_of) || str(pp, "") != 0)
+		goto nomem;
+	for (int i = 0; i < NLABELS; i++)
+		pp->keys[i] = (uint32_t)sidx(pp, label_keys[i]);
+	/* gzip (windowBits 16 + 15), zlib's default level: its header has no time stamp */
+	if (deflateInit2(&pp->z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + 15, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK)
+		goto nomem;
+	pp->z_ok = true;
+	for (int i = 0; i < NVALUES; i++)
+		value_type(pp, PROFILE_SAMPLE_TYPE, types[i][0], types[i][1]);
+	if (pp->pb.oom)
+		goto nomem;
+	*state = pp;
+	return 0;
+nomem:
+	pp_free(pp);
+	return -ENOMEM;
+}
+
+static int pp_end(void *state, bool write, struct wc_out_result *res)
+{
+	struct pp *pp = state;
+	int err = write ? finish(pp) : 0;
+
+	res->items = pp->samples;
+	if (!err && write && (fflush(pp->out) || ferror(pp->out)))
+		err = -EIO;
+	pp_free(pp);
+	return err;
+}
+
+const struct wc_output_ops wc_output_pprof = {
+	.name = "pprof",
+	.help = "the wall-clock profile as gzipped profile.proto, for go tool pprof,\n"
+		"                         Pyroscope and Parca (values in ns)",
+	.split = true,
+	.ns = true,
+	.begin = pp_begin,
+	.line = pp_line,
+	.end = pp_end,
+};
