@@ -67,7 +67,7 @@ raw_folded() {
 		id = $1; sub(/:$/, "", id)
 		name = $0
 		sub(/^ *[0-9]+: 0x[0-9a-f]+ (M=[0-9]+ )?/, "", name)
-		sub(/ :[0-9]+ s=[0-9]+$/, "", name)
+		sub(/ :[0-9]+ s=[0-9]+(\(.*\))?$/, "", name) # (): the system name, none here
 		loc[id] = name
 	}
 	END {
