@@ -252,9 +252,8 @@ static size_t export_pprof(struct wc_profile_opts o, bool fleet, uint8_t *buf, s
 	cr_assert_not_null(sym);
 	f = open_memstream(&gz, &len);
 	cr_assert_not_null(f);
-	struct wc_out_args args = {
-		.out = f, .a = an, .file = "t.wct", .prof = &o, .fleet = fleet
-	};
+	args.out = f;
+	args.prof = &o;
 	cr_assert_eq(wc_output_run(&wc_output_pprof, &args, p, sym, NULL), 0);
 	fclose(f);
 	cr_assert(len > 18 && (uint8_t)gz[0] == 0x1f && (uint8_t)gz[1] == 0x8b, "not gzip");
