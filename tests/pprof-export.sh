@@ -8,7 +8,8 @@
 #     lines, stack for stack and value for value;
 #   - the totals go tool pprof -top gives for -sample_index=wall, cpu and off_cpu are those of
 #     wcanalyze folded --unit ns in --mode wall, on and off;
-#   - every sample has the labels pid, tid, comm, thread_comm and state (--fleet: no pid, tid);
+#   - every sample has the labels pid, tid, comm, thread_comm and state (--fleet: no pid, tid),
+#     and no two have the same locations and labels;
 #   - the profile's time is the recording's start that wcanalyze info gives;
 #   - the same export twice gives the same bytes.
 # Needs no root and records nothing.  Without go it is skipped (exit 77), a failure under
@@ -152,6 +153,13 @@ check_export() { # check_export TRACE OPTIONS...: one export against folded
 		}
 		END { print bad + 0 }' raw)
 	expect "$ce_what: $ce_bad samples without the labels $ce_keys" "$ce_bad" = 0
+	# no two samples with the same locations and labels (--fleet merges them)
+	ce_dup=$(awk '
+		/^Samples:/ { on = 1; next } /^Locations/ { on = 0 }
+		on && /^ *[0-9]+( +[0-9]+)*: / { sub(/^[^:]*: /, ""); ids = $0; next }
+		on && /^ +[a-z_]+:\[/ { if (seen[ids "|" $0]++) dup++ }
+		END { print dup + 0 }' raw)
+	expect "$ce_what: $ce_dup samples with the locations and labels of another" "$ce_dup" = 0
 }
 
 for trace in "$srcdir"/testdata/golden/*.wct; do
