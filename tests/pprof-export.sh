@@ -172,6 +172,7 @@ for trace in "$srcdir"/testdata/golden/*.wct; do
 	check_export "$name.wct" --all-tasks -d --skid keep
 	check_export "$name.wct" -U --state S --time 0.02,0.08 -m 50
 	check_export "$name.wct" -K -M 1000
+	check_export "$name.wct" --comm demo-ping
 	check_export "$name.wct" --fleet
 	# deterministic: the same bytes twice
 	"$WCANALYZE" export --format pprof --symfs symfs -o again.pb.gz "$name.wct" 2>/dev/null

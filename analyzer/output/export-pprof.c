@@ -154,7 +154,8 @@ static int drain(struct pp *pp, int flush)
 	return 0;
 }
 
-/* The mapping id of user file @dso (index + 1), or of the kernel (@dso 0).  Return: -ENOMEM. */
+/* The mapping id of user file @dso (index + 1), or of the kernel (@dso 0).
+ * Return: it, or -ENOMEM. */
 static int64_t mapping(struct pp *pp, uint32_t dso)
 {
 	int inserted;
