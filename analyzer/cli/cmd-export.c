@@ -268,7 +268,7 @@ int wc_cmd_export(int argc, char **argv)
 	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
 		return ret;
 	if (x.ops == &wc_output_pprof && c.prof.unit != WC_UNIT_US)
-		return wc_cli_bad("pprof's values are nanoseconds: no --unit with --format pprof",
+		return wc_cli_bad("not with --format pprof, whose values are nanoseconds",
 				  "--unit");
 	if (x.fleet && x.ops != &wc_output_pprof)
 		return wc_cli_bad("this option is for --format pprof only", "--fleet");
