@@ -275,6 +275,12 @@ int wc_cmd_export(int argc, char **argv)
 	ret = wc_cli_output_ok(x.output);
 	if (ret)
 		return ret;
+	if (x.ops == &wc_output_pprof && (!x.output || !strcmp(x.output, "-")) &&
+	    isatty(STDOUT_FILENO)) { /* as gzip does */
+		fprintf(stderr, "wcanalyze: export: --format pprof writes gzip data, not for a "
+				"terminal: -o FILE, or a pipe\n");
+		return WC_EXIT_USAGE;
+	}
 	err = wc_outfile_open(&out, x.output);
 	if (err) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
