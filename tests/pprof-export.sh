@@ -70,6 +70,15 @@ raw_folded() {
 		sub(/^ *[0-9]+: 0x[0-9a-f]+ (M=[0-9]+ )?/, "", name)
 		sub(/ :[0-9]+ s=[0-9]+(\(.*\))?$/, "", name) # (): the system name, none here
 		loc[id] = name
+		next
+	}
+	sec == "loc" && /^             [^ ]/ {
+		# a further Line of the location: the function the lines before were inlined
+		# into, so before them in a folded stack (root first)
+		name = $0
+		sub(/^ +/, "", name)
+		sub(/ :[0-9]+ s=[0-9]+(\(.*\))?$/, "", name)
+		loc[id] = name ";" loc[id]
 	}
 	END {
 		for (s = 1; s <= ns; s++) {
@@ -96,17 +105,18 @@ pprof_total() {
 		sed -n 's/.* of \([0-9]*\)ns total$/\1/p; s/^Showing nodes accounting for 0, 0% of 0 total$/0/p'
 }
 
-check_export() { # check_export TRACE OPTIONS...: one export against folded
+symfs="--symfs symfs" # the machine's files out of the user frames, as tests/golden.sh does
+check_export() { # check_export TRACE OPTIONS...: one export against folded (with $symfs)
 	ce_name=$(basename "$1" .wct)
 	shift
 	ce_what="$ce_name: export --format pprof $*"
 	ce_fold=$(printf '%s\n' "$*" | sed 's/--fleet//')
 	# shellcheck disable=SC2086 # an argument list
-	"$WCANALYZE" export --format pprof --symfs symfs -o "$ce_name.pb.gz" "$@" "$ce_name.wct" \
+	"$WCANALYZE" export --format pprof $symfs -o "$ce_name.pb.gz" "$@" "$ce_name.wct" \
 		2>/dev/null
 	ce_rc=$?
 	# shellcheck disable=SC2086
-	"$WCANALYZE" folded --symfs symfs --unit ns $ce_fold "$ce_name.wct" >folded 2>/dev/null
+	"$WCANALYZE" folded $symfs --unit ns $ce_fold "$ce_name.wct" >folded 2>/dev/null
 	expect "$ce_what: exit status $ce_rc is folded's $?" "$ce_rc" = $?
 	if ! go tool pprof -raw "$ce_name.pb.gz" >raw 2>raw.err || ! grep -q '^Samples:' raw; then
 		echo "FAIL $ce_what: go tool pprof -raw does not parse it:"
@@ -129,10 +139,10 @@ check_export() { # check_export TRACE OPTIONS...: one export against folded
 	*" --mode "*) ;;
 	*)
 		# shellcheck disable=SC2086
-		"$WCANALYZE" folded --symfs symfs --unit ns --mode on $ce_fold "$ce_name.wct" \
+		"$WCANALYZE" folded $symfs --unit ns --mode on $ce_fold "$ce_name.wct" \
 			2>/dev/null >on
 		# shellcheck disable=SC2086
-		"$WCANALYZE" folded --symfs symfs --unit ns --mode off $ce_fold "$ce_name.wct" \
+		"$WCANALYZE" folded $symfs --unit ns --mode off $ce_fold "$ce_name.wct" \
 			2>/dev/null >off
 		ce_cpu=$(pprof_total cpu "$ce_name.pb.gz")
 		ce_off=$(pprof_total off_cpu "$ce_name.pb.gz")
@@ -174,6 +184,15 @@ for trace in "$srcdir"/testdata/golden/*.wct; do
 	check_export "$name.wct" -K -M 1000
 	check_export "$name.wct" --comm demo-ping
 	check_export "$name.wct" --fleet
+	# --inline needs the machine's files: where its libc is the one recorded and its debug
+	# file is installed (libc6-dbg), inlined calls are frames, each function's one location
+	symfs=
+	check_export "$name.wct" --inline
+	if ! "$WCANALYZE" folded --unit ns "$name.wct" 2>/dev/null | cmp -s - folded; then
+		expect "$name: --inline: some location has several lines" \
+			"$(sed -n '/^Locations/,/^Mappings/p' raw | grep -c '^             [^ ]')" -gt 0
+	fi
+	symfs="--symfs symfs"
 	# deterministic: the same bytes twice
 	"$WCANALYZE" export --format pprof --symfs symfs -o again.pb.gz "$name.wct" 2>/dev/null
 	"$WCANALYZE" export --format pprof --symfs symfs -o "$name.pb.gz" "$name.wct" 2>/dev/null

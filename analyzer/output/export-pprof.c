@@ -13,7 +13,9 @@
  *                        thread_comm, state (the switch-out state letter of [off-cpu X],
  *                        "runqueue", "on-cpu", or "off-cpu" for lines without a state)
  *   location, function   one function per distinct frame name, one location per name and
- *                        mapping, address 0 (the frames are named already), one Line each
+ *                        mapping, address 0 (the frames are named already), one Line each,
+ *                        but a function's calls inlined at one address (--inline): one
+ *                        location of several Lines, the innermost call first
  *   mapping              per mapped file of a user frame (path, build-id as hex), and
  *                        "[kernel.kallsyms]"; all with has_functions
  *   time_nanos           the CLOCK_REALTIME of the recording's start (or of the --time
@@ -74,9 +76,11 @@ enum { NVALUES = 4, NLABELS = 5, CHUNK = 64 << 10 };
 
 static const char *const label_keys[NLABELS] = { "pid", "tid", "comm", "thread_comm", "state" };
 
-/* A location: its function and mapping (ids, from 1). */
+/* A location: its mapping id, and its lines' function ids (pp->fns[first...], leaf first: the
+ * calls inlined at its address, then the function they are in). */
 struct loc {
-	uint32_t fn, mapping;
+	size_t first;
+	uint32_t nlines, mapping;
 };
 
 /* A sample: its locations (pp->ids[first...], leaf first), labels and values. */
@@ -101,9 +105,11 @@ struct pp {
 	size_t fn_cap;
 	uint32_t *fn_name; /* function id - 1 -> string index of its name */
 	size_t nfn, fn_name_cap;
-	struct wc_map64 loc_of; /* name id << 32 | mapping id -> location id */
+	struct wc_map64 loc_of; /* hash of a location's mapping and functions -> location id */
 	struct loc *locs;	/* location id - 1 -> it */
 	size_t nlocs, locs_cap;
+	uint32_t *fns; /* the locations' function ids, back to back */
+	size_t nfns, fns_cap;
 	struct wc_map64 mapping_of; /* dso + 1 (0: the kernel) -> mapping id */
 	uint32_t *mapping_dso;	    /* mapping id - 1 -> dso + 1, or 0 for the kernel */
 	size_t nmappings, mapping_cap;
@@ -195,27 +201,54 @@ static int64_t function(struct pp *pp, const struct wc_out_frame *f)
 	return (int64_t)pp->nfn;
 }
 
-/* The location id of frame @f: one per name and mapping.  Return: it, or -ENOMEM. */
-static int64_t location(struct pp *pp, const struct wc_out_frame *f)
+/* Whether location @lc has mapping @map and the functions @fns (@n of them). */
+static bool same_loc(const struct pp *pp, const struct loc *lc, uint32_t map, const uint32_t *fns,
+		     uint32_t n)
 {
-	int64_t map = 0, fn;
-	int inserted;
-	uint64_t *v;
+	return lc->mapping == map && lc->nlines == n &&
+	       !memcmp(pp->fns + lc->first, fns, n * sizeof(*fns));
+}
 
-	if (f->dso || (f->flags & WC_FRAME_KERNEL))
-		map = mapping(pp, f->dso);
-	if (map < 0)
-		return map;
-	v = wc_map64_put(&pp->loc_of, (uint64_t)f->id << 32 | (uint64_t)map, pp->nlocs + 1,
-			 &inserted);
-	if (!v)
+/*
+ * The location id of the frames @f[0...@n - 1], root first: a function and the calls inlined
+ * into it (WC_FRAME_INLINE), one location per distinct such list and mapping.
+ * Return: it, or -ENOMEM.
+ */
+static int64_t location(struct pp *pp, const struct wc_out_frame *f, uint32_t n)
+{
+	size_t first = pp->nfns;
+	int64_t map = 0;
+	uint64_t h, *v;
+
+	if (f[0].dso || (f[0].flags & WC_FRAME_KERNEL))
+		map = mapping(pp, f[0].dso);
+	if (map < 0 || wc_grow((void **)&pp->fns, &pp->fns_cap, pp->nfns + n, sizeof(*pp->fns)))
 		return -ENOMEM;
-	if (!inserted)
-		return (int64_t)*v;
-	fn = function(pp, f);
-	if (fn < 0 || wc_grow((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
+	h = wc_map64_hash((uint64_t)map);
+	for (uint32_t i = n; i-- > 0;) { /* leaf first */
+		int64_t fn = function(pp, &f[i]);
+
+		if (fn < 0)
+			return fn;
+		pp->fns[pp->nfns++] = (uint32_t)fn;
+		h = wc_map64_hash(h ^ (uint64_t)fn);
+	}
+	for (;; h++) {		    /* a clash of hashes: the next one */
+		h &= ~(1ull << 63); /* never WC_MAP64_EMPTY */
+		v = wc_map64_put(&pp->loc_of, h, 0, NULL);
+		if (!v)
+			return -ENOMEM;
+		if (!*v)
+			break;
+		if (same_loc(pp, &pp->locs[*v - 1], (uint32_t)map, pp->fns + first, n)) {
+			pp->nfns = first;
+			return (int64_t)*v;
+		}
+	}
+	if (wc_grow((void **)&pp->locs, &pp->locs_cap, pp->nlocs + 1, sizeof(*pp->locs)))
 		return -ENOMEM;
-	pp->locs[pp->nlocs++] = (struct loc){ (uint32_t)fn, (uint32_t)map };
+	pp->locs[pp->nlocs++] = (struct loc){ first, n, (uint32_t)map };
+	*v = pp->nlocs;
 	return (int64_t)pp->nlocs;
 }
 
@@ -315,14 +348,17 @@ static int pp_line(void *state, const struct wc_out_line *l)
 	if (labels(pp, l, lab) ||
 	    wc_grow((void **)&pp->ids, &pp->ids_cap, pp->nids + l->nframes, sizeof(*pp->ids)))
 		return -ENOMEM;
-	for (uint32_t i = 0; i < l->nframes; i++) { /* leaf first */
-		int64_t id = location(pp, &l->frames[l->nframes - 1 - i]);
+	for (uint32_t end = l->nframes, start; end > 0; end = start) { /* leaf first */
+		int64_t id;
 
+		for (start = end - 1; start > 0 && (l->frames[start].flags & WC_FRAME_INLINE);)
+			start--; /* an inlined call: one location with the function it is in */
+		id = location(pp, &l->frames[start], end - start);
 		if (id < 0)
 			return (int)id;
 		pp->ids[pp->nids++] = (uint32_t)id;
 	}
-	s = sample_of(pp, first, l->nframes, lab);
+	s = sample_of(pp, first, (uint32_t)(pp->nids - first), lab);
 	if (!s)
 		return -ENOMEM;
 	for (int i = 0; i < NVALUES; i++)
@@ -404,9 +440,11 @@ static void locations(struct pp *pp)
 
 		wc_pb_uint(&pp->pb, LOCATION_ID, i + 1);
 		wc_pb_uint(&pp->pb, LOCATION_MAPPING_ID, pp->locs[i].mapping);
-		ln = wc_pb_open(&pp->pb, LOCATION_LINE);
-		wc_pb_uint(&pp->pb, LINE_FUNCTION_ID, pp->locs[i].fn);
-		wc_pb_close(&pp->pb, ln);
+		for (uint32_t k = 0; k < pp->locs[i].nlines; k++) {
+			ln = wc_pb_open(&pp->pb, LOCATION_LINE);
+			wc_pb_uint(&pp->pb, LINE_FUNCTION_ID, pp->fns[pp->locs[i].first + k]);
+			wc_pb_close(&pp->pb, ln);
+		}
 		wc_pb_close(&pp->pb, m);
 	}
 	for (size_t i = 0; i < pp->nfn; i++) {
@@ -469,6 +507,7 @@ static void pp_free(struct pp *pp)
 	free(pp->fn_of);
 	free(pp->fn_name);
 	free(pp->locs);
+	free(pp->fns);
 	free(pp->mapping_dso);
 	wc_map64_fini(&pp->smp_of);
 	free(pp->smps);

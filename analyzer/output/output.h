@@ -37,7 +37,8 @@ struct wc_flamegraph_opts;
 enum {
 	WC_FRAME_KERNEL = 1, /* a kernel function (its name ends in "_[k]" with --annotate) */
 	WC_FRAME_USER = 2,   /* a user function, or the [truncated] / [unwind failed] marker */
-	WC_FRAME_INLINE = 4, /* inlined into its caller (the symbolizer gives none yet) */
+	WC_FRAME_INLINE = 4, /* a user call inlined into the frame before it (root side) or, on the
+			      * waker's side, after it (--inline) */
 	WC_FRAME_KEY = 8,    /* the line's key: "comm", or "comm-TID" per thread */
 	WC_FRAME_SYNTH = 16, /* made by the profile: [unknown], "-", "--", a leaf, a waker key */
 	WC_FRAME_WAKER = 32, /* on the waker's side of a "--" frame (the "--" not included) */

@@ -147,8 +147,10 @@ static bool put_stack(struct wc_profile *p, struct wc_symbolizer *sym, struct mk
 
 			if (!nf) /* out of memory */
 				put_stable(p, m, "[unknown]", WC_FRAME_USER);
-			while (nf-- > 0) /* the function, then the calls inlined into it */
-				put_stable(p, m, f[nf], WC_FRAME_USER);
+			for (size_t k = nf;
+			     k-- > 0;) /* the function, then the calls inlined into it */
+				put_stable(p, m, f[k],
+					   WC_FRAME_USER | (k + 1 < nf ? WC_FRAME_INLINE : 0));
 			for (; map && at < p->nlf; at++)
 				p->lf[at].dso = map->dso + 1;
 		}
@@ -240,7 +242,8 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 			if (!nf) /* out of memory */
 				put_stable(p, m, "[unknown]", WC_FRAME_USER | wk);
 			for (size_t k = 0; k < nf; k++) /* leaf first: the inlined calls first */
-				put_stable(p, m, f[k], WC_FRAME_USER | wk);
+				put_stable(p, m, f[k],
+					   WC_FRAME_USER | wk | (k + 1 < nf ? WC_FRAME_INLINE : 0));
 		}
 	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk, NULL);
 }
