@@ -31,6 +31,7 @@ fo_s=$(best "$B/wcanalyze" folded "$trace")
 "$B/wcanalyze" folded "$trace" 2>/dev/null | gzip >"$tmp/f.gz"
 "$B/wcanalyze" folded --unit ns --per-thread "$trace" 2>/dev/null | gzip >"$tmp/fn.gz"
 pp=$(wc -c <"$tmp/p.pb.gz") fo=$(wc -c <"$tmp/f.gz") fn=$(wc -c <"$tmp/fn.gz")
+# shellcheck disable=SC2086 # two numbers
 echo "trace: $trace, $(set -- $events; echo "$1 tracepoint events, $2 samples")"
 echo "export --format pprof: $pp_s; folded: $fo_s"
 echo "size: .pb.gz $pp bytes; folded | gzip $fo bytes (ratio $(awk -v a="$pp" -v b="$fo" 'BEGIN { printf "%.2f", a / b }')); folded --unit ns --per-thread | gzip $fn bytes (ratio $(awk -v a="$pp" -v b="$fn" 'BEGIN { printf "%.2f", a / b }'))"

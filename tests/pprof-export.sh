@@ -116,7 +116,7 @@ check_export() { # check_export TRACE OPTIONS...: one export against folded (wit
 		2>/dev/null
 	ce_rc=$?
 	# shellcheck disable=SC2086
-	"$WCANALYZE" folded $symfs --unit ns $ce_fold "$ce_name.wct" >folded 2>/dev/null
+	"$WCANALYZE" folded $symfs --unit ns $ce_fold "$ce_name.wct" >fold.txt 2>/dev/null
 	expect "$ce_what: exit status $ce_rc is folded's $?" "$ce_rc" = $?
 	if ! go tool pprof -raw "$ce_name.pb.gz" >raw 2>raw.err || ! grep -q '^Samples:' raw; then
 		echo "FAIL $ce_what: go tool pprof -raw does not parse it:"
@@ -125,7 +125,7 @@ check_export() { # check_export TRACE OPTIONS...: one export against folded (wit
 		return
 	fi
 	raw_folded <raw >got
-	sum_folded <folded >want
+	sum_folded <fold.txt >want
 	checks=$((checks + 1))
 	if ! cmp -s want got; then
 		echo "FAIL $ce_what: pprof's stacks are not folded's ($(wc -l <want) lines):"
@@ -133,23 +133,23 @@ check_export() { # check_export TRACE OPTIONS...: one export against folded (wit
 		fails=$((fails + 1))
 	fi
 	ce_wall=$(pprof_total wall "$ce_name.pb.gz")
-	expect "$ce_what: wall total ${ce_wall:-none} ns = folded's $(total <folded)" \
-		"${ce_wall:-x}" = "$(total <folded)"
+	expect "$ce_what: wall total ${ce_wall:-none} ns = folded's $(total <fold.txt)" \
+		"${ce_wall:-x}" = "$(total <fold.txt)"
 	case " $* " in
 	*" --mode "*) ;;
 	*)
 		# shellcheck disable=SC2086
 		"$WCANALYZE" folded $symfs --unit ns --mode on $ce_fold "$ce_name.wct" \
-			2>/dev/null >on
+			2>/dev/null >on.txt
 		# shellcheck disable=SC2086
 		"$WCANALYZE" folded $symfs --unit ns --mode off $ce_fold "$ce_name.wct" \
-			2>/dev/null >off
+			2>/dev/null >off.txt
 		ce_cpu=$(pprof_total cpu "$ce_name.pb.gz")
 		ce_off=$(pprof_total off_cpu "$ce_name.pb.gz")
-		expect "$ce_what: cpu total ${ce_cpu:-none} ns = folded --mode on's $(total <on)" \
-			"${ce_cpu:-x}" = "$(total <on)"
-		expect "$ce_what: off_cpu total ${ce_off:-none} ns = folded --mode off's $(total <off)" \
-			"${ce_off:-x}" = "$(total <off)"
+		expect "$ce_what: cpu total ${ce_cpu:-none} ns = folded --mode on's $(total <on.txt)" \
+			"${ce_cpu:-x}" = "$(total <on.txt)"
+		expect "$ce_what: off_cpu total ${ce_off:-none} ns = folded --mode off's $(total <off.txt)" \
+			"${ce_off:-x}" = "$(total <off.txt)"
 		;;
 	esac
 	# the labels: each sample's line of labels after it in -raw
@@ -188,7 +188,7 @@ for trace in "$srcdir"/testdata/golden/*.wct; do
 	# file is installed (libc6-dbg), inlined calls are frames, each function's one location
 	symfs=
 	check_export "$name.wct" --inline
-	if ! "$WCANALYZE" folded --unit ns "$name.wct" 2>/dev/null | cmp -s - folded; then
+	if ! "$WCANALYZE" folded --unit ns "$name.wct" 2>/dev/null | cmp -s - fold.txt; then
 		expect "$name: --inline: some location has several lines" \
 			"$(sed -n '/^Locations/,/^Mappings/p' raw | grep -c '^             [^ ]')" -gt 0
 	fi
