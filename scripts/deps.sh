@@ -1,7 +1,7 @@
 #!/bin/sh
 # deps.sh - install the Debian packages wcrec needs to build and test, those missing only.
 # chromium, xmllint, w3c-sgml-lib (the SVG 1.1 DTD) and python3-jsonschema are for the tests
-# of the pictures and exports;
+# of the pictures and exports, golang-go (go tool pprof) for tests/pprof-export.sh;
 # nodejs and npm too, below.
 # clang-format is for make format-check (the style of .clang-format);
 # clang and libclang-rt-14-dev (libFuzzer, the sanitizers' runtimes) are for make fuzz, time
@@ -24,7 +24,7 @@ PKGS="build-essential autoconf automake pkg-config
       libzstd-dev libxxhash-dev libtraceevent-dev libelf-dev libdw-dev libdebuginfod-dev libiberty-dev libcriterion-dev
       libbz2-dev liblzma-dev zlib1g-dev
       linux-perf bpftrace
-      chromium libxml2-utils w3c-sgml-lib python3-jsonschema
+      chromium libxml2-utils w3c-sgml-lib python3-jsonschema golang-go
       clang clang-format libclang-rt-14-dev time
       postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2
       qemu-system-x86 busybox-static

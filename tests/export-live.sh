@@ -145,14 +145,15 @@ rc=$?
 expect "a cut trace: a complete document of what is before the cut ($(cat "$tmp/valid"))" $rc -eq 0
 cp "$tmp/wl.wct" "$tmp/bad.wct"
 printf 'XXXXXXXXXXXXXXXX' | dd of="$tmp/bad.wct" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
-for fmt in chrome speedscope; do
+for fmt in chrome speedscope pprof; do
 	"$WCA" export --format $fmt -o "$tmp/bad.json" "$tmp/bad.wct" 2>"$tmp/err"
 	rc=$?
 	expect "a damaged trace, $fmt: exit 1 (got $rc), no output file, errors on stderr ($(head -n 1 "$tmp/err"))" \
 		"$rc$([ -e "$tmp/bad.json" ] && echo ' file left')" = 1
 done
-for args in "" "--format pprof" "--format chrome --unit ms" "--format chrome --mode off" \
-	"--format speedscope --time 2,1" "--format chrome -U -K" "--format chrome --bogus"; do
+for args in "" "--format perf" "--format chrome --unit ms" "--format chrome --mode off" \
+	"--format speedscope --time 2,1" "--format chrome -U -K" "--format chrome --bogus" \
+	"--format pprof --unit ms" "--format speedscope --fleet"; do
 	# shellcheck disable=SC2086
 	"$WCA" export $args "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
 	rc=$?

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * cmd-export.c - `wcanalyze export`: the wall-clock profile for speedscope, or the threads'
- * timelines as Chrome trace-event JSON for Perfetto UI and chrome://tracing (export.h,
- * man/wcanalyze-export.1).
+ * cmd-export.c - `wcanalyze export`: the wall-clock profile for speedscope or pprof, or the
+ * threads' timelines as Chrome trace-event JSON for Perfetto UI and chrome://tracing
+ * (export.h, output.h, man/wcanalyze-export.1).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +28,7 @@
 #define BROWSER_MAX_BYTES (256ull << 20)
 #define BROWSER_FIT	  0.75 /* of BROWSER_MAX_BYTES: the window suggested, with room to spare */
 
-enum { O_FORMAT = 512 };
+enum { O_FORMAT = 512, O_FLEET };
 
 /* The usage's head; then a line per row of the output table (output.h), then usage[]. */
 static const char usage_head[] =
@@ -49,14 +49,16 @@ static const char usage[] =
 	"  profile formats (all but chrome) only:\n"
 	"  --mode off|on|wall     off-CPU, on-CPU, or both (default wall)\n"
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
-	"  --unit us|ms|ns        weight unit (default us)\n"
-	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n" WC_CLI_HELP_SYMBOLS
+	"  --unit us|ms|ns        weight unit (default us; pprof: always ns)\n"
+	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
+	"  --fleet                pprof: no pid and tid labels (one series per comm and state)\n" WC_CLI_HELP_SYMBOLS
 		WC_CLI_HELP_MEMORY;
 
 struct args {
 	bool chrome;
 	const struct wc_output_ops *ops; /* a profile format */
 	const char *output;
+	bool fleet;
 };
 
 /* "--format is folded, svg, speedscope or chrome": the rows of the output table, and chrome. */
@@ -78,6 +80,10 @@ static int handle(void *ctx, int opt, const char *arg)
 
 	if (opt == 'o') {
 		x->output = arg;
+		return 0;
+	}
+	if (opt == O_FLEET) {
+		x->fleet = true;
 		return 0;
 	}
 	x->chrome = !strcmp(arg, "chrome");
@@ -114,17 +120,21 @@ static int chrome_options(const struct wc_profile_opts *o)
 }
 
 /* The profile in format @ops (a row of the output table) on @out. */
-static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct wc_output_ops *ops,
-		   FILE *out, bool *empty)
+static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct args *x, FILE *out,
+		   bool *empty)
 {
+	const struct wc_output_ops *ops = x->ops;
 	struct wc_profile_opts o = c->prof;
-	struct wc_out_args args = { .out = out, .file = c->file, .prof = &o };
+	struct wc_out_args args = { .out = out, .file = c->file, .prof = &o, .fleet = x->fleet };
 	struct wc_out_result res = { 0 };
 	struct wc_profile *p;
 	int ret;
 
 	o.per_thread = o.per_thread || ops->per_thread; /* speedscope: a profile per thread */
 	o.annotate = o.annotate || (ops->annotate && !o.user_only);
+	o.split_threads = ops->split; /* pprof: a thread's pid and tid labels */
+	if (ops->ns)
+		o.unit = WC_UNIT_NS;
 	p = wc_profile_new(&o);
 	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
@@ -236,6 +246,7 @@ int wc_cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "output", required_argument, NULL, 'o' },
+		{ "fleet", no_argument, NULL, O_FLEET },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct args x = { 0 };
@@ -250,21 +261,32 @@ int wc_cmd_export(int argc, char **argv)
 	if (ret >= 0)
 		return ret;
 	if (!x.chrome && !x.ops) {
-		fprintf(stderr, "wcanalyze: export: --format speedscope or --format chrome is "
+		fprintf(stderr, "wcanalyze: export: --format speedscope, pprof or chrome is "
 				"needed (see wcanalyze export --help)\n");
 		return WC_EXIT_USAGE;
 	}
 	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
 		return ret;
+	if (x.ops == &wc_output_pprof && c.prof.unit != WC_UNIT_US)
+		return wc_cli_bad("not with --format pprof, whose values are nanoseconds",
+				  "--unit");
+	if (x.fleet && x.ops != &wc_output_pprof)
+		return wc_cli_bad("this option is for --format pprof only", "--fleet");
 	ret = wc_cli_output_ok(x.output);
 	if (ret)
 		return ret;
+	if (x.ops == &wc_output_pprof && (!x.output || !strcmp(x.output, "-")) &&
+	    isatty(STDOUT_FILENO)) { /* as gzip does */
+		fprintf(stderr, "wcanalyze: export: --format pprof writes gzip data, not for a "
+				"terminal: -o FILE, or a pipe\n");
+		return WC_EXIT_USAGE;
+	}
 	err = wc_outfile_open(&out, x.output);
 	if (err) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
-	ret = x.ops ? profile(&c, &s, x.ops, out.f, &empty) : chrome(&c, &s, out.f, &empty);
+	ret = x.ops ? profile(&c, &s, &x, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: nothing to export: no run, interval or "

@@ -8,10 +8,7 @@
 
 /* One row per format (output.h says how to add one). */
 const struct wc_output_ops *const wc_outputs[] = {
-	&wc_output_folded,
-	&wc_output_svg,
-	&wc_output_speedscope,
-	NULL,
+	&wc_output_folded, &wc_output_svg, &wc_output_speedscope, &wc_output_pprof, NULL,
 };
 
 const struct wc_output_ops *wc_output_find(const char *name)

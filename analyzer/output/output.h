@@ -37,7 +37,8 @@ struct wc_flamegraph_opts;
 enum {
 	WC_FRAME_KERNEL = 1, /* a kernel function (its name ends in "_[k]" with --annotate) */
 	WC_FRAME_USER = 2,   /* a user function, or the [truncated] / [unwind failed] marker */
-	WC_FRAME_INLINE = 4, /* inlined into its caller (the symbolizer gives none yet) */
+	WC_FRAME_INLINE = 4, /* a user call inlined into the frame before it (root side) or, on the
+			      * waker's side, after it (--inline) */
 	WC_FRAME_KEY = 8,    /* the line's key: "comm", or "comm-TID" per thread */
 	WC_FRAME_SYNTH = 16, /* made by the profile: [unknown], "-", "--", a leaf, a waker key */
 	WC_FRAME_WAKER = 32, /* on the waker's side of a "--" frame (the "--" not included) */
@@ -47,6 +48,9 @@ struct wc_out_frame {
 	uint32_t id;	  /* the interned name: equal ids, equal names, within one profile */
 	uint32_t flags;	  /* WC_FRAME_* */
 	const char *name; /* as in the folded text (with "_[k]" under --annotate), NUL-terminated */
+	uint32_t dso;	  /* a user frame's mapped file, index in the tasks' dsos + 1 (tasks.h);
+			   * 0: none known, or not a user frame.  Lines merged by their text
+			   * have the first one's. */
 };
 
 /* What ends a line. */
@@ -68,6 +72,8 @@ struct wc_out_line {
 	enum wc_out_leaf leaf;
 	char state;	    /* WC_OUT_OFF_STATE: the switch-out state letter */
 	uint64_t value;	    /* in the profile's unit, never 0 */
+	uint64_t count;	    /* the CPU samples it holds (on-CPU lines; 0 for [on-cpu
+			     * unsampled]), or its off-CPU intervals */
 	const char *folded; /* the frames' names joined by ';', no value */
 };
 
@@ -77,6 +83,7 @@ struct wc_out_args {
 	struct wc_analysis *a;		    /* the analysis that was run with the profile */
 	const char *file;		    /* the trace's path */
 	const struct wc_profile_opts *prof; /* the profile's options: unit, mode, waker */
+	bool fleet;			    /* pprof: no pid and tid labels (--fleet) */
 	const struct wc_flamegraph_opts
 		*svg; /* the SVG's options (NULL: the defaults); its title
 		       * (NULL: by mode), subtitle, legend, countname and off_cpu are the row's */
@@ -94,6 +101,8 @@ struct wc_output_ops {
 	const char *help; /* one line for the usage */
 	bool per_thread;  /* it wants lines keyed "comm-TID" (wc_profile_opts.per_thread) */
 	bool annotate;	  /* it wants kernel frames named "_[k]" (but with -U) */
+	bool split;	  /* it wants the lines of each thread apart (split_threads) */
+	bool ns;	  /* it wants its values in ns, whatever --unit says */
 	/* begin() - make the state in *@state.  Return: 0 or -errno (-ENOMEM). */
 	int (*begin)(const struct wc_out_args *args, void **state);
 	/* line() - one line, in order.  Return: 0 or -errno; non-zero stops the lines. */
@@ -103,7 +112,8 @@ struct wc_output_ops {
 	int (*end)(void *state, bool write, struct wc_out_result *res);
 };
 
-extern const struct wc_output_ops wc_output_folded, wc_output_svg, wc_output_speedscope;
+extern const struct wc_output_ops wc_output_folded, wc_output_svg, wc_output_speedscope,
+	wc_output_pprof;
 
 /* The table, NULL-terminated, in the order the usage lists them. */
 extern const struct wc_output_ops *const wc_outputs[];

@@ -15,10 +15,11 @@
 #include "analyzer/reports/profile-priv.h"
 #include "analyzer/core/skid.h"
 
-/* A line made: its folded text, its time, its frames (p->lf[first...]). */
+/* A line made: its folded text, its time and count, its frames (p->lf[first...]). */
 struct line {
 	char *text;
-	uint64_t ns;
+	uint64_t ns, count;
+	uint32_t tid; /* its segment's, when the lines of threads are kept apart; else 0 */
 	size_t first;
 	uint32_t nframes, seg;
 	uint8_t leaf; /* enum wc_out_leaf */
@@ -64,7 +65,7 @@ static void put_frame(struct wc_profile *p, struct mk *m, const char *name, uint
 		m->err = -ENOMEM;
 		return;
 	}
-	p->lf[p->nlf++] = (struct lframe){ (uint32_t)id, fl };
+	p->lf[p->nlf++] = (struct lframe){ (uint32_t)id, fl, 0 };
 }
 
 /* put_frame() of a name whose address stays its own while the profile lives: a symbolizer's
@@ -140,11 +141,18 @@ static bool put_stack(struct wc_profile *p, struct wc_symbolizer *sym, struct mk
 			const char *f[WC_INLINE_MAX_DEPTH + 1];
 			size_t nf = wc_symbolizer_user_frames(sym, aspace, cc.user[i], f,
 							      WC_INLINE_MAX_DEPTH + 1);
+			const struct wc_map *map =
+				wc_tasks_lookup_map(wc_analysis_tasks(p->a), aspace, cc.user[i]);
+			size_t at = p->nlf;
 
 			if (!nf) /* out of memory */
 				put_stable(p, m, "[unknown]", WC_FRAME_USER);
-			while (nf-- > 0) /* the function, then the calls inlined into it */
-				put_stable(p, m, f[nf], WC_FRAME_USER);
+			for (size_t k = nf;
+			     k-- > 0;) /* the function, then the calls inlined into it */
+				put_stable(p, m, f[k],
+					   WC_FRAME_USER | (k + 1 < nf ? WC_FRAME_INLINE : 0));
+			for (; map && at < p->nlf; at++)
+				p->lf[at].dso = map->dso + 1;
 		}
 	if (p->o.delimiter && !p->o.kernel_only && !p->o.user_only && cc.nuser && cc.nkernel)
 		put_stable(p, m, "-", WC_FRAME_SYNTH);
@@ -234,7 +242,8 @@ static void waker_text(struct wc_profile *p, struct wc_symbolizer *sym, struct m
 			if (!nf) /* out of memory */
 				put_stable(p, m, "[unknown]", WC_FRAME_USER | wk);
 			for (size_t k = 0; k < nf; k++) /* leaf first: the inlined calls first */
-				put_stable(p, m, f[k], WC_FRAME_USER | wk);
+				put_stable(p, m, f[k],
+					   WC_FRAME_USER | wk | (k + 1 < nf ? WC_FRAME_INLINE : 0));
 		}
 	put_key(p, m, comm, e->wtid, WC_FRAME_SYNTH | wk, NULL);
 }
@@ -248,20 +257,26 @@ static enum wc_user_stack user_kind(const struct wc_analysis *a, uint32_t stack_
 	return ips ? wc_callchain_user_kind(ips, nr) : WC_USER_NONE;
 }
 
+/* By text, then thread (split_threads; else the tids are all 0). */
 static int cmp_line(const void *x, const void *y)
 {
-	return strcmp(((const struct line *)x)->text, ((const struct line *)y)->text);
+	const struct line *a = x, *b = y;
+	int c = strcmp(a->text, b->text);
+
+	return c ? c : a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
-/* Keep the line made in @m as @l.  Return: 0 or -ENOMEM. */
+/* Keep the line made in @m as @l, @ns from @count samples or intervals.  Return: 0 or -ENOMEM. */
 static int keep(struct wc_profile *p, struct mk *m, struct line *l, uint32_t seg,
-		enum wc_out_leaf leaf, char state, uint64_t ns)
+		enum wc_out_leaf leaf, char state, uint64_t ns, uint64_t count)
 {
 	if (m->err)
 		return m->err;
 	if (m->b.oom || !(l->text = strdup(m->b.s)))
 		return -ENOMEM;
 	l->ns = ns;
+	l->count = count;
+	l->tid = p->o.split_threads ? p->segs[seg].tid : 0;
 	l->first = m->first;
 	l->nframes = (uint32_t)(p->nlf - m->first);
 	l->seg = seg;
@@ -283,13 +298,14 @@ static int make_lines(struct wc_profile *p, struct wc_symbolizer *sym, struct li
 
 		line_text(p, sym, &m, &p->segs[e->tseg], LEAF_OFF, e->tstack);
 		waker_text(p, sym, &m, e);
-		err = keep(p, &m, &lines[*n], e->tseg, WC_OUT_WAKER, 0, e->ns);
+		err = keep(p, &m, &lines[*n], e->tseg, WC_OUT_WAKER, 0, e->ns, e->n);
 		*n += !err;
 	}
 	memset(p->user_ns, 0, sizeof(p->user_ns));
 	for (size_t i = 0; i <= p->entries.mask && !err; i++) {
 		uint64_t key = p->entries.keys[i];
 		unsigned leaf = (key >> 32) & 0xff;
+		const uint64_t *count;
 		enum wc_out_leaf kind;
 
 		if (key == WC_MAP64_EMPTY)
@@ -297,8 +313,10 @@ static int make_lines(struct wc_profile *p, struct wc_symbolizer *sym, struct li
 		if (leaf != LEAF_ON && leaf != LEAF_ON_NEAR && leaf != LEAF_UNSAMPLED)
 			p->user_ns[user_kind(p->a, (uint32_t)key)] += p->entries.values[i];
 		kind = line_text(p, sym, &m, &p->segs[key >> 40], leaf, (uint32_t)key);
+		count = wc_map64_get(&p->counts, key);
 		err = keep(p, &m, &lines[*n], (uint32_t)(key >> 40), kind,
-			   kind == WC_OUT_OFF_STATE ? (char)leaf : 0, p->entries.values[i]);
+			   kind == WC_OUT_OFF_STATE ? (char)leaf : 0, p->entries.values[i],
+			   count ? *count : 0);
 		*n += !err;
 	}
 	wc_strbuf_fini(&m.b);
@@ -325,8 +343,10 @@ static int emit(struct wc_profile *p, const struct line *lines, size_t n,
 					 .folded = l->text };
 		uint64_t ns = 0;
 
-		for (; i < n && strcmp(lines[i].text, l->text) == 0; i++)
+		for (; i < n && cmp_line(&lines[i], l) == 0; i++) {
 			ns += lines[i].ns;
+			o.count += lines[i].count;
+		}
 		o.value = (ns + unit / 2) / unit;
 		if (!o.value)
 			continue;
@@ -338,7 +358,7 @@ static int emit(struct wc_profile *p, const struct line *lines, size_t n,
 			const struct lframe *lf = &p->lf[l->first + f];
 
 			fr[f] = (struct wc_out_frame){ lf->id, lf->flags,
-						       wc_names_get(&p->names, lf->id) };
+						       wc_names_get(&p->names, lf->id), lf->dso };
 		}
 		o.comm = s->comm[0] ? s->comm : "[unknown]";
 		o.frames = fr;

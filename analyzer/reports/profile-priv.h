@@ -35,6 +35,7 @@ struct wk_entry {
 	uint32_t tseg, tstack, wseg, wstack; /* wseg 0: the waker is not known as a thread */
 	uint32_t wtid;
 	uint64_t ns;
+	uint64_t n; /* the intervals */
 };
 
 struct wc_profile {
@@ -44,6 +45,7 @@ struct wc_profile {
 	struct seg *segs; /* index 0 unused */
 	size_t nsegs, segs_cap;
 	struct wc_map64 entries; /* seg << 40 | leaf << 32 | stack id -> ns */
+	struct wc_map64 counts;	 /* the same keys -> samples or off-CPU intervals */
 	struct wc_map64 samples; /* NEAR_BIT | seg << 32 | stack id -> samples */
 	struct wc_map64 near;	 /* stack id -> samples just after a switch-in, shown threads */
 	uint64_t nsamples;	 /* samples of the threads shown */
@@ -69,9 +71,9 @@ struct wc_profile {
 	size_t nlf, lf_cap;
 };
 
-/* A frame of a line made: its interned name and WC_FRAME_* flags. */
+/* A frame of a line made: its interned name, WC_FRAME_* flags, mapped file (output.h). */
 struct lframe {
-	uint32_t id, flags;
+	uint32_t id, flags, dso;
 };
 
 /* wc_profile_calibrate() - once, before the lines: share each segment's run time among its

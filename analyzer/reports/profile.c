@@ -89,16 +89,22 @@ static uint32_t seg_of(struct wc_profile *p, struct wc_thread *t)
 	return t->seg;
 }
 
-static int add(struct wc_profile *p, uint32_t seg, unsigned leaf, uint32_t stack, uint64_t ns)
+/* @ns more of entry (@seg, @leaf, @stack), from @n more samples or intervals. */
+static int add(struct wc_profile *p, uint32_t seg, unsigned leaf, uint32_t stack, uint64_t ns,
+	       uint64_t n)
 {
-	uint64_t *v;
+	uint64_t key = (uint64_t)seg << 40 | (uint64_t)leaf << 32 | stack, *v;
 
 	if (!ns)
 		return 0;
-	v = wc_map64_put(&p->entries, (uint64_t)seg << 40 | (uint64_t)leaf << 32 | stack, 0, NULL);
+	v = wc_map64_put(&p->entries, key, 0, NULL);
 	if (!v)
 		return -ENOMEM;
 	*v += ns;
+	v = wc_map64_put(&p->counts, key, 0, NULL);
+	if (!v)
+		return -ENOMEM;
+	*v += n;
 	return 0;
 }
 
@@ -156,6 +162,7 @@ static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_
 		if (e->tseg == k.tseg && e->tstack == k.tstack && e->wseg == k.wseg &&
 		    e->wstack == k.wstack && e->wtid == k.wtid) {
 			e->ns += blocked;
+			e->n++;
 			return 0;
 		}
 	}
@@ -169,6 +176,7 @@ static int add_waker(struct wc_profile *p, struct wc_thread *t, const struct wc_
 		p->wk_cap = cap;
 	}
 	k.ns = blocked;
+	k.n = 1;
 	p->wk[p->nwk++] = k;
 	*v = p->nwk;
 	return 0;
@@ -197,15 +205,15 @@ static int on_off(void *ctx, struct wc_thread *t, const struct wc_off_interval *
 	if (!seg)
 		return -ENOMEM;
 	if (p->o.mode == WC_MODE_OFF)
-		return add(p, seg, LEAF_OFF, iv->stack_id, total);
+		return add(p, seg, LEAF_OFF, iv->stack_id, total, 1);
 	if (iv->preempted)
 		return add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state,
-			   iv->stack_id, total);
+			   iv->stack_id, total, 1);
 	err = add(p, seg, (uint8_t)iv->state < 'A' ? '?' : (uint8_t)iv->state, iv->stack_id,
-		  wc_window_clip(p->win, iv->start_ns, iv->wake_ns));
+		  wc_window_clip(p->win, iv->start_ns, iv->wake_ns), 1);
 	if (!err)
 		err = add(p, seg, LEAF_RUNQ, iv->stack_id,
-			  wc_window_clip(p->win, iv->wake_ns, iv->end_ns));
+			  wc_window_clip(p->win, iv->wake_ns, iv->end_ns), 1);
 	return err;
 }
 
@@ -237,7 +245,7 @@ static int on_sample(void *ctx, struct wc_thread *t, const struct wc_cpu_sample 
 		p->attributed = p->attributed || near;
 	}
 	if (p->o.no_calibrate || !fa->have_switch)
-		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns);
+		return add(p, seg, near ? LEAF_ON_NEAR : LEAF_ON, s->stack_id, weight_ns, 1);
 	v = wc_map64_put(&p->samples, (near ? NEAR_BIT : 0) | (uint64_t)seg << 32 | s->stack_id, 0,
 			 NULL);
 	if (!v)
@@ -278,7 +286,7 @@ struct wc_profile *wc_profile_new(const struct wc_profile_opts *o)
 		.sink = { .run = on_run, .off = on_off },
 		.sample = on_sample,
 	};
-	if (wc_map64_init(&p->entries) || wc_map64_init(&p->samples) ||
+	if (wc_map64_init(&p->entries) || wc_map64_init(&p->counts) || wc_map64_init(&p->samples) ||
 	    wc_map64_init(&p->wk_index) || wc_map64_init(&p->near) || wc_map64_init(&p->ucache) ||
 	    wc_map64_init(&p->kcache) || wc_map64_init(&p->stacks)) {
 		wc_profile_free(p);
@@ -293,6 +301,7 @@ void wc_profile_free(struct wc_profile *p)
 	if (!p)
 		return;
 	wc_map64_fini(&p->entries);
+	wc_map64_fini(&p->counts);
 	wc_map64_fini(&p->samples);
 	wc_map64_fini(&p->wk_index);
 	wc_map64_fini(&p->near);
@@ -328,12 +337,13 @@ int wc_profile_calibrate(struct wc_profile *p)
 		uint64_t ns = (uint64_t)((unsigned __int128)s->run_ns * p->samples.values[i] /
 					 s->nsamples);
 
-		if (add(p, seg, key & NEAR_BIT ? LEAF_ON_NEAR : LEAF_ON, (uint32_t)key, ns))
+		if (add(p, seg, key & NEAR_BIT ? LEAF_ON_NEAR : LEAF_ON, (uint32_t)key, ns,
+			p->samples.values[i]))
 			return -ENOMEM;
 	}
 	for (size_t i = 1; i < p->nsegs; i++)
 		if (!p->segs[i].nsamples && p->segs[i].run_ns &&
-		    add(p, (uint32_t)i, LEAF_UNSAMPLED, 0, p->segs[i].run_ns))
+		    add(p, (uint32_t)i, LEAF_UNSAMPLED, 0, p->segs[i].run_ns, 0))
 			return -ENOMEM;
 	return 0;
 }

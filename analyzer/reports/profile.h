@@ -58,9 +58,10 @@ struct wc_profile_opts {
 	bool per_thread;   /* key by "comm-tid" instead of comm */
 	bool no_calibrate; /* on-CPU time from sample periods even with scheduler events */
 	bool user_only, kernel_only;
-	bool delimiter; /* a "-" frame between user and kernel frames */
-	bool annotate;	/* kernel frames get "_[k]" */
-	bool waker;	/* offwaketime: blocked time by target and waker stacks */
+	bool delimiter;	    /* a "-" frame between user and kernel frames */
+	bool annotate;	    /* kernel frames get "_[k]" */
+	bool waker;	    /* offwaketime: blocked time by target and waker stacks */
+	bool split_threads; /* lines of different threads stay apart though their text is equal */
 	enum wc_unit unit;
 };
 
@@ -83,8 +84,9 @@ const struct wc_analysis_consumer *wc_profile_consumer(struct wc_profile *p);
 uint64_t wc_profile_skid(const struct wc_profile *p, uint64_t *total, bool *attributed);
 
 /**
- * wc_profile_lines() - the profile's lines, sorted by their folded text, equal lines merged,
- * to @line (output.h: the seam between the profile and its outputs)
+ * wc_profile_lines() - the profile's lines, sorted by their folded text, equal lines merged
+ * (with split_threads, those of one thread only: sorted by text, then thread id), to @line
+ * (output.h: the seam between the profile and its outputs)
  * @line: called once per distinct line whose value in the profile's unit is not 0, with the
  *        line as a structure (its thread, its frames root first as interned ids, names and
  *        flags, its kind of leaf, its value, and its folded text without the value); all of

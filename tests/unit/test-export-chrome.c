@@ -479,7 +479,7 @@ static int others_in(const char *dir)
 	return n;
 }
 
-/* Both formats to -o FILE: exit 0, the document there, no temporary file left. */
+/* The formats to -o FILE: exit 0, the document there, no temporary file left. */
 Test(export_cmd, formats_to_file)
 {
 	char dir[] = "/tmp/wc-export-cmd-XXXXXX", out[128];
@@ -499,6 +499,10 @@ Test(export_cmd, formats_to_file)
 	cr_expect(strncmp(text, "{\"$schema\":", 11) == 0, "%s", text);
 	cr_expect(strstr(text, "\"unit\":\"milliseconds\"") != NULL, "%s", text);
 	free(text);
+	cr_expect_eq(cmd("--format", "pprof", "--fleet", "-o", out, et_tr.path, NULL), 0);
+	text = slurp(out);
+	cr_expect(text[0] == '\x1f' && text[1] == '\x8b', "not gzip"); /* RFC 1952's magic */
+	free(text);
 	cr_expect_eq(others_in(dir), 0);
 	unlink(out);
 	rmdir(dir);
@@ -509,7 +513,10 @@ Test(export_cmd, usage_errors)
 {
 	et_write_trace(0);
 	cr_expect_eq(cmd(et_tr.path, NULL), WC_EXIT_USAGE); /* no --format */
-	cr_expect_eq(cmd("--format", "pprof", et_tr.path, NULL), WC_EXIT_USAGE);
+	cr_expect_eq(cmd("--format", "perf", et_tr.path, NULL), WC_EXIT_USAGE);
+	cr_expect_eq(cmd("--format", "pprof", "--unit", "ms", et_tr.path, NULL), WC_EXIT_USAGE);
+	cr_expect_eq(cmd("--format", "speedscope", "--fleet", et_tr.path, NULL), WC_EXIT_USAGE);
+	cr_expect_eq(cmd("--format", "chrome", "--fleet", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--unit", "ms", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "--mode", "off", et_tr.path, NULL), WC_EXIT_USAGE);
 	cr_expect_eq(cmd("--format", "chrome", "-d", et_tr.path, NULL), WC_EXIT_USAGE);

@@ -33,9 +33,11 @@ Test(output, table)
 		cr_expect(r->name && r->help && r->begin && r->line && r->end, "row %zu", n);
 		cr_expect_eq(wc_output_find(r->name), r, "%s", r->name);
 	}
-	cr_expect_eq(n, 3);
+	cr_expect_eq(n, 4);
 	cr_expect_eq(wc_output_find("speedscope"), &wc_output_speedscope);
 	cr_expect(wc_output_speedscope.per_thread);
+	cr_expect_eq(wc_output_find("pprof"), &wc_output_pprof);
+	cr_expect(wc_output_pprof.split && wc_output_pprof.ns && !wc_output_pprof.per_thread);
 	cr_expect(wc_output_svg.annotate);
 	cr_expect_null(wc_output_find("chrome")); /* not a profile: a replay consumer */
 	cr_expect_null(wc_output_find(""));
