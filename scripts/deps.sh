@@ -16,7 +16,7 @@
 # and tests/vm-matrix.sh (tests/vm/boot.sh)
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
 # debuginfod (the server) and iproute2 are for tests/symbols-anywhere.sh: a local server in a
-# network namespace of its own.
+# network namespace of its own; curl for it and for the push recipes (tests/pprof-push.sh).
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
@@ -26,7 +26,7 @@ PKGS="build-essential autoconf automake pkg-config
       linux-perf bpftrace
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema golang-go
       clang clang-format libclang-rt-14-dev time
-      postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2
+      postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2 curl
       qemu-system-x86 busybox-static
       debhelper lintian"
 missing=""

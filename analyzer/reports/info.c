@@ -198,6 +198,19 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 			c->inferred_switch_in);
 }
 
+int wc_info_span_write(const struct wc_analysis *a, FILE *out)
+{
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(a));
+	uint64_t start = wc_analysis_facts(a)->start_ns, end = wc_analysis_end_ns(a), from, until;
+
+	if (!m->have_clock || !m->realtime_ns || !start || end < start ||
+	    !wc_replay_wall_ns(m, start, &from) || !wc_replay_wall_ns(m, end, &until))
+		return -ENODATA;
+	fprintf(out, "%" PRIu64 " %" PRIu64 "\n", from / 1000000000,
+		(until + 999999999) / 1000000000);
+	return 0;
+}
+
 int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		  struct wc_symbolizer *sym, FILE *out)
 {

@@ -24,6 +24,14 @@ struct wc_info_acc {
 void wc_info_consumer(struct wc_info_acc *acc, struct wc_analysis_consumer *c);
 
 /**
+ * wc_info_span_write() - "FROM UNTIL\n" on @out: the Unix seconds (UTC, CLOCK_REALTIME) of the
+ * recording's start, rounded down, and of its end, rounded up, as Pyroscope's /ingest takes
+ * them (from, until)
+ * Return: 0, or -ENODATA when the trace does not map its clock to wall time (nothing written).
+ */
+int wc_info_span_write(const struct wc_analysis *a, FILE *out);
+
+/**
  * wc_info_write() - the info report of analysis @a (run already) on @out
  * @acc: what the run gathered (wc_info_consumer()); NULL leaves its lines out
  * @sym: names kernel frames for the skid line (skid.h); NULL leaves the line out
