@@ -497,11 +497,12 @@ int st_begin_runtime(struct st_trace *t)
  * sched_stat_runtime of linux-6.18: common fields as sched_switch's, __data_loc comm @8, pid
  * @12, runtime u64 @16; the string follows at 24.  Written inline, as wcrec does.
  */
-void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
-		const char *comm, uint64_t runtime_ns)
+/* The TP_INLINE record of event_id in buf, zeroed, with size payload bytes, in the context of
+ * thread ctx (0: idle) on cpu; its payload is the caller's to fill. */
+static struct wc_rec_tp_inline *tp_inline(struct st_trace *t, uint64_t time_ns, uint32_t cpu,
+					  uint32_t ctx, uint16_t event_id, size_t size)
 {
 	struct wc_rec_tp_inline *x = (void *)buf;
-	size_t n = strnlen(comm, 15) + 1, size = (24 + n + 7) / 8 * 8;
 
 	memset(buf, 0, sizeof(*x) + size);
 	x->h.type = WC_REC_TP_INLINE;
@@ -510,8 +511,17 @@ void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx
 	x->tid = ctx;
 	x->pid = ctx ? pid_of(t, ctx) : 0;
 	x->cpu = cpu;
-	x->event_id = ST_EV_RUNTIME;
+	x->event_id = event_id;
 	x->size = (uint16_t)size;
+	return x;
+}
+
+void st_runtime(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
+		const char *comm, uint64_t runtime_ns)
+{
+	size_t n = strnlen(comm, 15) + 1, size = (24 + n + 7) / 8 * 8;
+	struct wc_rec_tp_inline *x = tp_inline(t, time_ns, cpu, ctx, ST_EV_RUNTIME, size);
+
 	put_int(x->data, 0, 363, 2);
 	put_int(x->data, 4, ctx, 4);
 	put_int(x->data, 8, (int64_t)(n << 16 | 24), 4);
@@ -554,17 +564,8 @@ int st_begin_stat(struct st_trace *t)
 void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, uint32_t tid,
 	     const char *comm, uint64_t delay_ns)
 {
-	struct wc_rec_tp_inline *x = (void *)buf;
+	struct wc_rec_tp_inline *x = tp_inline(t, time_ns, cpu, ctx, ST_EV_STAT, 40);
 
-	memset(buf, 0, sizeof(*x) + 40);
-	x->h.type = WC_REC_TP_INLINE;
-	x->h.flags = WC_REC_F_TIME;
-	x->time_ns = time_ns;
-	x->tid = ctx;
-	x->pid = ctx ? pid_of(t, ctx) : 0;
-	x->cpu = cpu;
-	x->event_id = ST_EV_STAT;
-	x->size = 40;
 	put_int(x->data, 0, 305, 2);
 	put_int(x->data, 4, ctx, 4);
 	memcpy(x->data + 8, comm, strnlen(comm, 15));
