@@ -27,7 +27,8 @@ enum {
 	O_INLINE,
 	O_ALL_TASKS,
 	O_MAX_MEMORY,
-	O_SKID
+	O_SKID,
+	O_PER_FILE
 };
 
 struct shared_opt {
@@ -59,6 +60,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_SYMBOLS, { "debuginfod", optional_argument, NULL, O_DEBUGINFOD }, "" },
 	{ WC_CLI_SYMBOLS, { "kallsyms", required_argument, NULL, O_KALLSYMS }, "" },
 	{ WC_CLI_SYMBOLS, { "inline", no_argument, NULL, O_INLINE }, "" },
+	{ WC_CLI_FILES, { "per-file", no_argument, NULL, O_PER_FILE }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -263,6 +265,9 @@ static int shared_option(struct wc_cli *c, int opt, const char *arg)
 	case O_INLINE:
 		c->paths.inline_frames = true;
 		return 0;
+	case O_PER_FILE:
+		c->per_file = true;
+		return 0;
 	case O_MAX_MEMORY:
 		return parse_memory(c, arg);
 	case O_DEBUGINFOD: /* --debuginfod[=URLS]: DEBUGINFOD_URLS's servers without URLS */
@@ -333,10 +338,14 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 	if (c->prof.filter.max_block_ns &&
 	    c->prof.filter.max_block_ns < c->prof.filter.min_block_ns)
 		return wc_cli_bad("--max-block is below --min-block", "");
-	if (argc - optind != 1)
-		return wc_cli_bad(argc - optind > 1 ? "one FILE only, not also" : "no FILE given",
+	if (argc - optind < 1 || (argc - optind > 1 && !(groups & WC_CLI_FILES)))
+		return wc_cli_bad(argc - optind > 1 ? "one FILE only (several: wcanalyze folded), "
+						      "not also"
+						    : "no FILE given",
 				  argc - optind > 1 ? argv[optind + 1] : argv[0]);
 	c->file = argv[optind];
+	c->files = argv + optind;
+	c->nfiles = argc - optind;
 	return -1;
 }
 

@@ -32,6 +32,7 @@ enum {
 				  * --skid */
 	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir --kallsyms */
 	WC_CLI_PROFILE = 0xf,
+	WC_CLI_FILES = 1 << 4, /* several FILEs (c->files), --per-file */
 };
 
 /* The --help lines of the shared groups, for the subcommands' usage texts. */
@@ -68,7 +69,10 @@ enum {
 struct wc_cli {
 	struct wc_profile_opts prof; /* .filter holds the filters */
 	struct wc_symbol_paths paths;
-	const char *file; /* the trace */
+	const char *file;   /* the trace (the first of files) */
+	char *const *files; /* with WC_CLI_FILES, every FILE given (argv's) */
+	int nfiles;	    /* 1 without WC_CLI_FILES */
+	bool per_file;	    /* --per-file: stacks keyed by file name first */
 	uint32_t pids[WC_CLI_MAX_IDS], tids[WC_CLI_MAX_IDS];
 	char states[64];
 	const char *debug_dirs[WC_CLI_MAX_DEBUG_DIRS];
@@ -91,7 +95,8 @@ struct wc_cli_extra {
  * @x:       the subcommand's own options, or NULL; an option letter of @x wins over a shared
  *           one (timehist's -M is migrations, not --max-block)
  * @usage:   printed on stdout for -h/--help
- * Exactly one FILE must remain.  Errors get one line on stderr naming the option.
+ * Exactly one FILE must remain, or with WC_CLI_FILES one or more.  Errors get one line on
+ * stderr naming the option.
  * Return: -1 to go on, else the exit status to return now (0 after --help).
  */
 int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,

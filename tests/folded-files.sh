@@ -1,0 +1,64 @@
+#!/bin/sh
+# folded-files.sh - wcanalyze folded with several FILEs, on the checked-in traces: each file
+# analysed alone, the lines merged by text and summed.  Checked against the single-file
+# outputs, merged here with awk: in ns, the sums exactly; in us, those sums rounded as one
+# profile rounds (half up, lines of 0 left out); --per-file, each file's lines under its name
+# (the base name less .wct); a file that cannot be read is named on stderr, the others'
+# lines still written, exit 1; the other subcommands take one FILE (exit 2).
+set -u
+B=${builddir:-.}
+S=${srcdir:-$(dirname "$0")/..}
+WCA="$B/wcanalyze"
+G="$S/testdata/golden"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() {
+	d=$1
+	shift
+	if [ "$@" ]; then echo "ok   $d"; else echo "FAIL $d"; fails=$((fails + 1)); fi
+}
+# merge UNIT_NS FILE...: folded lines (in ns) summed by text, then in the unit, sorted
+merge() {
+	u=$1
+	shift
+	cat "$@" | awk -v u="$u" '{ v = $NF; sub(/ [0-9]+$/, ""); s[$0] += v }
+		END { for (k in s) { x = int((s[k] + int(u / 2)) / u); if (x) print k, x } }' |
+		LC_ALL=C sort
+}
+
+a="$G/demo.wct" b="$G/waker-stacks.wct" c="$G/system-wide.wct"
+for f in "$a" "$b" "$c"; do
+	"$WCA" folded --unit ns "$f" >"$tmp/$(basename "$f" .wct).ns" 2>/dev/null
+done
+"$WCA" folded --unit ns "$a" "$b" "$c" 2>"$tmp/err" | LC_ALL=C sort >"$tmp/abc.ns"
+expect "three files, ns: exit 0 ($(head -1 "$tmp/err"))" $? -eq 0
+merge 1 "$tmp/demo.ns" "$tmp/waker-stacks.ns" "$tmp/system-wide.ns" >"$tmp/abc.want"
+cmp -s "$tmp/abc.ns" "$tmp/abc.want"
+expect "three files, ns: the single files' lines summed by text ($(wc -l <"$tmp/abc.want") lines; $(diff "$tmp/abc.ns" "$tmp/abc.want" | head -2 | tr '\n' ' '))" $? -eq 0
+"$WCA" folded "$a" "$a" 2>/dev/null | LC_ALL=C sort >"$tmp/aa.us"
+merge 1000 "$tmp/demo.ns" "$tmp/demo.ns" >"$tmp/aa.want"
+cmp -s "$tmp/aa.us" "$tmp/aa.want"
+expect "a file twice, us: each line twice its ns, then rounded ($(wc -l <"$tmp/aa.want") lines)" $? -eq 0
+
+"$WCA" folded --unit ns --per-file "$a" "$b" 2>/dev/null | LC_ALL=C sort >"$tmp/per.ns"
+{ sed 's/^/demo;/' "$tmp/demo.ns"; sed 's/^/waker-stacks;/' "$tmp/waker-stacks.ns"; } |
+	LC_ALL=C sort >"$tmp/per.want"
+cmp -s "$tmp/per.ns" "$tmp/per.want"
+expect "--per-file: each file's lines under its name ($(cut -d';' -f1 "$tmp/per.ns" | sort -u | tr '\n' ' '))" $? -eq 0
+
+"$WCA" folded --unit ns "$a" "$tmp/none.wct" >"$tmp/part.ns" 2>"$tmp/err"
+rc=$?
+expect "a missing file among them: exit 1 ($rc)" $rc -eq 1
+expect "... named on stderr ($(grep -m1 none.wct "$tmp/err"))" -n "$(grep none.wct "$tmp/err")"
+LC_ALL=C sort "$tmp/part.ns" | cmp -s - "$(merge 1 "$tmp/demo.ns" >"$tmp/a.want" && echo "$tmp/a.want")"
+expect "... the others' lines still written" $? -eq 0
+
+for sub in timehist threads hist info flamegraph export; do
+	"$WCA" $sub "$a" "$b" >/dev/null 2>"$tmp/err"
+	rc=$?
+	expect "$sub with two files: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
+done
+
+[ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
+exit 0
