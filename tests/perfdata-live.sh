@@ -45,6 +45,17 @@ for x in perf wct; do
 		awk -v t="$tid" '$1 == t { v = $2 } END { printf "%s %.0f\n", t, v }' "$tmp/sums.$x"
 	done <"$tmp/wl.out" >"$tmp/$x.off"
 done
+# perf_missed TID: "NS N", the wait (ns) of the N timehist rows of TID, after its first, where
+# the perf.data gives none ("-": the switch before it is not in perf's file) and the .wct one.
+# perf's event misses, rarely, a firing that ours records, with no LOST record (testlib.sh,
+# ps_unpaired_of; CI YB: one switch of wl-alternate, a 10.077 ms sleep, -0.85% of its
+# off-CPU): such an interval is not the reader's to give, and is left out of the comparison.
+perf_missed() {
+	"$WCA" timehist -t "$1" "$tmp/wl.perf" 2>/dev/null | awk 'NR > 3 { print $4 }' >"$tmp/th.p"
+	"$WCA" timehist -t "$1" "$tmp/wl.wct" 2>/dev/null | awk 'NR > 3 { print $4 }' >"$tmp/th.w"
+	paste -d' ' "$tmp/th.p" "$tmp/th.w" | awk 'NR > 1 && $1 == "-" && $2 ~ /^[0-9.]+$/ {
+		ns += $2 * 1000000; n++ } END { printf "%.0f %d\n", ns, n }'
+}
 # events lost by either (a host loaded by other work: perf -a takes every CPU's switches)
 # leave intervals out of one and not the other: no comparison then
 lost=$(cat "$tmp/err.perf" "$tmp/err.wct" | sed -n 's/.*: \([0-9]*\) events and \([0-9]*\) samples lost in recording.*/\1 \2/p' |
@@ -54,13 +65,20 @@ if [ "$lost" -gt 0 ]; then
 else
 	paste -d' ' "$tmp/wl.out" "$tmp/perf.off" "$tmp/wct.off" | while read -r _ tid comm _ _ _ t1 p t2 w; do
 		[ "$tid" = "$t1" ] && [ "$tid" = "$t2" ] || continue
-		within "$p" "$w" 0.5
+		miss=$(perf_missed "$tid")
+		within "$p" "$((w - ${miss% *}))" 0.5
 		rc=$?
-		expect "$comm: off-CPU from the perf.data $p ns within 0.5% of the .wct's $w ns ($(awk -v a="$p" -v b="$w" 'BEGIN { printf "%+.3f%%", b ? (a - b) * 100 / b : 0 }'))" \
+		why=
+		[ "${miss#* }" = 0 ] || why="; less ${miss% *} ns of ${miss#* } intervals perf's file lacks a switch of"
+		expect "$comm: off-CPU from the perf.data $p ns within 0.5% of the .wct's $w ns ($(awk -v a="$p" -v b="$((w - ${miss% *}))" 'BEGIN { printf "%+.3f%%", b ? (a - b) * 100 / b : 0 }')$why)" \
 			$rc -eq 0 -a "$w" -gt 0
 	done >"$tmp/checks"
 	cat "$tmp/checks"
 	fails=$((fails + $(grep -c '^FAIL' "$tmp/checks")))
+	# rare, or the reader is dropping switches: at most 2 left out over the five threads
+	n=0
+	while read -r _ tid _; do n=$((n + $(perf_missed "$tid" | cut -d' ' -f2))); done <"$tmp/wl.out"
+	expect "intervals perf's file lacks a switch of: $n, at most 2" "$n" -le 2
 	expect "five threads compared" "$(grep -c '^ok \|^FAIL' "$tmp/checks")" -eq 5
 fi
 "$WCA" info "$tmp/wl.perf" | sed -n 's/^\(records\|lost\|skipped\):/perf.data \1:/p'
