@@ -26,13 +26,24 @@ perf --version >/dev/null 2>&1 || skip "no perf"
 
 # both recorders at once; the test holds the lock alone: no third recorder skews the stamps
 alone_begin
-perf record -q -e sched:sched_switch -e sched:sched_waking -g -a -B -m 16M -o "$tmp/wl.perf" -- \
+perf record -q -k CLOCK_MONOTONIC -e sched:sched_switch -e sched:sched_waking -g -a -B -m 16M -o "$tmp/wl.perf" -- \
 	"$WCREC" -q -m 8192 -o "$tmp/wl.wct" -- taskset -c 0 "$WL" 1.5 >"$tmp/wl.out" 2>"$tmp/err"
 rc=$?
 alone_end
 expect "perf record -a -- wcrec -- wall-workload exits 0 ($(tail -1 "$tmp/err"))" $rc -eq 0
 expect "five workload threads measured themselves" "$(wc -l <"$tmp/wl.out")" -eq 5
 
+# Our trace with perf's time stamps (testlib.sh, perf_stamps): two recorders of one
+# tracepoint stamp it microseconds apart, ours before perf's by our own work on the event,
+# more at a switch-out of a deep user stack than at the switch-in after idle: wl-mutex-a came
+# out 0.53% shorter in perf's file on a loaded host, 750 short intervals each a few us short.
+# On the same stamps any difference left is the readers'.
+cp "$tmp/wl.wct" "$tmp/wl.own"
+if perf_stamps_checked "$tmp/wl.perf" "$tmp/wl.own" "$tmp/wl.wct"; then
+	echo "note: the .wct compared with perf's stamps on its events"
+else
+	cp "$tmp/wl.own" "$tmp/wl.wct"
+fi
 # off-CPU ns per tid, every comm of it together ("comm-tid;..." lines of --per-thread)
 for x in perf wct; do
 	f="$tmp/wl.$x"
@@ -87,8 +98,14 @@ fi
 BN="$B/tests/blockers-nofp"
 if [ -x "$BN" ]; then
 	mkdir -p "$tmp/d"
+	# started on CPU 1 and moved to CPU 0 by its own taskset: the maps of the image before
+	# the exec are in CPU 1's buffer, read after the exec in CPU 0's (CI YB: they broke the
+	# unwinding of 2,007 of 2,148 stacks, source-perf-unwind.c)
+	on1=
+	[ "$(nproc)" -ge 2 ] && on1="taskset -c 1"
+	# shellcheck disable=SC2086
 	shared_run perf record -q -B -N --call-graph dwarf -e sched:sched_switch -o "$tmp/dw.perf" \
-		-- taskset -c 0 "$BN" 0.2 "$tmp/d" >/dev/null 2>"$tmp/err"
+		-- $on1 taskset -c 0 "$BN" 0.2 "$tmp/d" >/dev/null 2>"$tmp/err"
 	rc=$?
 	expect "perf record --call-graph dwarf -- blockers-nofp exits 0 ($(tail -1 "$tmp/err"))" $rc -eq 0
 	"$WCA" info "$tmp/dw.perf" >"$tmp/dw.info" 2>&1

@@ -27,6 +27,7 @@
 
 #include "analyzer/core/source-perf.h"
 #include "common/grow.h"
+#include "common/map64.h"
 #include "recorder/unwind.h"
 
 #define BID_MAX 20 /* bytes of a build-id kept */
@@ -35,6 +36,7 @@
 struct xmap {
 	uint32_t pid;
 	uint64_t base; /* where the file's offset 0 is: start - pgoff */
+	uint64_t time_ns;
 	char *path;
 };
 
@@ -52,6 +54,7 @@ struct pd_unwind {
 	size_t nmaps, maps_cap;
 	struct bid *bids;
 	size_t nbids, bids_cap;
+	struct wc_map64 exec_ns;		      /* pid -> time of its last exec */
 	uint64_t out[WC_UNWIND_MAX_FRAMES + 2 + 512]; /* the callchain made of the last sample */
 };
 
@@ -151,8 +154,15 @@ static int report(void *ctx, Dwfl *dwfl, uint32_t pid, uint64_t time_ns)
 
 int pd_unwind_init(struct pd *p)
 {
-	if (!p->uw && !(p->uw = calloc(1, sizeof(*p->uw))))
+	if (p->uw)
+		return 0;
+	if (!(p->uw = calloc(1, sizeof(*p->uw))))
 		return -ENOMEM;
+	if (wc_map64_init(&p->uw->exec_ns)) {
+		free(p->uw);
+		p->uw = NULL;
+		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -178,6 +188,7 @@ void pd_unwind_free(struct pd *p)
 		free(w->bids[i].path);
 	free(w->maps);
 	free(w->bids);
+	wc_map64_fini(&w->exec_ns);
 	free(w);
 	p->uw = NULL;
 }
@@ -212,12 +223,22 @@ int pd_unwind_mmap(struct pd *p, uint32_t pid, uint64_t addr, uint64_t pgoff, co
 	struct pd_unwind *w = p->uw;
 	int err;
 
+	uint64_t *exec_ns;
+
 	if (!w || !w->u || path[0] != '/')
+		return 0;
+	/* a map of the image before an exec read after the exec: the records of one round come
+	 * CPU by CPU, not in time order (taskset -c 0 CMD from CPU 1: taskset's maps in CPU 1's
+	 * buffer after CMD's exec in CPU 0's; reported with CMD's, they broke its unwinding) */
+	exec_ns = wc_map64_get(&w->exec_ns, pid);
+	if (exec_ns && time_ns && time_ns < *exec_ns)
 		return 0;
 	err = add_bid(w, path, build_id, build_id_len);
 	if (err || wc_grow((void **)&w->maps, &w->maps_cap, w->nmaps + 1, sizeof(*w->maps)))
 		return -ENOMEM;
-	w->maps[w->nmaps] = (struct xmap){ .pid = pid, .base = addr - pgoff, .path = strdup(path) };
+	w->maps[w->nmaps] = (struct xmap){
+		.pid = pid, .base = addr - pgoff, .time_ns = time_ns, .path = strdup(path)
+	};
 	if (!w->maps[w->nmaps].path)
 		return -ENOMEM;
 	w->nmaps++;
@@ -251,17 +272,22 @@ int pd_unwind_fork(struct pd *p, uint32_t pid, uint32_t ppid)
 void pd_unwind_exec(struct pd *p, uint32_t pid, uint64_t time_ns)
 {
 	struct pd_unwind *w = p->uw;
+	uint64_t *exec_ns;
 	size_t k = 0;
 
 	if (!w || !w->u)
 		return;
-	for (size_t i = 0; i < w->nmaps; i++) { /* the old image's mappings are gone */
-		if (w->maps[i].pid == pid)
+	/* the old image's mappings are gone; those of the new one read already stay */
+	for (size_t i = 0; i < w->nmaps; i++) {
+		if (w->maps[i].pid == pid && (!time_ns || w->maps[i].time_ns < time_ns))
 			free(w->maps[i].path);
 		else
 			w->maps[k++] = w->maps[i];
 	}
 	w->nmaps = k;
+	exec_ns = wc_map64_put(&w->exec_ns, pid, time_ns, NULL);
+	if (exec_ns && time_ns > *exec_ns)
+		*exec_ns = time_ns;
 	wc_unwind_forget(w->u, pid, time_ns);
 }
 
