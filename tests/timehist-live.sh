@@ -271,8 +271,8 @@ done <"$tmp/wl.out.sum"
 
 # 1c. -I row for row: perf's -I rows (timehist_skip_sample keeps the switches to and from idle)
 # and ours (--all-tasks: perf has no target), over the time ours cover on each CPU.  A pair:
-# the same CPU and task, the same time (ours carry perf's stamps; 2 us for the printing).  perf's ":-1[-1/PID]" stands for any thread that
-# exited (NOTES: perf shows a thread's switch-outs after its EXIT record under one task of tid
+# the same CPU and task, the same time (ours carry perf's stamps; 2 us for the printing).  perf's ":-1[-1/PID]" (":-1[-1]" where
+# perf knew no PID of it: CI YC, a git of another test) stands for any thread that exited (NOTES: perf shows a thread's switch-outs after its EXIT record under one task of tid
 # -1, whose PID is that of the first such thread); perf's rows of the recorder (the tid of
 # the file's recorder_pid NOTE), which wcanalyze drops, are left out, but not those of another
 # wcrec, such as one of a test running alongside.  A
@@ -305,7 +305,7 @@ pair_rows() {
 		while (i <= m || j <= n[2]) {
 			if (i <= m && j <= n[2] && c[3, i] == c[2, j] && t[3, i] - t[2, j] < tol &&
 			    t[2, j] - t[3, i] < tol && (k[3, i] == k[2, j] ||
-			    (k[3, i] ~ /^-1\// && k[2, j] != "idle"))) {
+			    (k[3, i] ~ /^-1(\/|$)/ && k[2, j] != "idle"))) {
 				paired++
 				if (k[2, j] != "idle") { tp++; ts += rest[3, i] == rest[2, j] }
 				i++; j++
