@@ -450,6 +450,8 @@ static int end_file(struct rec *r, uint64_t end_ns)
 		err = wc_events_write_end_notes(r->ev, r->w);
 	if (!err && r->uw) /* the last frame's: wc_writer_close() calls no flush hook */
 		err = wc_usym_writer_flush(r->uw, r->w);
+	if (!err && r->uw)
+		err = wc_usym_writer_inlines(r->uw, r->w);
 	if (!err)
 		err = wc_writer_close(r->w, end_ns, r->trailer_flags);
 	return err;

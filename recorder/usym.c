@@ -21,9 +21,10 @@ struct ufile {
 	char *path; /* as the first mapping of it names it, owned */
 	uint8_t id[WC_BUILD_ID_MAX];
 	uint8_t id_len;
-	uint8_t source;		 /* enum wc_usym_source, once read */
-	struct wc_elfsym *es;	 /* NULL until read */
-	struct wc_dwinline *dw;	 /* its DWARF, when it has one and es is read */
+	uint8_t source;		/* enum wc_usym_source, once read */
+	struct wc_elfsym *es;	/* NULL until read */
+	struct wc_dwinline *dw; /* its DWARF, once opened (dw_tried), when it has one */
+	bool dw_tried;
 	struct wc_map64 written; /* depth << 56 | file offset of a start -> 1: record out */
 };
 
@@ -43,6 +44,9 @@ struct wc_usym_writer {
 	uint64_t maps_added;		 /* mappings kept so far, duplicates included */
 	uint64_t *pending;		 /* addresses seen since the last flush */
 	size_t npending, pending_cap;
+	uint64_t *inl; /* file << 44 | offset: inlined calls to write at the end */
+	size_t ninl, inl_cap;
+	struct wc_map64 inl_seen; /* the same keys, queued once */
 	struct wc_usym_stats st;
 };
 
@@ -50,7 +54,8 @@ struct wc_usym_writer *wc_usym_writer_new(void)
 {
 	struct wc_usym_writer *uw = calloc(1, sizeof(*uw));
 
-	if (uw && wc_map64_init(&uw->seen)) {
+	if (uw && (wc_map64_init(&uw->seen) || wc_map64_init(&uw->inl_seen))) {
+		wc_map64_fini(&uw->seen);
 		free(uw);
 		uw = NULL;
 	}
@@ -72,7 +77,9 @@ void wc_usym_writer_free(struct wc_usym_writer *uw)
 	free(uw->files);
 	free(uw->maps);
 	free(uw->pending);
+	free(uw->inl);
 	wc_map64_fini(&uw->seen);
+	wc_map64_fini(&uw->inl_seen);
 	free(uw);
 }
 
@@ -237,8 +244,6 @@ static int open_file(struct wc_usym_writer *uw, struct wc_writer *w, struct ufil
 	default:
 		f->source = WC_USYM_NONE;
 	}
-	if (f->source == WC_USYM_SYMTAB || f->source == WC_USYM_DEBUG)
-		f->dw = wc_dwinline_open(from); /* NULL: no DWARF, no inlined calls */
 	return write_usym(uw, w, f, 0, 0, 0, "");
 }
 
@@ -269,6 +274,23 @@ static int write_inlines(struct wc_usym_writer *uw, struct wc_writer *w, struct 
 		if (inserted && (err = write_usym(uw, w, f, start, end + 1, depth, fr[i].name)))
 			return err;
 	}
+	return 0;
+}
+
+/* Keep file offset off of file uw->files[file] for wc_usym_writer_inlines(), once.
+ * Return: 0 or -ENOMEM. */
+static int queue_inline(struct wc_usym_writer *uw, size_t file, uint64_t off)
+{
+	uint64_t key = (uint64_t)file << 44 | (off & ((1ull << 44) - 1));
+	int inserted;
+
+	if (!wc_map64_put(&uw->inl_seen, key, 1, &inserted))
+		return -ENOMEM;
+	if (!inserted)
+		return 0;
+	if (wc_grow((void **)&uw->inl, &uw->inl_cap, uw->ninl + 1, sizeof(*uw->inl)))
+		return -ENOMEM;
+	uw->inl[uw->ninl++] = key;
 	return 0;
 }
 
@@ -306,7 +328,8 @@ static int resolve(struct wc_usym_writer *uw, struct wc_writer *w, uint64_t addr
 			return -ENOMEM;
 		if (inserted && (err = write_usym(uw, w, f, start, end, 0, name)))
 			return err;
-		if (f->dw && off > start && (err = write_inlines(uw, w, f, off - 1)))
+		if ((f->source == WC_USYM_SYMTAB || f->source == WC_USYM_DEBUG) && off > start &&
+		    (err = queue_inline(uw, m->file, off - 1)))
 			return err;
 	}
 	uw->st.named += named;
@@ -328,6 +351,30 @@ int wc_usym_writer_flush(void *ctx, struct wc_writer *w)
 		err = resolve(uw, w, uw->pending[i]);
 	uw->st.addresses += uw->npending;
 	uw->npending = 0;
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	uw->st.ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec));
+	return err;
+}
+
+int wc_usym_writer_inlines(struct wc_usym_writer *uw, struct wc_writer *w)
+{
+	struct timespec t0, t1;
+	int err = 0;
+
+	if (!uw->ninl)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (size_t i = 0; !err && i < uw->ninl; i++) {
+		struct ufile *f = &uw->files[uw->inl[i] >> 44];
+
+		if (!f->dw_tried) { /* NULL: no DWARF, no inlined calls */
+			f->dw_tried = true;
+			f->dw = wc_dwinline_open(wc_elfsym_file(f->es));
+		}
+		if (f->dw)
+			err = write_inlines(uw, w, f, uw->inl[i] & ((1ull << 44) - 1));
+	}
+	uw->ninl = 0;
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	uw->st.ns += (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000ll + (t1.tv_nsec - t0.tv_nsec));
 	return err;

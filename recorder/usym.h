@@ -61,6 +61,17 @@ int wc_usym_writer_stack(struct wc_usym_writer *uw, const uint64_t *ips, uint32_
  */
 int wc_usym_writer_flush(void *ctx, struct wc_writer *w);
 
+/**
+ * wc_usym_writer_inlines() - at the end of a file: write the USYM records of the calls inlined
+ * at the addresses resolved since the last call (depth > 0, common/wct.h), from the DWARF of
+ * the file each function was named from, read then.  Not at each flush: reading a file's
+ * DWARF (libc's debug file) takes tens of ms, which at a flush, in the drain, let the rings
+ * overflow under load (CI YD: wcrec -- wcdemo lost events while 2 CPUs were busy).  A
+ * SIGKILLed file has the functions, not their inlined calls.
+ * Return: 0, -ENOMEM or the writer's error.
+ */
+int wc_usym_writer_inlines(struct wc_usym_writer *uw, struct wc_writer *w);
+
 /* What a recording's USYM records cost, for wcrec -v. */
 struct wc_usym_stats {
 	uint64_t addresses; /* user addresses resolved (again after new mappings) */
@@ -68,7 +79,7 @@ struct wc_usym_stats {
 	uint64_t records;   /* USYM records written */
 	uint64_t bytes;	    /* their bytes, uncompressed */
 	uint64_t files;	    /* build-ids read */
-	uint64_t ns;	    /* time in wc_usym_writer_flush(), ns (CLOCK_MONOTONIC) */
+	uint64_t ns; /* time in wc_usym_writer_flush() and _inlines(), ns (CLOCK_MONOTONIC) */
 };
 
 /** wc_usym_writer_stats() - figures so far */

@@ -265,7 +265,6 @@ record() {
 	# shellcheck disable=SC2046
 	tids_of $(cat "$tmp/$name.pids") >"$tmp/$name.tids"
 	echo "note: $name: $(wc -l <"$tmp/$name.pids") processes, $(wc -l <"$tmp/$name.tids") threads"
-	alone_begin
 	if [ $have_perf = 1 ]; then
 		perf sched record -k CLOCK_MONOTONIC -B -o "$tmp/$name.perf" -- \
 			"$WCREC" -q -p "$master" -d 12 -o "$tmp/$name.wct" \
@@ -286,7 +285,6 @@ record() {
 	tested=$((tested + 1))
 	how="$([ $have_perf = 1 ] && echo "under perf sched record, ")bpftrace on the side"
 	expect "$name: wcrec -p $master ($how) exits 0 ($(tail -1 "$tmp/$name.rec.err"))" $rc -eq 0
-	alone_end
 	# the -a recording checks the threads still there (a postgres autovacuum worker may
 	# have gone meanwhile)
 	for tid in $(cat "$tmp/$name.tids"); do
@@ -358,8 +356,10 @@ else
 	"$PGBIN/pgbench" -h 127.0.0.1 -p "$port" -U postgres -i -s 1 postgres >"$srv/pgbench-i.log" 2>&1
 	expect "pgbench -i ($(tail -1 "$srv/pgbench-i.log"))" $? -eq 0
 	[ -s "$pg_data/postmaster.pid" ] || { echo "$fails checks failed"; exit 1; }
-	# the load runs until stop_servers: it outlasts a wait of up to 300 s for the live tests'
-	# lock (alone_begin), which beside another copy of the suite once outlasted -T 60
+	# each server's load runs with the live tests' lock held alone, from its start to
+	# stop_servers: a load started while waiting for the lock slowed a TCG guest of
+	# vm-matrix.sh that held it to a 180 s timeout (CI YD); the recordings need it alone too
+	alone_begin
 	"$PGBIN/pgbench" -h 127.0.0.1 -p "$port" -U postgres -c 4 -j 2 -T 900 -R 300 postgres \
 		>"$srv/pgbench.log" 2>&1 &
 	loads="$loads $!"
@@ -372,6 +372,7 @@ else
 	expect "postgres: $1% of its off-CPU time in epoll_wait ($2 us) under WaitEventSetWait (>= 90%)" \
 		"$(awk -v s="$1" -v t="$2" 'BEGIN { print (s >= 90 && t > 0) }')" -eq 1
 	stop_servers
+	alone_end
 	new_srv
 fi
 
@@ -387,12 +388,14 @@ else
 	master=$!
 	wait_for 20 sh -c "redis-cli -h 127.0.0.1 -p $port ping | grep -q PONG"
 	expect "redis-server starts on 127.0.0.1:$port ($(tail -1 "$srv/redis.log" 2>/dev/null))" $? -eq 0
+	alone_begin
 	redis-benchmark -h 127.0.0.1 -p "$port" -q -c 2 -n 1000000000 -t set,get >/dev/null 2>&1 &
 	loads="$loads $!"
 	sleep 1
 	record redis "$master"
 	dwarf_stacks redis "$master" redis-server
 	stop_servers
+	alone_end
 	new_srv
 fi
 
@@ -408,11 +411,14 @@ else
 	master=$!
 	wait_for 20 sh -c "[ \$(pgrep -P $master | wc -l) -ge 2 ]"
 	expect "nginx starts on 127.0.0.1:$port with 2 workers ($(tail -1 "$srv/nginx-error.log" 2>/dev/null))" $? -eq 0
+	alone_begin
 	wrk -t 1 -c 4 -d 900s "http://127.0.0.1:$port/" >"$srv/wrk.log" 2>&1 &
 	loads="$loads $!"
 	sleep 1
 	record nginx "$master"
 	dwarf_stacks nginx "$master" nginx
+	stop_servers
+	alone_end
 fi
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
