@@ -446,7 +446,8 @@ enum wc_usym_source {
  * the file's DWARF): [start, end) is the piece of its code that holds an address a callchain
  * refers to (the byte before it: a return address's call), name the inlined function's; depth
  * 1 is a call inlined into the function, d + 1 one inlined into a call of depth d.  Records of
- * one build-id and depth do not overlap; depth is at most WC_USYM_MAX_DEPTH.
+ * one build-id and depth do not overlap; depth is at most WC_USYM_MAX_DEPTH.  They are written
+ * at the end of the file only (recorder/usym.h: reading DWARF at a flush stalls the drain).
  */
 struct wc_rec_usym {
 	struct wc_rec_header h;
