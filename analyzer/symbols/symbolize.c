@@ -439,11 +439,13 @@ size_t wc_symbolizer_user_frames(struct wc_symbolizer *s, uint32_t aspace, uint6
 				    sizeof(*s->inl_names)) ||
 			    !(v = wc_map64_put(&s->inl, key, (uint64_t)s->ninl << 8 | n, NULL)))
 				return 0;
-			memcpy(s->inl_names + s->ninl, names, n * sizeof(*names));
+			if (n) /* inl_names may still be NULL: not memcpy's to take */
+				memcpy(s->inl_names + s->ninl, names, n * sizeof(*names));
 			s->ninl += n;
 		}
 		n = (size_t)(*v & 0xff) < max - 1 ? (size_t)(*v & 0xff) : max - 1;
-		memcpy(out, s->inl_names + (*v >> 8), n * sizeof(*out));
+		if (n)
+			memcpy(out, s->inl_names + (*v >> 8), n * sizeof(*out));
 	}
 	out[n++] = fn;
 	return n;

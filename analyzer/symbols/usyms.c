@@ -132,8 +132,10 @@ static const struct ufn *find(struct wc_usyms *u, struct ufns *fs, uint64_t off)
 	if (!fs->sorted) {
 		size_t n = 0;
 
-		/* qsort is not stable: of overlapping records, the one starting first is kept */
-		qsort(fs->v, fs->n, sizeof(*fs->v), fn_cmp);
+		/* qsort is not stable: of overlapping records, the one starting first is kept;
+		 * none yet: v is NULL, which qsort may not be given */
+		if (fs->n > 1)
+			qsort(fs->v, fs->n, sizeof(*fs->v), fn_cmp);
 		for (size_t i = 0; i < fs->n; i++) {
 			if (n && fs->v[i].start < fs->v[n - 1].end) {
 				free(fs->v[i].name);
