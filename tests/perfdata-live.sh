@@ -57,15 +57,18 @@ for x in perf wct; do
 	done <"$tmp/wl.out" >"$tmp/$x.off"
 done
 # perf_missed TID: "NS N", the wait (ns) of the N timehist rows of TID, after its first, where
-# the perf.data gives none ("-": the switch before it is not in perf's file) and the .wct one.
+# the perf.data gives none and the .wct one: "-" (perf's file lacks the switch-out before it)
+# or 0.000 (it lacks the switch-in: the two switch-outs' interval dropped; CI YF, wl-mutex-b
+# switched out at .192101 and .196052 in perf's file, switched in at .195780 in ours).
 # perf's event misses, rarely, a firing that ours records, with no LOST record (testlib.sh,
 # ps_unpaired_of; CI YB: one switch of wl-alternate, a 10.077 ms sleep, -0.85% of its
 # off-CPU): such an interval is not the reader's to give, and is left out of the comparison.
 perf_missed() {
 	"$WCA" timehist -t "$1" "$tmp/wl.perf" 2>/dev/null | awk 'NR > 3 { print $4 }' >"$tmp/th.p"
 	"$WCA" timehist -t "$1" "$tmp/wl.wct" 2>/dev/null | awk 'NR > 3 { print $4 }' >"$tmp/th.w"
-	paste -d' ' "$tmp/th.p" "$tmp/th.w" | awk 'NR > 1 && $1 == "-" && $2 ~ /^[0-9.]+$/ {
-		ns += $2 * 1000000; n++ } END { printf "%.0f %d\n", ns, n }'
+	paste -d' ' "$tmp/th.p" "$tmp/th.w" | awk 'NR > 1 && $2 ~ /^[0-9.]+$/ &&
+		($1 == "-" || ($1 == "0.000" && $2 > 0.01)) { ns += $2 * 1000000; n++ }
+		END { printf "%.0f %d\n", ns, n }'
 }
 # events lost by either (a host loaded by other work: perf -a takes every CPU's switches)
 # leave intervals out of one and not the other: no comparison then
@@ -86,10 +89,10 @@ else
 	done >"$tmp/checks"
 	cat "$tmp/checks"
 	fails=$((fails + $(grep -c '^FAIL' "$tmp/checks")))
-	# rare, or the reader is dropping switches: at most 2 left out over the five threads
+	# rare, or the reader is dropping switches: at most 5 left out over the five threads
 	n=0
 	while read -r _ tid _; do n=$((n + $(perf_missed "$tid" | cut -d' ' -f2))); done <"$tmp/wl.out"
-	expect "intervals perf's file lacks a switch of: $n, at most 2" "$n" -le 2
+	expect "intervals perf's file lacks a switch of: $n, at most 5" "$n" -le 5
 	expect "five threads compared" "$(grep -c '^ok \|^FAIL' "$tmp/checks")" -eq 5
 fi
 "$WCA" info "$tmp/wl.perf" | sed -n 's/^\(records\|lost\|skipped\):/perf.data \1:/p'
