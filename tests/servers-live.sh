@@ -119,7 +119,10 @@ present() {
 	"$WCA" threads --json -p "$(echo "$@" | tr ' ' ',')" "$f" >"$f.json" 2>"$tmp/err"
 	expect "$name $lab: threads --json exits 0 ($(head -1 "$tmp/err"))" $? -eq 0
 	json_rows "$f.json" >"$f.rows"
-	n=0 short=
+	# events the rings lost leave holes no analysis can fill (CI YG: an ASan wcrec -a beside
+	# redis-benchmark lost 66,702): the coverage is then said, not held against the thread
+	lost=$("$B/tests/wct-stat" "$f" | awk '$1 == "lost" { print $2 + 0 }')
+	n=0 short= holed=
 	for tid in $(cat "$tids"); do
 		row=$(awk -v t="$tid" '$1 == t' "$f.rows")
 		# shellcheck disable=SC2086
@@ -129,7 +132,11 @@ present() {
 		elif [ "$4" -ne "$5" ] && [ "$6" -eq 0 ]; then
 			short="$short $tid($3: $4 of $5 ns)"
 		elif awk -v c="${10}" 'BEGIN { exit !(c < 99) }'; then
-			short="$short $tid($3: coverage ${10}% after its first event)"
+			if [ "${lost:-0}" -gt 0 ]; then
+				holed="$holed $tid($3: ${10}%)"
+			else
+				short="$short $tid($3: coverage ${10}% after its first event)"
+			fi
 		fi
 		[ "${11:-0}" -eq 0 ] || echo "note: $name $lab $3-$tid: ${11} ns unknown before its" \
 			"first event (its start unseen), coverage $7% in all, ${10}% after"
@@ -137,6 +144,7 @@ present() {
 	done
 	d="$name $lab: all $n threads there at the start are shown for the whole window"
 	expect "$d, 99% covered or more after the first event${short:+; not:$short}" -z "$short"
+	[ -z "$holed" ] || echo "note: $name $lab: $lost events lost in recording; coverage not checked:$holed"
 	low=$(awk '{ print $7 }' "$f.rows" | sort -n | head -1)
 	echo "note: $name $lab: coverage of the threads at the start: $low% lowest," \
 		"$(wc -l <"$f.rows") threads shown"
