@@ -213,9 +213,12 @@ if ${CC:-cc} -m32 -O1 -fno-pie -no-pie -nostdlib -static -fno-stack-protector \
 	-o "$tmp/abi32" "$(dirname "$0")/abi32.c" 2>"$tmp/abi32.cc"; then
 	"$WCREC" -q -g dwarf -o "$tmp/abi32.wct" -- "$tmp/abi32" 2>"$tmp/abi32.err"
 	expect "wcrec -g dwarf -- a 32-bit program exits 0 ($(tail -1 "$tmp/abi32.err"))" $? -eq 0
-	n=$("$WCA" info "$tmp/abi32.wct" | sed -n 's/.*bad stack copies, \([0-9]*\) of another ABI.*/\1/p')
-	expect "-g dwarf: its 300 switch-outs not unwound, counted as of another ABI (${n:-none})" \
-		"${n:-0}" -ge 300
+	"$WCA" info "$tmp/abi32.wct" >"$tmp/abi32.info"
+	n=$(sed -n 's/.*bad stack copies, \([0-9]*\) of another ABI.*/\1/p' "$tmp/abi32.info")
+	# a record the ring lost under load is not counted (CI: 299 on a loaded machine)
+	lost=$(sed -n 's/^lost: *\([0-9]*\) events.*/\1/p' "$tmp/abi32.info")
+	expect "-g dwarf: its 300 switch-outs not unwound, counted as of another ABI (${n:-none}, ${lost:-none} lost)" \
+		"$((${n:-0} + ${lost:-0}))" -ge 300
 	"$WCA" folded "$tmp/abi32.wct" >"$tmp/abi32.folded" 2>/dev/null
 	n=$(grep -c '^abi32;\[unwind failed\];abi32_sleep;.*\[off-cpu' "$tmp/abi32.folded")
 	m=$(grep -c '^abi32;.*\[off-cpu' "$tmp/abi32.folded")
