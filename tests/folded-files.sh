@@ -4,7 +4,10 @@
 # outputs, merged here with awk: in ns, the sums exactly; in us, those sums rounded as one
 # profile rounds (half up, lines of 0 left out); --per-file, each file's lines under its name
 # (the base name less .wct); a file that cannot be read is named on stderr, the others'
-# lines still written, exit 1; the other subcommands take one FILE (exit 2).
+# lines still written, exit 1.  flamegraph draws the merged lines, each frame the sum of the
+# lines under it (export's are checked by tests/pprof-export.sh); export --format chrome, a
+# timeline, takes one FILE (exit 2); timehist, threads, hist and info give each file's
+# report in turn, as alone, each under a line "==> FILE <==" as head(1) has.
 set -u
 B=${builddir:-.}
 S=${srcdir:-$(dirname "$0")/..}
@@ -54,11 +57,38 @@ expect "... named on stderr ($(grep -m1 none.wct "$tmp/err"))" -n "$(grep none.w
 LC_ALL=C sort "$tmp/part.ns" | cmp -s - "$(merge 1 "$tmp/demo.ns" >"$tmp/a.want" && echo "$tmp/a.want")"
 expect "... the others' lines still written" $? -eq 0
 
-for sub in timehist threads hist info flamegraph export; do
-	"$WCA" $sub "$a" "$b" >/dev/null 2>"$tmp/err"
+# flamegraph: the frames of the merged profile, each the sum of the lines under it (the
+# single files' folded lines merged above, summed by prefix here)
+"$WCA" flamegraph --unit ns --minwidth 0 -o "$tmp/abc.svg" "$a" "$b" "$c" 2>"$tmp/err"
+expect "flamegraph with three files: exit 0 ($(head -1 "$tmp/err"))" $? -eq 0
+sed -n 's/^<g><title>\(.*\) (\([0-9,]*\) ns, [0-9.]*%)<\/title>.*/\1 \2/p' "$tmp/abc.svg" |
+	sed 's/&lt;/</g; s/&gt;/>/g; s/&quot;/"/g; s/&amp;/\&/g' | tr -d ',' | grep -v '^all [0-9]*$' |
+	LC_ALL=C sort >"$tmp/svg.frames"
+awk '{ v = $NF; sub(/ [0-9]+$/, ""); n = split($0, f, ";"); p = ""
+	for (i = 1; i <= n; i++) { p = p ";" f[i]; s[p] += v; name[p] = f[i] } }
+	END { for (k in s) print name[k], s[k] }' "$tmp/abc.want" | LC_ALL=C sort >"$tmp/want.frames"
+cmp -s "$tmp/svg.frames" "$tmp/want.frames"
+expect "flamegraph with three files: its $(wc -l <"$tmp/svg.frames") frames the merged lines' ($(wc -l <"$tmp/want.frames"); $(diff "$tmp/svg.frames" "$tmp/want.frames" | head -3 | tr '\n' ' '))" $? -eq 0
+"$WCA" flamegraph --per-file -o "$tmp/per.svg" "$a" "$b" 2>/dev/null
+expect "flamegraph --per-file: a frame per file over all ($(grep -c '<title>demo (\|<title>waker-stacks (' "$tmp/per.svg"))" \
+	"$(grep -c '<title>demo (\|<title>waker-stacks (' "$tmp/per.svg")" -eq 2
+"$WCA" export --format chrome -o "$tmp/x.json" "$a" "$b" 2>"$tmp/err"
+rc=$?
+expect "export --format chrome with two files: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
+
+# the reports of a recording's own: each file in turn, as alone, under head(1)'s "==> FILE <=="
+for sub in timehist threads hist info; do
+	"$WCA" $sub "$a" "$b" >"$tmp/two.out" 2>/dev/null
 	rc=$?
-	expect "$sub with two files: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
+	{ echo "==> $a <=="; "$WCA" $sub "$a" 2>/dev/null; echo; echo "==> $b <=="
+		"$WCA" $sub "$b" 2>/dev/null; } >"$tmp/two.want"
+	cmp -s "$tmp/two.out" "$tmp/two.want"
+	expect "$sub with two files: exit $rc, each file's report in turn ($(wc -l <"$tmp/two.want") lines)" \
+		$? -eq 0 -a $rc -eq 0
 done
+"$WCA" hist --per-file "$a" "$b" >/dev/null 2>"$tmp/err"
+rc=$?
+expect "hist --per-file: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
 
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 exit 0

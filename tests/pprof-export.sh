@@ -206,5 +206,35 @@ for trace in "$srcdir"/testdata/golden/*.wct; do
 		expect "$name: the profile's time ${ptime:-none} is info's start $started" "$ptime" = "$started"
 	fi
 done
+
+# several files: one profile, their lines merged (folded of the same files, which
+# tests/folded-files.sh checks against each file's own lines), from the earliest start
+multi_export() { # multi_export WHAT OPTIONS...: the export of the golden traces together
+	me_what="several files: export --format pprof $1"
+	shift
+	# shellcheck disable=SC2086 # an argument list
+	"$WCANALYZE" export --format pprof $symfs -o all.pb.gz "$@" ./*.wct 2>/dev/null
+	expect "$me_what: exit 3, sigkill.wct's, a cut trace ($?)" $? -eq 3
+	# shellcheck disable=SC2086
+	"$WCANALYZE" folded $symfs --unit ns "$@" ./*.wct 2>/dev/null | sum_folded >want
+	go tool pprof -raw all.pb.gz 2>/dev/null >raw
+	raw_folded <raw >got
+	expect "$me_what: pprof's stacks are folded's ($(wc -l <want) lines; $(diff want got | head -3 | tr '\n' ' '))" \
+		"$(cmp -s want got && echo same)" = same
+	me_wall=$(pprof_total wall all.pb.gz)
+	expect "$me_what: wall total ${me_wall:-none} ns = folded's $(total <want)" \
+		"${me_wall:-x}" = "$(total <want)"
+}
+multi_export ""
+multi_export "--per-file" --per-file
+expect "several files, --per-file: the stacks under the files' names ($(cut -d';' -f1 got | sort -u | tr '\n' ' '))" \
+	"$(cut -d';' -f1 got | sort -u | tr '\n' ' ')" = "demo sigkill system-wide waker-stacks "
+first=$(for f in ./*.wct; do "$WCANALYZE" info "$f" 2>/dev/null |
+	sed -n 's/.*started \([0-9-]*\) \([0-9:.]*\) UTC.*/\1 \2/p'; done | sort | head -1)
+ptime=$(sed -n 's/^Time: \([0-9-]* [0-9:.]*\) .*/\1/p' raw |
+	awk '{ split($2, t, "."); printf "%s %s.%s\n", $1, t[1], substr(t[2] "000", 1, 3) }')
+expect "several files: the profile's time ${ptime:-none} is the earliest start, $first" \
+	"$ptime" = "$first"
+
 echo "$checks checks, $fails failed"
 [ $fails = 0 ]

@@ -60,7 +60,7 @@ static const struct shared_opt shared[] = {
 	{ WC_CLI_SYMBOLS, { "debuginfod", optional_argument, NULL, O_DEBUGINFOD }, "" },
 	{ WC_CLI_SYMBOLS, { "kallsyms", required_argument, NULL, O_KALLSYMS }, "" },
 	{ WC_CLI_SYMBOLS, { "inline", no_argument, NULL, O_INLINE }, "" },
-	{ WC_CLI_FILES, { "per-file", no_argument, NULL, O_PER_FILE }, "" },
+	{ WC_CLI_PER_FILE, { "per-file", no_argument, NULL, O_PER_FILE }, "" },
 	{ 0, { "max-memory", required_argument, NULL, O_MAX_MEMORY }, "" }, /* every subcommand */
 };
 
@@ -339,9 +339,7 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 	    c->prof.filter.max_block_ns < c->prof.filter.min_block_ns)
 		return wc_cli_bad("--max-block is below --min-block", "");
 	if (argc - optind < 1 || (argc - optind > 1 && !(groups & WC_CLI_FILES)))
-		return wc_cli_bad(argc - optind > 1 ? "one FILE only (several: wcanalyze folded), "
-						      "not also"
-						    : "no FILE given",
+		return wc_cli_bad(argc - optind > 1 ? "one FILE only, not also" : "no FILE given",
 				  argc - optind > 1 ? argv[optind + 1] : argv[0]);
 	c->file = argv[optind];
 	c->files = argv + optind;

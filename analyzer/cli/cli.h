@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "analyzer/core/analysis.h"
+#include "analyzer/output/output.h"
 #include "analyzer/reports/profile.h"
 #include "analyzer/symbols/symbolize.h"
 
@@ -32,7 +33,8 @@ enum {
 				  * --skid */
 	WC_CLI_SYMBOLS = 1 << 3, /* --symfs --debug-dir --kallsyms */
 	WC_CLI_PROFILE = 0xf,
-	WC_CLI_FILES = 1 << 4, /* several FILEs (c->files), --per-file */
+	WC_CLI_FILES = 1 << 4,	  /* several FILEs (c->files) */
+	WC_CLI_PER_FILE = 1 << 5, /* --per-file */
 };
 
 /* The --help lines of the shared groups, for the subcommands' usage texts. */
@@ -213,6 +215,32 @@ int wc_cli_run(struct wc_cli_session *s, const struct wc_cli *c,
  * before the cut), or 1 when it is damaged.
  */
 int wc_cli_end(struct wc_cli_session *s, int status);
+
+/**
+ * wc_cli_profile_files() - the profile of every FILE of @c (c->files) written by output @ops:
+ * each file analysed alone as wc_cli_profile_run() does (its own time base: --time counts
+ * from each file's start), its footer lines on stderr, and the lines of all merged
+ * (merge.h: by text, summed in ns, rounded once in c->prof.unit); with c->per_file each
+ * file's lines under its name (less ".wct") as their first frame
+ * @args: the output's (out, svg, fleet); its file, span (from the earliest start to the
+ *        latest end) and prof are set here
+ * @res:  set to what was written (may be NULL)
+ * @written: set to whether the output was written whole (may be NULL)
+ * A file that cannot be read is said and left out.
+ * Return: an exit status: the worst of the files', WC_EXIT_USAGE when the options do not fit
+ * (the first file says why), WC_EXIT_BAD_FILE when the output could not be written (said).
+ */
+int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_ops *ops,
+			 struct wc_out_args *args, struct wc_out_result *res, bool *written);
+
+/**
+ * wc_cli_each_file() - subcommand @cmd run on each FILE of @c in turn, as if given alone:
+ * @argv (@argc) less its FILEs (the last c->nfiles), then one of them; each output preceded
+ * on stdout by a line "==> FILE <==" (and a blank line after the first), as head(1) does
+ * Return: the worst of the exit statuses, or WC_EXIT_USAGE at once when one is that, or
+ * WC_EXIT_BAD_FILE out of memory (said).
+ */
+int wc_cli_each_file(const struct wc_cli *c, int argc, char **argv, int (*cmd)(int, char **));
 
 /* The subcommands (analyzer/cmd-*.c). */
 int wc_cmd_info(int argc, char **argv);

@@ -32,7 +32,7 @@ enum { O_FORMAT = 512, O_FLEET };
 
 /* The usage's head; then a line per row of the output table (output.h), then usage[]. */
 static const char usage_head[] =
-	"usage: wcanalyze export --format FORMAT [-o FILE] [options] FILE\n";
+	"usage: wcanalyze export --format FORMAT [-o FILE] [options] FILE...\n";
 static const char usage[] =
 	"  --format chrome        per-thread timelines of runs and off-CPU intervals, as Chrome\n"
 	"                         trace-event JSON for Perfetto UI and chrome://tracing\n"
@@ -51,7 +51,8 @@ static const char usage[] =
 	"  -d, --delimiter        a \"-\" frame between user and kernel frames\n"
 	"  --unit us|ms|ns        weight unit (default us; pprof: always ns)\n"
 	"  --no-calibrate         on-CPU time from sample periods, not from exact run time\n"
-	"  --fleet                pprof: no pid and tid labels (one series per comm and state)\n" WC_CLI_HELP_SYMBOLS
+	"  --fleet                pprof: no pid and tid labels (one series per comm and state)\n"
+	"  --per-file             with several files, stacks keyed by file name first\n" WC_CLI_HELP_SYMBOLS
 		WC_CLI_HELP_MEMORY;
 
 struct args {
@@ -119,6 +120,30 @@ static int chrome_options(const struct wc_profile_opts *o)
 	return bad ? wc_cli_bad("this option is for --format speedscope only", bad) : 0;
 }
 
+/* @o set for the wishes of output row @ops. */
+static void row_options(struct wc_profile_opts *o, const struct wc_output_ops *ops)
+{
+	o->per_thread = o->per_thread || ops->per_thread; /* speedscope: a profile per thread */
+	o->annotate = o->annotate || (ops->annotate && !o->user_only);
+	o->split_threads = ops->split; /* pprof: a thread's pid and tid labels */
+	if (ops->ns)
+		o->unit = WC_UNIT_NS;
+}
+
+/* The profile of several files (wc_cli_profile_files()) in format @ops on @out. */
+static int profile_files(struct wc_cli *c, const struct args *x, FILE *out, bool *empty)
+{
+	struct wc_out_args args = { .out = out, .fleet = x->fleet };
+	struct wc_out_result res = { 0 };
+	bool written = false;
+	int ret;
+
+	row_options(&c->prof, x->ops);
+	ret = wc_cli_profile_files(c, false, x->ops, &args, &res, &written);
+	*empty = written && !res.lines;
+	return written && ret == WC_EXIT_OK ? -1 : ret;
+}
+
 /* The profile in format @ops (a row of the output table) on @out. */
 static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct args *x, FILE *out,
 		   bool *empty)
@@ -130,11 +155,7 @@ static int profile(struct wc_cli *c, struct wc_cli_session *s, const struct args
 	struct wc_profile *p;
 	int ret;
 
-	o.per_thread = o.per_thread || ops->per_thread; /* speedscope: a profile per thread */
-	o.annotate = o.annotate || (ops->annotate && !o.user_only);
-	o.split_threads = ops->split; /* pprof: a thread's pid and tid labels */
-	if (ops->ns)
-		o.unit = WC_UNIT_NS;
+	row_options(&o, ops);
 	p = wc_profile_new(&o);
 	if (!p) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
@@ -255,7 +276,8 @@ int wc_cmd_export(int argc, char **argv)
 	struct wc_outfile out;
 	bool empty = false;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, full_usage());
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE | WC_CLI_FILES | WC_CLI_PER_FILE,
+			       &extra, full_usage());
 	int err;
 
 	if (ret >= 0)
@@ -267,6 +289,9 @@ int wc_cmd_export(int argc, char **argv)
 	}
 	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
 		return ret;
+	if (x.chrome && (c.nfiles > 1 || c.per_file))
+		return wc_cli_bad("--format chrome takes one FILE (a timeline of one recording)",
+				  c.nfiles > 1 ? c.files[1] : "--per-file");
 	if (x.ops == &wc_output_pprof && c.prof.unit != WC_UNIT_US)
 		return wc_cli_bad("not with --format pprof, whose values are nanoseconds",
 				  "--unit");
@@ -286,7 +311,10 @@ int wc_cmd_export(int argc, char **argv)
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output, strerror(-err));
 		return WC_EXIT_BAD_FILE;
 	}
-	ret = x.ops ? profile(&c, &s, &x, out.f, &empty) : chrome(&c, &s, out.f, &empty);
+	if (x.ops && (c.nfiles > 1 || c.per_file))
+		ret = profile_files(&c, &x, out.f, &empty);
+	else
+		ret = x.ops ? profile(&c, &s, &x, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: nothing to export: no run, interval or "

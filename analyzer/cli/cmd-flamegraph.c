@@ -16,8 +16,9 @@
 #include "analyzer/reports/profile.h"
 
 static const char usage[] =
-	"usage: wcanalyze flamegraph [options] FILE   the wall-clock profile as an SVG flame "
-	"graph\n"
+	"usage: wcanalyze flamegraph [options] FILE...   the wall-clock profile as an SVG "
+	"flame graph\n"
+	"  --per-file             with several files, stacks keyed by file name first\n"
 	"  -o, --output FILE      write the SVG to FILE (default stdout)\n"
 	"  --title TEXT           the title (default from --mode, e.g. Wall-clock Flame Graph)\n"
 	"  --width PX             image width in pixels (default 1200)\n"
@@ -100,15 +101,18 @@ static int handle(void *ctx, int opt, const char *arg)
 	return WC_EXIT_USAGE;
 }
 
-/* The SVG of profile @p (its options in @x) on x->output (outfile.h), or stdout when NULL.
- * Return: 0 or an exit status; *@total: the graph's total (0: nothing drawn). */
-static int draw(struct wc_cli_session *s, const struct wc_cli *c, const struct fg_args *x,
+/*
+ * The SVG of profile @p (its options in @x) on x->output (outfile.h), or stdout when NULL;
+ * with @s NULL, that of every file of @c (wc_cli_profile_files()), @p unused.
+ * Return: 0 or an exit status; *@total: the graph's total (0: nothing drawn).
+ */
+static int draw(struct wc_cli_session *s, struct wc_cli *c, bool waker, const struct fg_args *x,
 		struct wc_profile *p, uint64_t *total)
 {
-	struct wc_out_args args = { .a = s->a, .file = c->file, .prof = &c->prof, .svg = &x->o };
+	struct wc_out_args args = { .file = c->file, .prof = &c->prof, .svg = &x->o };
 	struct wc_out_result res = { 0 };
 	struct wc_outfile out;
-	int err = wc_cli_output_ok(x->output), cerr;
+	int err = wc_cli_output_ok(x->output), cerr, ret = 0;
 
 	if (err)
 		return err;
@@ -118,9 +122,19 @@ static int draw(struct wc_cli_session *s, const struct wc_cli *c, const struct f
 		return WC_EXIT_BAD_FILE;
 	}
 	args.out = out.f;
-	err = wc_output_run(&wc_output_svg, &args, p, s->sym, &res);
+	if (s) {
+		args.a = s->a;
+		err = wc_output_run(&wc_output_svg, &args, p, s->sym, &res);
+	} else {
+		bool written = false;
+
+		ret = wc_cli_profile_files(c, waker, &wc_output_svg, &args, &res, &written);
+		err = written ? 0 : -EINVAL; /* said */
+	}
 	cerr = wc_outfile_close(&out, !err);
 	*total = res.items;
+	if (!s && (err || !cerr))
+		return ret;
 	if (!err && !cerr)
 		return 0;
 	if (err && err != -EIO)
@@ -138,7 +152,8 @@ int wc_cmd_flamegraph(int argc, char **argv)
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p = NULL;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE, &extra, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE | WC_CLI_FILES | WC_CLI_PER_FILE,
+			       &extra, usage);
 
 	if (ret >= 0)
 		return ret;
@@ -147,11 +162,20 @@ int wc_cmd_flamegraph(int argc, char **argv)
 	/* kernel frames carry _[k] for the colours; it is not shown */
 	c.prof.annotate = !c.prof.user_only;
 	/* the title by mode, subtitle, legend and unit are the svg row's (output.h) */
+	if (c.nfiles > 1 || c.per_file) {
+		uint64_t total = 0;
+
+		ret = draw(NULL, &c, x.waker, &x, NULL, &total);
+		if (ret != WC_EXIT_USAGE && ret != WC_EXIT_BAD_FILE && !total)
+			fprintf(stderr, "wcanalyze: warning: no stacks to draw (nothing passed the "
+					"options)\n");
+		return ret;
+	}
 	ret = wc_cli_profile_run(&s, &c, x.waker, &p);
 	if (ret < 0) {
 		uint64_t total = 0;
 
-		ret = draw(&s, &c, &x, p, &total);
+		ret = draw(&s, &c, x.waker, &x, p, &total);
 		if (!ret)
 			wc_cli_profile_notes(&s, p, c.file, stderr);
 		if (!ret && !total)

@@ -13,7 +13,7 @@
 #include "analyzer/reports/hist.h"
 
 static const char usage[] =
-	"usage: wcanalyze hist [options] FILE   log2 histograms, as BCC cpudist and runqlat\n"
+	"usage: wcanalyze hist [options] FILE...   log2 histograms, as BCC cpudist and runqlat\n"
 	"  --kind off|runq|on     off-CPU interval lengths (cpudist -O, the default), run-queue\n"
 	"                         latency (runqlat) or on-CPU run lengths (cpudist)\n"
 	"  -P, --per-process      a histogram per process ID\n"
@@ -99,10 +99,13 @@ int wc_cmd_hist(int argc, char **argv)
 	struct wc_cli_session s = { 0 };
 	struct wc_hist *h;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_OFFCPU, &extra, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_OFFCPU | WC_CLI_FILES, &extra,
+			       usage);
 
 	if (ret >= 0)
 		return ret;
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_hist);
 	if (x.per_process && x.per_thread)
 		return wc_cli_bad("-P and -L exclude each other", "-P -L");
 	if (x.o.kind != WC_HIST_OFF && (c.prof.filter.min_block_ns || c.prof.filter.max_block_ns))

@@ -11,7 +11,7 @@
 #include "analyzer/reports/info.h"
 
 static const char usage[] =
-	"usage: wcanalyze info [--symbols [--symfs DIR] [--debug-dir DIR]] [--max-memory SIZE] FILE\n"
+	"usage: wcanalyze info [--symbols [--symfs DIR] [--debug-dir DIR]] [--max-memory SIZE] FILE...\n"
 	"       wcanalyze info --span FILE   the recording's start and end, Unix seconds\n"
 	"       (also: wcanalyze FILE)\n";
 
@@ -46,10 +46,12 @@ int wc_cmd_info(int argc, char **argv)
 	struct wc_cli c;
 	struct info_opts io = { false, false };
 	const struct wc_cli_extra extra = { longopts, NULL, handle, &io };
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_SYMBOLS, &extra, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_SYMBOLS | WC_CLI_FILES, &extra, usage);
 
 	if (ret >= 0)
 		return ret;
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_info);
 	s.max_memory = c.max_memory;
 	s.paths = &c.paths;
 	wc_info_consumer(&acc, &consumer);

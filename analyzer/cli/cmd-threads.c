@@ -9,7 +9,7 @@
 #include "analyzer/reports/threads.h"
 
 static const char usage[] =
-	"usage: wcanalyze threads [options] FILE   per-thread wall-clock breakdown\n" WC_CLI_HELP_FILTER
+	"usage: wcanalyze threads [options] FILE...   per-thread wall-clock breakdown\n" WC_CLI_HELP_FILTER
 	"  --unit ms|us|ns        unit of the table's times (default ms)\n"
 	"  --sort wall|on|off|sleep|runq|tid\n"
 	"                         order of the rows (default wall: lifetime, largest first)\n"
@@ -56,10 +56,13 @@ int wc_cmd_threads(int argc, char **argv)
 	struct wc_threads_opts to;
 	struct wc_threads *t;
 	struct wc_cli c;
-	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_SYMBOLS, &x, usage);
+	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_SYMBOLS | WC_CLI_FILES, &x,
+			       usage);
 
 	if (ret >= 0)
 		return ret;
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_threads);
 	to = (struct wc_threads_opts){ .filter = c.prof.filter, .unit = o.unit, .sort = o.sort };
 	t = wc_threads_new(&to);
 	if (!t) {

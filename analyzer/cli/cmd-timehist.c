@@ -12,7 +12,7 @@
 #include "analyzer/reports/timehist.h"
 
 static const char usage[] =
-	"usage: wcanalyze timehist [options] FILE   perf sched timehist's event log\n"
+	"usage: wcanalyze timehist [options] FILE...   perf sched timehist's event log\n"
 	"  -w, --wakeups          a row per wakeup (awakened: comm[tid])\n"
 	"  -M, --migrations       a row per migration (recorded with wcrec --migrations)\n"
 	"  -n, --next             the task switched in\n"
@@ -116,9 +116,12 @@ int wc_cmd_timehist(int argc, char **argv)
 	struct wc_cli c;
 	int ret, err;
 
-	ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_SYMBOLS, &extra, usage);
+	ret = wc_cli_parse(&c, argc, argv, WC_CLI_FILTER | WC_CLI_SYMBOLS | WC_CLI_FILES, &extra,
+			   usage);
 	if (ret >= 0)
 		return ret;
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_timehist);
 	if (x.summary_only && (x.o.wakeups || x.o.next)) /* as perf: rows only they print */
 		return wc_cli_bad("-s shows no rows: it excludes", x.o.wakeups ? "-w" : "-n");
 	x.o.filter = c.prof.filter;

@@ -26,7 +26,7 @@ static const struct {
 
 static void usage(FILE *out)
 {
-	fputs("usage: wcanalyze SUBCOMMAND [options] FILE\n", out);
+	fputs("usage: wcanalyze SUBCOMMAND [options] FILE...\n", out);
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(out, "  %-11s %s\n", cmds[i].name, cmds[i].what);
 	fputs("`wcanalyze SUBCOMMAND --help` lists its options; man wcanalyze\n", out);

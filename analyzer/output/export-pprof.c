@@ -92,7 +92,9 @@ struct smp {
 };
 
 struct pp {
-	struct wc_analysis *a;
+	const struct wc_dso *dsos; /* the frames' files (wc_out_args) */
+	size_t ndsos;
+	struct wc_out_span span;
 	const struct wc_profile_opts *o; /* the --time window of time_nanos */
 	FILE *out;
 	bool fleet;
@@ -275,7 +277,6 @@ static const char *state_label(const struct wc_out_line *l, char buf[2])
  * Return: 0 or -ENOMEM. */
 static int labels(struct pp *pp, const struct wc_out_line *l, uint32_t v[NLABELS])
 {
-	const struct wc_thread *leader = wc_tasks_find(wc_analysis_tasks(pp->a), l->pid);
 	char pid[16], tid[16], st[2];
 	int64_t s[NLABELS];
 
@@ -283,7 +284,7 @@ static int labels(struct pp *pp, const struct wc_out_line *l, uint32_t v[NLABELS
 	snprintf(tid, sizeof(tid), "%" PRIu32, l->tid);
 	s[0] = pp->fleet ? 0 : str(pp, pid);
 	s[1] = pp->fleet ? 0 : str(pp, tid);
-	s[2] = str(pp, leader && leader->comm[0] ? leader->comm : l->comm);
+	s[2] = str(pp, l->proc_comm ? l->proc_comm : l->comm);
 	s[3] = str(pp, l->comm);
 	s[4] = str(pp, state_label(l, st));
 	for (int i = 0; i < NLABELS; i++) {
@@ -411,11 +412,9 @@ static void value_type(struct pp *pp, uint32_t field, const char *type, const ch
 /* The Mapping messages: a user file's path and build-id (hex), or the kernel's name. */
 static void mappings(struct pp *pp)
 {
-	const struct wc_tasks *t = wc_analysis_tasks(pp->a);
-
 	for (size_t i = 0; i < pp->nmappings; i++) {
 		uint32_t dso = pp->mapping_dso[i];
-		const struct wc_dso *d = dso && dso - 1 < t->ndsos ? &t->dsos[dso - 1] : NULL;
+		const struct wc_dso *d = dso && dso - 1 < pp->ndsos ? &pp->dsos[dso - 1] : NULL;
 		char hex[2 * WC_BUILD_ID_MAX + 1] = "";
 		size_t m = wc_pb_open(&pp->pb, PROFILE_MAPPING);
 
@@ -456,22 +455,12 @@ static void locations(struct pp *pp)
 	}
 }
 
-/* time_nanos and duration_nanos: the recording's, or its --time window's (profile.h). */
+/* time_nanos (when known) and duration_nanos: the recording's, or its --time window's. */
 static void times(struct pp *pp)
 {
-	const struct wc_profile_opts *o = pp->o;
-	const struct wc_replay_meta *meta = wc_replay_meta(wc_analysis_replay(pp->a));
-	uint64_t start = wc_analysis_facts(pp->a)->start_ns, end = wc_analysis_end_ns(pp->a);
-	struct wc_window w = wc_filter_window(&o->filter, start);
-	uint64_t wall;
-
-	if (w.t0 > start)
-		start = w.t0;
-	if (w.t1 < end)
-		end = w.t1;
-	if (start && meta->realtime_ns && wc_replay_wall_ns(meta, start, &wall))
-		wc_pb_uint(&pp->pb, PROFILE_TIME_NANOS, wall);
-	wc_pb_uint(&pp->pb, PROFILE_DURATION_NANOS, end > start ? end - start : 0);
+	if (pp->span.wall_ns)
+		wc_pb_uint(&pp->pb, PROFILE_TIME_NANOS, pp->span.wall_ns);
+	wc_pb_uint(&pp->pb, PROFILE_DURATION_NANOS, pp->span.duration_ns);
 }
 
 /* Everything but the samples, then the end of the stream.  Return: 0, -ENOMEM or -EIO. */
@@ -525,7 +514,9 @@ static int pp_begin(const struct wc_out_args *args, void **state)
 
 	if (!pp)
 		return -ENOMEM;
-	pp->a = args->a;
+	pp->dsos = args->dsos;
+	pp->ndsos = args->ndsos;
+	pp->span = args->span;
 	pp->out = args->out;
 	pp->fleet = args->fleet;
 	pp->o = args->prof;

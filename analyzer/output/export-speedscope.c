@@ -47,7 +47,6 @@ struct sample {
 };
 
 struct ss {
-	struct wc_analysis *a;
 	FILE *out;
 	enum wc_unit unit;
 	const char *name;   /* the document's */
@@ -90,9 +89,9 @@ static int64_t frame_index(struct ss *ss, const struct wc_out_frame *f)
  * A thread is one profile even when its comm changed (a prctl name, an exec), which folded
  * --per-thread splits: it is named after its last comm.
  */
-static int64_t prof_of(struct ss *ss, uint32_t tid, const char *key)
+static int64_t prof_of(struct ss *ss, const struct wc_out_line *l, const char *key)
 {
-	const struct wc_thread *t;
+	uint32_t tid = l->tid;
 	struct prof *p;
 	uint64_t *v;
 	int inserted;
@@ -107,11 +106,10 @@ static int64_t prof_of(struct ss *ss, uint32_t tid, const char *key)
 	p = &ss->profs[ss->nprofs];
 	memset(p, 0, sizeof(*p));
 	p->tid = tid;
-	t = wc_tasks_find(wc_analysis_tasks(ss->a), tid);
-	p->pid = t ? t->pid : 0;
-	if (!t || !t->comm[0])
+	p->pid = l->pid;
+	if (!l->thread_comm)
 		p->key = strdup(key);
-	else if (asprintf(&p->key, "%s-%u", t->comm, tid) < 0)
+	else if (asprintf(&p->key, "%s-%u", l->thread_comm, tid) < 0)
 		p->key = NULL;
 	if (!p->key)
 		return -ENOMEM;
@@ -125,7 +123,7 @@ static int ss_line(void *state, const struct wc_out_line *l)
 	struct sample *smp;
 	int64_t prof;
 
-	prof = prof_of(ss, l->tid, l->nframes ? l->frames[0].name : "");
+	prof = prof_of(ss, l, l->nframes ? l->frames[0].name : "");
 	if (prof < 0 || wc_grow((void **)&ss->samples, &ss->samples_cap, ss->nsamples + 1,
 				sizeof(*ss->samples)))
 		return -ENOMEM;
@@ -287,8 +285,7 @@ static int ss_begin(const struct wc_out_args *args, void **state)
 
 	if (!ss)
 		return -ENOMEM;
-	*ss = (struct ss){ .a = args->a,
-			   .out = args->out,
+	*ss = (struct ss){ .out = args->out,
 			   .unit = args->prof->unit,
 			   .name = base_name(args->file) };
 	if (wc_map64_init(&ss->by_tid)) {

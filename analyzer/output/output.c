@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "analyzer/core/replay.h"
+#include "analyzer/core/tasks.h"
 #include "analyzer/output/output.h"
 #include "analyzer/reports/profile.h"
 
@@ -34,12 +36,44 @@ static int feed_line(void *ctx, const struct wc_out_line *l)
 	return f->ops->line(f->state, l);
 }
 
+struct wc_out_span wc_out_span_of(struct wc_analysis *a, const struct wc_profile_opts *o)
+{
+	const struct wc_replay_meta *meta = wc_replay_meta(wc_analysis_replay(a));
+	uint64_t start = wc_analysis_facts(a)->start_ns, end = wc_analysis_end_ns(a);
+	struct wc_window w = wc_filter_window(&o->filter, start);
+	struct wc_out_span span = { 0 };
+
+	if (w.t0 > start)
+		start = w.t0;
+	if (w.t1 < end)
+		end = w.t1;
+	if (!start || !meta->realtime_ns || !wc_replay_wall_ns(meta, start, &span.wall_ns))
+		span.wall_ns = 0;
+	span.duration_ns = end > start ? end - start : 0;
+	return span;
+}
+
+int wc_output_begin(const struct wc_output_ops *ops, const struct wc_out_args *args, void **state)
+{
+	struct wc_out_args x = *args;
+
+	if (!x.dsos && x.a) {
+		const struct wc_tasks *t = wc_analysis_tasks(x.a);
+
+		x.dsos = t->dsos;
+		x.ndsos = t->ndsos;
+	}
+	if (!x.span.wall_ns && !x.span.duration_ns && x.a)
+		x.span = wc_out_span_of(x.a, x.prof);
+	return ops->begin(&x, state);
+}
+
 int wc_output_run(const struct wc_output_ops *ops, const struct wc_out_args *args,
 		  struct wc_profile *p, struct wc_symbolizer *sym, struct wc_out_result *res)
 {
 	struct wc_out_result r = { 0 };
 	struct feed f = { .ops = ops };
-	int err = ops->begin(args, &f.state), eerr;
+	int err = wc_output_begin(ops, args, &f.state), eerr;
 
 	if (!err) {
 		err = wc_profile_lines(p, args->a, sym, feed_line, &f);

@@ -31,6 +31,7 @@
 #include "analyzer/reports/profile.h"
 #include "analyzer/symbols/symbolize.h"
 
+struct wc_dso;
 struct wc_flamegraph_opts;
 
 /* What a frame is (struct wc_out_frame.flags). */
@@ -48,7 +49,7 @@ struct wc_out_frame {
 	uint32_t id;	  /* the interned name: equal ids, equal names, within one profile */
 	uint32_t flags;	  /* WC_FRAME_* */
 	const char *name; /* as in the folded text (with "_[k]" under --annotate), NUL-terminated */
-	uint32_t dso;	  /* a user frame's mapped file, index in the tasks' dsos + 1 (tasks.h);
+	uint32_t dso;	  /* a user frame's mapped file, index in wc_out_args.dsos + 1;
 			   * 0: none known, or not a user frame.  Lines merged by their text
 			   * have the first one's. */
 };
@@ -67,6 +68,8 @@ enum wc_out_leaf {
 struct wc_out_line {
 	uint32_t tid, pid;		   /* the thread the line is keyed by */
 	const char *comm;		   /* its comm then ("[unknown]" when none) */
+	const char *thread_comm;	   /* the thread's last comm, NULL when none is known */
+	const char *proc_comm;		   /* its process leader's last comm, NULL: none known */
 	const struct wc_out_frame *frames; /* root first: the key frame, then the stack */
 	uint32_t nframes;
 	enum wc_out_leaf leaf;
@@ -77,11 +80,23 @@ struct wc_out_line {
 	const char *folded; /* the frames' names joined by ';', no value */
 };
 
+/* The span of time a profile covers: the recording's, or its --time window's. */
+struct wc_out_span {
+	uint64_t wall_ns;     /* its start, ns since the Epoch (CLOCK_REALTIME); 0: unknown */
+	uint64_t duration_ns; /* its length */
+};
+
 /* What an output knows before its first line. */
 struct wc_out_args {
-	FILE *out;			    /* borrowed */
-	struct wc_analysis *a;		    /* the analysis that was run with the profile */
-	const char *file;		    /* the trace's path */
+	FILE *out;		   /* borrowed */
+	struct wc_analysis *a;	   /* the analysis that was run with the profile (NULL:
+				    * several merged, merge.h) */
+	const char *file;	   /* the trace's path (several: a phrase naming them) */
+	const struct wc_dso *dsos; /* the mapped files the frames' dso index; NULL:
+				    * wc_output_run() takes the analysis's (tasks.h) */
+	size_t ndsos;
+	struct wc_out_span span;	    /* pprof's times; all 0: wc_output_run() takes the
+					     * analysis's (wc_out_span_of()) */
 	const struct wc_profile_opts *prof; /* the profile's options: unit, mode, waker */
 	bool fleet;			    /* pprof: no pid and tid labels (--fleet) */
 	const struct wc_flamegraph_opts
@@ -120,6 +135,20 @@ extern const struct wc_output_ops *const wc_outputs[];
 
 /* wc_output_find() - the row named @name.  Return: it, or NULL. */
 const struct wc_output_ops *wc_output_find(const char *name);
+
+/**
+ * wc_out_span_of() - the span of the recording analysed in @a, or of the --time window of
+ * @o within it (profile.h): its start as wall-clock time from the trace's CLOCK record
+ * (0 when the trace has none) and its length in ns
+ */
+struct wc_out_span wc_out_span_of(struct wc_analysis *a, const struct wc_profile_opts *o);
+
+/**
+ * wc_output_begin() - @ops's state in *@state for the lines to come, as wc_output_run() makes
+ * it: the args' dsos and span taken from args->a when not set
+ * Return: 0 or -errno (-ENOMEM); on error nothing to end.
+ */
+int wc_output_begin(const struct wc_output_ops *ops, const struct wc_out_args *args, void **state);
 
 /**
  * wc_output_run() - feed the lines of profile @p to output @ops and let it write

@@ -323,6 +323,14 @@ static int make_lines(struct wc_profile *p, struct wc_symbolizer *sym, struct li
 	return err;
 }
 
+/* The last comm of thread @tid as the tasks know it, or NULL. */
+static const char *comm_of(struct wc_analysis *a, uint32_t tid)
+{
+	const struct wc_thread *t = tid ? wc_tasks_find(wc_analysis_tasks(a), tid) : NULL;
+
+	return t && t->comm[0] ? t->comm : NULL;
+}
+
 /* Hand the sorted @lines to @line, equal ones merged, their values in the unit. */
 static int emit(struct wc_profile *p, const struct line *lines, size_t n,
 		int (*line)(void *ctx, const struct wc_out_line *l), void *ctx)
@@ -361,6 +369,8 @@ static int emit(struct wc_profile *p, const struct line *lines, size_t n,
 						       wc_names_get(&p->names, lf->id), lf->dso };
 		}
 		o.comm = s->comm[0] ? s->comm : "[unknown]";
+		o.thread_comm = comm_of(p->a, s->tid);
+		o.proc_comm = comm_of(p->a, s->pid);
 		o.frames = fr;
 		err = line(ctx, &o);
 	}

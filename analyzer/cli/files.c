@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * files.c - the profile of several traces (wc_cli_profile_files(), cli.h): each analysed
+ * alone, their lines merged (merge.h) into one output.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/cli/cli.h"
+#include "analyzer/core/tasks.h"
+#include "analyzer/output/merge.h"
+#include "analyzer/reports/info.h"
+
+/* --per-file's name of @path: its base name, less a ".wct" ending. */
+static const char *file_label(const char *path, char *buf, size_t len)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 4 && !strcmp(b + n - 4, ".wct"))
+		n -= 4;
+	snprintf(buf, len, "%.*s", (int)n, b);
+	return buf;
+}
+
+/* @span widened to cover @s (a file's): from the earliest known start to the latest end. */
+static void span_add(struct wc_out_span *span, struct wc_out_span s, bool first)
+{
+	uint64_t end;
+
+	if (first || !span->wall_ns || !s.wall_ns) { /* a start unknown: lengths summed */
+		if (first)
+			*span = s;
+		else
+			*span = (struct wc_out_span){ 0, span->duration_ns + s.duration_ns };
+		return;
+	}
+	end = span->wall_ns + span->duration_ns;
+	if (s.wall_ns + s.duration_ns > end)
+		end = s.wall_ns + s.duration_ns;
+	if (s.wall_ns < span->wall_ns)
+		span->wall_ns = s.wall_ns;
+	span->duration_ns = end - span->wall_ns;
+}
+
+/* One file's profile into @m.  Return: its exit status, or -errno when @m failed. */
+static int one_file(struct wc_cli *c, bool waker, struct wc_out_merge *m, struct wc_out_span *span,
+		    bool first)
+{
+	struct wc_cli_session s = { 0 };
+	struct wc_profile *p = NULL;
+	char label[256];
+	int ret = wc_cli_profile_run(&s, c, waker, &p), err = 0;
+
+	if (ret < 0) {
+		const struct wc_tasks *t = wc_analysis_tasks(s.a);
+
+		err = wc_out_merge_file(m, t->dsos, t->ndsos,
+					c->per_file ? file_label(c->file, label, sizeof(label))
+						    : NULL);
+		if (!err)
+			err = wc_profile_lines(p, s.a, s.sym, wc_out_merge_line, m);
+		span_add(span, wc_out_span_of(s.a, &c->prof), first);
+		wc_cli_profile_notes(&s, p, c->file, stderr);
+		wc_info_counts_line(s.a, stderr);
+		s.counts_shown = true;
+	}
+	ret = wc_cli_end(&s, ret);
+	wc_profile_free(p);
+	return err ? err : ret;
+}
+
+int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_ops *ops,
+			 struct wc_out_args *args, struct wc_out_result *res, bool *written)
+{
+	enum wc_unit unit = c->prof.unit;
+	struct wc_out_merge *m = wc_out_merge_new(c->prof.split_threads);
+	struct wc_out_span span = { 0 };
+	int worst = WC_EXIT_OK, err = m ? 0 : -ENOMEM, done = 0;
+	char what[300];
+
+	c->prof.unit = WC_UNIT_NS; /* summed in ns, rounded once */
+	for (int i = 0; i < c->nfiles && !err; i++) {
+		int ret;
+
+		c->file = c->files[i];
+		ret = one_file(c, waker, m, &span, !done);
+		if (ret < 0)
+			err = ret;
+		else if (ret == WC_EXIT_USAGE)
+			err = -EINVAL; /* the same options for every file: stop */
+		else if (ret > worst)
+			worst = ret;
+		done += ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED;
+	}
+	c->prof.unit = unit;
+	c->file = c->files[0];
+	if (c->nfiles > 1)
+		snprintf(what, sizeof(what), "%s and %d more", c->files[0], c->nfiles - 1);
+	args->file = c->nfiles > 1 ? what : c->files[0];
+	args->span = span;
+	args->prof = &c->prof;
+	if (!err)
+		err = wc_out_merge_run(m, ops, args, unit, res);
+	if (written)
+		*written = !err;
+	args->file = c->files[0];
+	wc_out_merge_free(m);
+	if (err == -EINVAL)
+		return WC_EXIT_USAGE;
+	if (err) {
+		fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
+		return WC_EXIT_BAD_FILE;
+	}
+	return worst;
+}
+
+int wc_cli_each_file(const struct wc_cli *c, int argc, char **argv, int (*cmd)(int, char **))
+{
+	int k = argc - c->nfiles, worst = WC_EXIT_OK;
+	char **v = malloc(((size_t)k + 2) * sizeof(*v));
+
+	if (!v) {
+		fprintf(stderr, "wcanalyze: out of memory\n");
+		return WC_EXIT_BAD_FILE;
+	}
+	memcpy(v, argv, (size_t)k * sizeof(*v));
+	for (int i = 0; i < c->nfiles; i++) {
+		int ret;
+
+		v[k] = c->files[i];
+		v[k + 1] = NULL;
+		printf("%s==> %s <==\n", i ? "\n" : "", c->files[i]);
+		fflush(stdout);
+		ret = cmd(k + 1, v);
+		fflush(stdout);
+		if (ret == WC_EXIT_USAGE) {
+			worst = ret;
+			break;
+		}
+		if (ret > worst)
+			worst = ret;
+	}
+	free(v);
+	return worst;
+}
