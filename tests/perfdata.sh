@@ -237,6 +237,25 @@ if [ $have_perf = 1 ]; then
 		"$(comm -23 "$tmp/ours" "$tmp/psyms" | wc -l)" -eq 0 -a "$(wc -l <"$tmp/ours")" -gt 10
 fi
 
+# 2f. --call-graph dwarf (dwarf.data, of testdata/perf/dwprog.c: no frame pointers, CFI only):
+# its user stacks unwound with the program under --symfs (dwarf-root holds it at its recorded
+# path), each nap's the program's own structure, _start to dw_inner; without the program
+# (where it is not at its recorded path) its ip alone, marked [unwind failed]
+R="$D/dwarf-root"
+"$WCA" folded --mode off --symfs "$R" "$D/dwarf.data" 2>/dev/null | grep '^dwprog;' >"$tmp/dw"
+set -- $(awk '{ t += $NF; if (index($0, "dwprog;_start;dw_main;dw_outer;dw_middle;dw_inner;") == 1) ok += $NF }
+	END { printf "%d %d\n", ok, t }' "$tmp/dw")
+expect "dwarf.data, --symfs: all of dwprog's off-CPU time ($2 us, 12 naps of 2 ms) under _start;dw_main;dw_outer;dw_middle;dw_inner ($1 us)" \
+	"$1" -eq "$2" -a "$2" -ge 24000
+n=$("$WCA" info --symfs "$R" "$D/dwarf.data" 2>/dev/null | sed -n 's/^ *unwound: *\([0-9]*\) to the outermost frame.*/\1/p')
+expect "dwarf.data, --symfs: info counts its 12 switch-outs unwound to the outermost frame or more (${n:-none})" \
+	"${n:-0}" -ge 12
+if [ ! -e /tmp/wc-perf-dwarf/dwprog ]; then
+	"$WCA" folded --mode off "$D/dwarf.data" 2>/dev/null | grep '^dwprog;' >"$tmp/dw0"
+	expect "dwarf.data without the program: no dw_main, the ip and [unwind failed] ($(head -1 "$tmp/dw0"))" \
+		"$(grep -c dw_main "$tmp/dw0")" -eq 0 -a "$(grep -c '^dwprog;\[unwind failed\];' "$tmp/dw0")" -ge 1
+fi
+
 # 3. damaged files: one line naming the file, exit 1 (damaged) or 3 (cut), never a crash
 G="$D/g.data"
 size=$(wc -c <"$G")

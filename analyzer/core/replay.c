@@ -580,6 +580,11 @@ const char *wc_replay_note(const struct wc_replay *r, const char *key)
 	return NULL;
 }
 
+int wc_replay_set_symfs(struct wc_replay *r, const char *dir)
+{
+	return wc_source_set_symfs(r->source, dir);
+}
+
 void wc_replay_free(struct wc_replay *r)
 {
 	if (!r)

@@ -189,6 +189,9 @@ const struct wc_replay_image *wc_replay_image(const struct wc_replay_meta *m, co
 /* wc_replay_note() - the value of the first NOTE with @key, or NULL. */
 const char *wc_replay_note(const struct wc_replay *r, const char *key);
 
+/* wc_replay_set_symfs() - before the replay: the source's wc_source_set_symfs(). */
+int wc_replay_set_symfs(struct wc_replay *r, const char *dir);
+
 void wc_replay_free(struct wc_replay *r);
 
 #endif /* WC_ANALYZER_REPLAY_H */

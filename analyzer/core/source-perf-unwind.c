@@ -55,6 +55,8 @@ struct pd_unwind {
 	struct bid *bids;
 	size_t nbids, bids_cap;
 	struct wc_map64 exec_ns;		      /* pid -> time of its last exec */
+	char *symfs;				      /* --symfs: the files under it; NULL */
+	char path[4096];			      /* a file's path under symfs */
 	uint64_t out[WC_UNWIND_MAX_FRAMES + 2 + 512]; /* the callchain made of the last sample */
 };
 
@@ -91,6 +93,17 @@ static int add_bid(struct pd_unwind *w, const char *path, const uint8_t *id, siz
 	return 0;
 }
 
+/* Where recorded file @path is read: under --symfs (in w->path, until the next call), or at
+ * @path; NULL when that is too long. */
+static const char *local_path(struct pd_unwind *w, const char *path)
+{
+	if (!w->symfs)
+		return path;
+	if ((size_t)snprintf(w->path, sizeof(w->path), "%s%s", w->symfs, path) >= sizeof(w->path))
+		return NULL;
+	return w->path;
+}
+
 /* Is the local file at @path the one the recording saw?  1 yes, 0 unknown (no build-id
  * recorded), -1 no (another build-id, not readable, or not a regular file). */
 static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
@@ -102,8 +115,10 @@ static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
 	Elf *elf;
 	int fd;
 
+	const char *local = local_path(w, path);
+
 	/* a regular file only: a path of a damaged file may name a FIFO, a device */
-	if (stat(path, &st) || !S_ISREG(st.st_mode))
+	if (!local || stat(local, &st) || !S_ISREG(st.st_mode))
 		return -1;
 	if (!b || !b->len) {
 		if (b && !b->local) {
@@ -113,7 +128,7 @@ static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
 		return 0;
 	}
 	if (!b->local) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open(local, O_RDONLY | O_CLOEXEC);
 		elf = fd < 0 ? NULL : elf_begin(fd, ELF_C_READ_MMAP, NULL);
 		if (elf)
 			n = dwelf_elf_gnu_build_id(elf, &id);
@@ -125,6 +140,18 @@ static int check_file(struct pd_unwind *w, struct pd *p, const char *path)
 			p->unwind_refused++;
 	}
 	return b->local;
+}
+
+int pd_set_symfs(void *priv, const char *dir)
+{
+	struct pd *p = priv;
+	int err = pd_unwind_init(p);
+
+	if (err)
+		return err;
+	free(p->uw->symfs);
+	p->uw->symfs = dir ? strdup(dir) : NULL;
+	return dir && !p->uw->symfs ? -ENOMEM : 0;
 }
 
 /* wc_unwind_report_fn: @pid's executable file mappings, each file at each base once. */
@@ -146,7 +173,8 @@ static int report(void *ctx, Dwfl *dwfl, uint32_t pid, uint64_t time_ns)
 			seen = mine[j]->base == m->base && !strcmp(mine[j]->path, m->path);
 		if (seen || check_file(w, p, m->path) < 0)
 			continue;
-		if (dwfl_report_elf(dwfl, strrchr(m->path, '/') + 1, m->path, -1, m->base, false))
+		if (dwfl_report_elf(dwfl, strrchr(m->path, '/') + 1, local_path(w, m->path), -1,
+				    m->base, false))
 			mine[n++] = m;
 	}
 	return n ? 0 : -1;
@@ -189,6 +217,7 @@ void pd_unwind_free(struct pd *p)
 	free(w->maps);
 	free(w->bids);
 	wc_map64_fini(&w->exec_ns);
+	free(w->symfs);
 	free(w);
 	p->uw = NULL;
 }

@@ -759,5 +759,6 @@ const struct wc_source_ops wc_source_perf = {
 	.error_offset = pd_error_offset,
 	.offset = pd_offset,
 	.size = pd_size,
+	.set_symfs = pd_set_symfs,
 	.free = pd_free,
 };

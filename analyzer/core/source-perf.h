@@ -234,6 +234,10 @@ void pd_unwind_round(struct pd *p);
  */
 int pd_unwind_sample(struct pd *p, const struct perf_event_attr *attr, struct pd_sample *s);
 
+/* pd_set_symfs() - wc_source_ops.set_symfs: the files unwound with under @dir.  Return: 0 or
+ * -ENOMEM. */
+int pd_set_symfs(void *priv, const char *dir);
+
 /* pd_rec_free() - free what pd_records() allocated. */
 void pd_rec_free(struct pd *p);
 

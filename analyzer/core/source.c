@@ -123,6 +123,11 @@ const char *wc_source_name(const struct wc_source *s)
 	return s->ops->name;
 }
 
+int wc_source_set_symfs(struct wc_source *s, const char *dir)
+{
+	return s->ops->set_symfs ? s->ops->set_symfs(s->priv, dir) : 0;
+}
+
 void wc_source_free(struct wc_source *s)
 {
 	if (!s)

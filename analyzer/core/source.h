@@ -45,6 +45,9 @@ struct wc_source_ops {
 	uint64_t (*error_offset)(const void *priv); /* bytes */
 	uint64_t (*offset)(const void *priv);	    /* input bytes consumed so far, for progress */
 	uint64_t (*size)(const void *priv);	    /* the file's size in bytes */
+	/* optional: the recorded files under @dir (NULL: at their paths), before the first
+	 * next(): for a source that reads them while replaying (perf.data's dwarf stacks) */
+	int (*set_symfs)(void *priv, const char *dir);
 	void (*free)(void *priv);
 };
 
@@ -88,6 +91,13 @@ uint64_t wc_source_size(const struct wc_source *s);
 
 /* wc_source_name() - the chosen source's name ("wct"), static. */
 const char *wc_source_name(const struct wc_source *s);
+
+/**
+ * wc_source_set_symfs() - before the first record: look for the files the recording names
+ * under @dir (wcanalyze --symfs, as perf's), NULL at their own paths; a source that reads no
+ * such file ignores it.  Return: 0 or -ENOMEM.
+ */
+int wc_source_set_symfs(struct wc_source *s, const char *dir);
 
 /* wc_source_free() - close the file and free the source; NULL is a no-op. */
 void wc_source_free(struct wc_source *s);
