@@ -20,8 +20,10 @@
  * mappings of other processes of the same program (another test's, another build's).
  * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
  * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
+ * With --runtime, the sched_stat_runtime events and the samples, one line each (print_runtime()).
  * usage: wct-stat FILE [MAPNAME]
  *        wct-stat --ksyms FILE
+ *        wct-stat --runtime FILE
  */
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -183,6 +185,73 @@ static int print_ksyms(const char *path)
 	return clean ? 0 : 1;
 }
 
+/* The offset of field @name in format @text ("field:TYPE NAME;\toffset:N;"), or -1. */
+static int field_offset(const char *text, const char *name)
+{
+	char pat[80];
+	const char *f;
+
+	snprintf(pat, sizeof(pat), " %s;", name);
+	f = strstr(text, pat);
+	f = f ? strstr(f, "offset:") : NULL;
+	return f ? atoi(f + 7) : -1;
+}
+
+/*
+ * wct-stat --runtime FILE: the sched_stat_runtime events kept (TP_INLINE), as "runtime TIME
+ * CPU PID NS" (the time, the CPU, the pid field: the thread charged, and the runtime field: ns
+ * added to its CPU time), and the samples, as "sample TIME CPU TID", in the file's order.
+ * Return: the exit status.
+ */
+static int print_runtime(const char *path)
+{
+	struct wc_reader *r = wc_reader_open(path);
+	const struct wc_rec_header *h;
+	int pid_at = -1, rt_at = -1, clean;
+	uint32_t id = UINT32_MAX;
+
+	if (!r) {
+		perror(path);
+		return 1;
+	}
+	while (wc_reader_next(r, &h)) {
+		if (h->type == WC_REC_TP_FORMAT) {
+			const struct wc_rec_tp_format *f = (const void *)h;
+			const char *text = f->data + f->system_len;
+
+			if (strstr(text, "name: sched_stat_runtime")) {
+				pid_at = field_offset(text, "pid");
+				rt_at = field_offset(text, "runtime");
+			}
+		} else if (h->type == WC_REC_EVENT_ATTR) {
+			const struct wc_rec_event_attr *e = (const void *)h;
+
+			if (e->kind == WC_EVENT_RUNTIME)
+				id = e->event_id;
+		} else if (h->type == WC_REC_TP_INLINE) {
+			const struct wc_rec_tp_inline *t = (const void *)h;
+			uint64_t ns;
+			int32_t pid;
+
+			if (t->event_id != id || pid_at < 0 || rt_at < 0 ||
+			    t->size < (unsigned)rt_at + 8 || t->size < (unsigned)pid_at + 4)
+				continue;
+			memcpy(&pid, t->data + pid_at, 4);
+			memcpy(&ns, t->data + rt_at, 8);
+			printf("runtime %llu %u %d %llu\n", (unsigned long long)t->time_ns, t->cpu,
+			       pid, (unsigned long long)ns);
+		} else if (h->type == WC_REC_SAMPLE) {
+			const struct wc_rec_sample *smp = (const void *)h;
+
+			printf("sample %llu %u %u\n", (unsigned long long)smp->time_ns, smp->cpu,
+			       smp->tid);
+		}
+	}
+	clean = wc_reader_state(r) == WC_READER_CLEAN;
+	wc_reader_free(r);
+	return clean ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static char comm_of[MAX_TIDS][16];
@@ -201,8 +270,11 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "--ksyms"))
 		return print_ksyms(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--runtime"))
+		return print_runtime(argv[2]);
 	if (argc != 2 && argc != 3) {
-		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n       wct-stat --ksyms FILE\n");
+		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n       wct-stat --ksyms FILE\n"
+				"       wct-stat --runtime FILE\n");
 		return 2;
 	}
 	r = wc_reader_open(argv[1]);
