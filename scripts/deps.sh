@@ -17,6 +17,8 @@
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
 # debuginfod (the server) and iproute2 are for tests/symbols-anywhere.sh: a local server in a
 # network namespace of its own; curl for it and for the push recipes (tests/pprof-push.sh).
+# libc6-dbg (libc's debug file, with its DWARF) lets tests/inline-agree.sh, tests/symbols-anywhere.sh
+# and tests/pprof-export.sh check inlined calls in libc too, not only in our own code.
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
@@ -27,7 +29,7 @@ PKGS="build-essential autoconf automake pkg-config
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema golang-go
       clang clang-format libclang-rt-14-dev time
       postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2 curl
-      qemu-system-x86 busybox-static
+      qemu-system-x86 busybox-static libc6-dbg
       debhelper lintian"
 missing=""
 for p in $PKGS; do
