@@ -17,8 +17,8 @@
 # (the static recorder on Debian's 6.1 kernel, which it fetches with apt-get download).
 # debuginfod (the server) and iproute2 are for tests/symbols-anywhere.sh: a local server in a
 # network namespace of its own; curl for it and for the push recipes (tests/pprof-push.sh).
-# libc6-dbg (libc's debug file, with its DWARF) lets tests/inline-agree.sh, tests/symbols-anywhere.sh
-# and tests/pprof-export.sh check inlined calls in libc too, not only in our own code.
+# libc6-dbg (libc's debug file, with its DWARF) lets tests/inline-agree.sh,
+# tests/symbols-anywhere.sh and tests/pprof-export.sh check inlined calls in libc too.
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
