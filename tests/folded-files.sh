@@ -5,8 +5,8 @@
 # profile rounds (half up, lines of 0 left out); --per-file, each file's lines under its name
 # (the base name less .wct); a file that cannot be read is named on stderr, the others'
 # lines still written, exit 1.  flamegraph draws the merged lines, each frame the sum of the
-# lines under it (export's are checked by tests/pprof-export.sh); export --format chrome, a
-# timeline, takes one FILE (exit 2); timehist, threads, hist and info give each file's
+# lines under it (export's are checked by tests/pprof-export.sh); export --format chrome puts
+# each file's slices on one timeline by their wall clocks; timehist, threads, hist and info give each file's
 # report in turn, as alone, each under a line "==> FILE <==" as head(1) has.
 set -u
 B=${builddir:-.}
@@ -72,9 +72,47 @@ expect "flamegraph with three files: its $(wc -l <"$tmp/svg.frames") frames the 
 "$WCA" flamegraph --per-file -o "$tmp/per.svg" "$a" "$b" 2>/dev/null
 expect "flamegraph --per-file: a frame per file over all ($(grep -c '<title>demo (\|<title>waker-stacks (' "$tmp/per.svg"))" \
 	"$(grep -c '<title>demo (\|<title>waker-stacks (' "$tmp/per.svg")" -eq 2
-"$WCA" export --format chrome -o "$tmp/x.json" "$a" "$b" 2>"$tmp/err"
+# export --format chrome: one timeline, each file's slices as alone, moved by the difference
+# of the files' wall clocks (their ts_zero_utc); --per-file: ids raised by 10,000,000 a file
+"$WCA" export --format chrome -o "$tmp/a.json" "$a" 2>/dev/null
+"$WCA" export --format chrome -o "$tmp/b.json" "$b" 2>/dev/null
+"$WCA" export --format chrome -o "$tmp/ab.json" "$a" "$b" 2>"$tmp/err"
+expect "export --format chrome with two files: exit 0 ($(head -1 "$tmp/err"))" $? -eq 0
+"$WCA" export --format chrome --per-file -o "$tmp/abp.json" "$a" "$b" 2>/dev/null
+python3 "$S/testdata/export/check-chrome.py" --tile "$tmp/ab.json" >"$tmp/check" 2>&1
+expect "export --format chrome with two files: well formed, each thread's slices tiling its time ($(tail -1 "$tmp/check"))" $? -eq 0
+python3 - "$tmp" >"$tmp/chrome.check" 2>&1 <<'PY'
+import json, sys
+from datetime import datetime
+d = sys.argv[1]
+load = lambda n: json.load(open(d + "/" + n + ".json"))
+a, b, ab, abp = load("a"), load("b"), load("ab"), load("abp")
+def slices(doc):
+    return sorted((e["ts"], e["dur"], e["pid"], e["tid"], e["name"])
+                  for e in doc["traceEvents"] if e["ph"] == "X")
+def wall(doc):
+    t = doc["otherData"]["ts_zero_utc"]
+    return datetime.strptime(t, "%Y-%m-%dT%H:%M:%S.%fZ").timestamp() * 1e6
+off = wall(b) - wall(a)  # us, to the us of ts_zero_utc
+def same(want, got):  # the same slices, ts within 2 us (the offset's rounding), dur 1 ns
+    key = lambda x: (x[2], x[3], x[4], x[0])
+    want, got = sorted(want, key=key), sorted(got, key=key)
+    return len(want) == len(got) and all(
+        w[2:] == g[2:] and abs(w[0] - g[0]) <= 2 and abs(w[1] - g[1]) <= 0.0015
+        for w, g in zip(want, got))
+sa, sb = slices(a), [(ts + off, dur, p, t, n) for ts, dur, p, t, n in slices(b)]
+ok1 = same(sa + sb, slices(ab))
+ok2 = same(sa + [(ts, dur, p + 10**7, t + 10**7, n) for ts, dur, p, t, n in sb],
+           slices(abp))
+names = [e["args"]["name"] for e in abp["traceEvents"]
+         if e["ph"] == "M" and e["name"] == "process_name" and e["pid"] >= 10**7]
+ok3 = bool(names) and all(x.endswith(" (waker-stacks)") for x in names)
+print("the slices of both, the second's %.0f us later: %s; --per-file apart: %s, its processes named after the file: %s (%s)"
+      % (off, ok1, ok2, ok3, names[:2]))
+sys.exit(0 if ok1 and ok2 and ok3 else 1)
+PY
 rc=$?
-expect "export --format chrome with two files: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
+expect "export --format chrome: $(cat "$tmp/chrome.check")" $rc -eq 0
 
 # the reports of a recording's own: each file in turn, as alone, under head(1)'s "==> FILE <=="
 for sub in timehist threads hist info; do

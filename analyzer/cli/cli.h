@@ -233,6 +233,10 @@ int wc_cli_end(struct wc_cli_session *s, int status);
 int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_ops *ops,
 			 struct wc_out_args *args, struct wc_out_result *res, bool *written);
 
+/* wc_cli_file_label() - --per-file's name of @path in @buf (@len bytes): its base name, less a
+ * ".wct" ending.  Return: @buf. */
+const char *wc_cli_file_label(const char *path, char *buf, size_t len);
+
 /**
  * wc_cli_each_file() - subcommand @cmd run on each FILE of @c in turn, as if given alone:
  * @argv (@argc) less its FILEs (the last c->nfiles), then one of them; each output preceded

@@ -262,6 +262,58 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
 	return ret;
 }
 
+/*
+ * The timelines of several FILEs in one chrome document, each file replayed in turn (its own
+ * --time window), placed after the first by their wall clocks; with --per-file, each file's
+ * threads apart (pids and tids raised by 10,000,000 a file: Linux's pid_max is at most 2^22)
+ * and its processes named after it.  Return: -1 when written, else the exit status.
+ */
+static int chrome_files(struct wc_cli *c, FILE *out, bool *empty)
+{
+	struct wc_chrome_opts o = {
+		.filter = c->prof.filter,
+		.user_only = c->prof.user_only,
+		.kernel_only = c->prof.kernel_only,
+		.annotate = c->prof.annotate,
+	};
+	struct wc_chrome *ch = wc_chrome_new(&o, out);
+	int worst = WC_EXIT_OK, err = ch ? 0 : -ENOMEM;
+	char label[256];
+
+	for (int i = 0; i < c->nfiles && !err; i++) {
+		struct wc_cli_session s = { 0 };
+		int ret;
+
+		c->file = c->files[i];
+		err = wc_chrome_next_file(
+			ch, c->per_file ? (uint32_t)i * 10000000u : 0,
+			c->per_file ? wc_cli_file_label(c->file, label, sizeof(label)) : NULL);
+		if (err)
+			break;
+		ret = wc_cli_run(&s, c, wc_chrome_consumer(ch));
+		if (ret < 0)
+			err = wc_chrome_next_file(ch, 0, NULL); /* its names, while s.a lives */
+		ret = wc_cli_end(&s, ret);
+		if (ret > worst)
+			worst = ret;
+	}
+	c->file = c->files[0];
+	if (!err)
+		err = wc_chrome_finish(ch);
+	if (!err && wc_chrome_misplaced(ch))
+		fprintf(stderr,
+			"wcanalyze: warning: %llu of the files began before the first or have no "
+			"wall clock: put at its start (give the files in time order)\n",
+			(unsigned long long)wc_chrome_misplaced(ch));
+	*empty = ch && !wc_chrome_slices(ch);
+	wc_chrome_free(ch);
+	if (err) {
+		fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
+		return WC_EXIT_BAD_FILE;
+	}
+	return worst == WC_EXIT_OK ? -1 : worst;
+}
+
 int wc_cmd_export(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -289,9 +341,6 @@ int wc_cmd_export(int argc, char **argv)
 	}
 	if (x.chrome && (ret = chrome_options(&c.prof)) != 0)
 		return ret;
-	if (x.chrome && (c.nfiles > 1 || c.per_file))
-		return wc_cli_bad("--format chrome takes one FILE (a timeline of one recording)",
-				  c.nfiles > 1 ? c.files[1] : "--per-file");
 	if (x.ops == &wc_output_pprof && c.prof.unit != WC_UNIT_US)
 		return wc_cli_bad("not with --format pprof, whose values are nanoseconds",
 				  "--unit");
@@ -313,6 +362,8 @@ int wc_cmd_export(int argc, char **argv)
 	}
 	if (x.ops && (c.nfiles > 1 || c.per_file))
 		ret = profile_files(&c, &x, out.f, &empty);
+	else if (c.nfiles > 1 || c.per_file)
+		ret = chrome_files(&c, out.f, &empty);
 	else
 		ret = x.ops ? profile(&c, &s, &x, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)

@@ -13,8 +13,7 @@
 #include "analyzer/output/merge.h"
 #include "analyzer/reports/info.h"
 
-/* --per-file's name of @path: its base name, less a ".wct" ending. */
-static const char *file_label(const char *path, char *buf, size_t len)
+const char *wc_cli_file_label(const char *path, char *buf, size_t len)
 {
 	const char *b = strrchr(path, '/');
 	size_t n;
@@ -59,9 +58,9 @@ static int one_file(struct wc_cli *c, bool waker, struct wc_out_merge *m, struct
 	if (ret < 0) {
 		const struct wc_tasks *t = wc_analysis_tasks(s.a);
 
-		err = wc_out_merge_file(m, t->dsos, t->ndsos,
-					c->per_file ? file_label(c->file, label, sizeof(label))
-						    : NULL);
+		err = wc_out_merge_file(
+			m, t->dsos, t->ndsos,
+			c->per_file ? wc_cli_file_label(c->file, label, sizeof(label)) : NULL);
 		if (!err)
 			err = wc_profile_lines(p, s.a, s.sym, wc_out_merge_line, m);
 		span_add(span, wc_out_span_of(s.a, &c->prof), first);

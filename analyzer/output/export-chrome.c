@@ -82,6 +82,14 @@ struct wc_chrome {
 	struct text *texts;
 	size_t ntexts, texts_cap;
 	struct wc_strbuf name;
+	/* several traces (wc_chrome_next_file()): */
+	int files;	    /* traces begun */
+	uint64_t offset_ns; /* this trace's first event after the first trace's, ns */
+	uint64_t zero_wall; /* the first trace's first event, ns of CLOCK_REALTIME; 0 unknown */
+	uint32_t id_base;   /* added to this trace's pids and tids (--per-file) */
+	const char *label;  /* this trace's name in its processes' names, or NULL */
+	uint64_t misplaced; /* traces that began before the first: put at its start */
+	char *first_path, *host, *kernel; /* the first trace's, for otherData */
 };
 
 static void start_doc(struct wc_chrome *c)
@@ -99,6 +107,7 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 {
 	struct wc_chrome *c = ctx;
 
+	c->files++;
 	c->a = a;
 	c->sym = wc_analysis_symbolizer(a);
 	if (!c->sym)
@@ -107,10 +116,31 @@ static int on_begin(void *ctx, struct wc_analysis *a)
 	return 0;
 }
 
+/* At this trace's first event: its --time window, and where it lies after the first trace
+ * (by the wall clock of each; at the first's start when either has none). */
 static void set_window(struct wc_chrome *c)
 {
+	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(c->a));
+	uint64_t start = wc_analysis_facts(c->a)->start_ns, wall = 0;
+
 	c->window_set = true;
-	c->win = wc_filter_window(&c->o.filter, wc_analysis_facts(c->a)->start_ns);
+	c->win = wc_filter_window(&c->o.filter, start);
+	if (!start || !wc_replay_wall_ns(m, start, &wall))
+		wall = 0;
+	c->offset_ns = 0;
+	if (c->files <= 1) {
+		c->zero_wall = wall;
+		free(c->first_path);
+		free(c->host);
+		free(c->kernel);
+		c->first_path = strdup(wc_analysis_path(c->a));
+		c->host = m->have_host ? strdup(m->nodename) : NULL;
+		c->kernel = m->have_host ? strdup(m->release) : NULL;
+	} else if (wall && c->zero_wall && wall >= c->zero_wall) {
+		c->offset_ns = wall - c->zero_wall;
+	} else {
+		c->misplaced++;
+	}
 }
 
 /* The thread's entry, created on its first slice; NULL on ENOMEM. */
@@ -130,16 +160,18 @@ static struct tinfo *tinfo_of(struct wc_chrome *c, const struct wc_thread *t)
 	if (!ti->seen) {
 		ti->seen = true;
 		/* a thread whose process is not known gets a process of its own */
-		ti->pid = t->pid ? t->pid : t->tid;
+		ti->pid = (t->pid ? t->pid : t->tid) + c->id_base;
 		c->nthreads++;
 	}
 	return ti;
 }
 
-/* ns from the recording's first event. */
+/* ns from the recording's first event (of the first trace, with several). */
 static uint64_t rel(const struct wc_chrome *c, uint64_t ns)
 {
-	return ns > wc_analysis_facts(c->a)->start_ns ? ns - wc_analysis_facts(c->a)->start_ns : 0;
+	uint64_t start = wc_analysis_facts(c->a)->start_ns;
+
+	return (ns > start ? ns - start : 0) + c->offset_ns;
 }
 
 /* The steps of wc_chrome_window_end(): 10 ms, doubled (pairs merged) whenever a slice would
@@ -248,7 +280,7 @@ static void slice(struct wc_chrome *c, const struct tinfo *ti, const struct wc_t
 	wc_json_key(j, "pid");
 	wc_json_u64(j, ti->pid);
 	wc_json_key(j, "tid");
-	wc_json_u64(j, t->tid);
+	wc_json_u64(j, (uint64_t)t->tid + c->id_base);
 	wc_json_key(j, "name");
 	wc_json_str(j, name);
 	wc_json_key(j, "cat");
@@ -515,6 +547,9 @@ void wc_chrome_free(struct wc_chrome *c)
 	free(c->by_time);
 	wc_map64_fini(&c->stacks);
 	wc_strbuf_fini(&c->name);
+	free(c->first_path);
+	free(c->host);
+	free(c->kernel);
 	free(c);
 }
 
@@ -598,25 +633,32 @@ static int names(struct wc_chrome *c)
 			break;
 		}
 		if (inserted) {
-			leader = wc_tasks_find(tk, pid);
+			leader = wc_tasks_find(tk, pid - c->id_base);
 			if (!leader || !leader->comm[0])
 				leader = t;
-			metadata(c, "process_name", pid, pid,
-				 leader->comm[0] ? leader->comm : "[unknown]");
+			wc_strbuf_reset(&c->name);
+			wc_strbuf_put(&c->name, leader->comm[0] ? leader->comm : "[unknown]");
+			if (c->label)
+				wc_strbuf_putf(&c->name, " (%s)", c->label);
+			if (c->name.oom) {
+				err = -ENOMEM;
+				break;
+			}
+			metadata(c, "process_name", pid, pid, c->name.s);
 		}
-		metadata(c, "thread_name", pid, t->tid, t->comm[0] ? t->comm : "[unknown]");
+		metadata(c, "thread_name", pid, t->tid + c->id_base,
+			 t->comm[0] ? t->comm : "[unknown]");
 	}
 	wc_map64_fini(&done);
 	return err;
 }
 
-/* What the trace is, for whoever reads the file later. */
+/* What the trace is (the first, with several), for whoever reads the file later. */
 static void other_data(struct wc_chrome *c)
 {
-	const struct wc_replay_meta *m = wc_replay_meta(wc_analysis_replay(c->a));
 	struct wc_json *j = &c->j;
+	uint64_t ns = c->zero_wall;
 	char when[64];
-	uint64_t ns;
 
 	wc_json_newline(j);
 	wc_json_key(j, "otherData");
@@ -624,20 +666,23 @@ static void other_data(struct wc_chrome *c)
 	wc_json_key(j, "exporter");
 	wc_json_str(j, "wcanalyze " PACKAGE_VERSION);
 	wc_json_key(j, "trace");
-	wc_json_str(j, wc_analysis_path(c->a));
-	if (m->have_host) {
+	wc_json_str(j, c->first_path ? c->first_path : "");
+	if (c->files > 1) {
+		wc_json_key(j, "traces");
+		wc_json_u64(j, (uint64_t)c->files);
+	}
+	if (c->host && c->kernel) {
 		wc_json_key(j, "host");
-		wc_json_str(j, m->nodename);
+		wc_json_str(j, c->host);
 		wc_json_key(j, "kernel");
-		wc_json_str(j, m->release);
+		wc_json_str(j, c->kernel);
 	}
 	/* ts 0 on the wall clock: the recording's first event */
-	if (wc_analysis_facts(c->a)->start_ns &&
-	    wc_replay_wall_ns(m, wc_analysis_facts(c->a)->start_ns, &ns) && ns) {
-		time_t s = (time_t)(ns / 1000000000);
+	if (ns) {
+		time_t sec = (time_t)(ns / 1000000000);
 		struct tm tm;
 
-		if (gmtime_r(&s, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
+		if (gmtime_r(&sec, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
 			snprintf(when + strlen(when), sizeof(when) - strlen(when), ".%06dZ",
 				 (int)(ns % 1000000000 / 1000));
 			wc_json_key(j, "ts_zero_utc");
@@ -645,8 +690,32 @@ static void other_data(struct wc_chrome *c)
 		}
 	}
 	wc_json_key(j, "ts_unit");
-	wc_json_str(j, "microseconds from the recording's first event");
+	wc_json_str(j, c->files > 1 ? "microseconds from the first trace's first event"
+				    : "microseconds from the recording's first event");
 	wc_json_end(j);
+}
+
+int wc_chrome_next_file(struct wc_chrome *c, uint32_t id_base, const char *label)
+{
+	int err = c->a ? names(c) : 0;
+
+	for (size_t i = 0; i < c->ntexts; i++)
+		free(c->texts[i].s);
+	c->ntexts = 0;
+	wc_map64_fini(&c->stacks);
+	if (c->threads_cap)
+		memset(c->threads, 0, c->threads_cap * sizeof(*c->threads));
+	c->a = NULL;
+	c->sym = NULL;
+	c->window_set = false;
+	c->id_base = id_base;
+	c->label = label;
+	return err ? err : wc_map64_init(&c->stacks) ? -ENOMEM : 0;
+}
+
+uint64_t wc_chrome_misplaced(const struct wc_chrome *c)
+{
+	return c->misplaced;
 }
 
 int wc_chrome_finish(struct wc_chrome *c)
@@ -658,7 +727,7 @@ int wc_chrome_finish(struct wc_chrome *c)
 		err = names(c);
 	wc_json_newline(&c->j);
 	wc_json_end(&c->j); /* traceEvents */
-	if (c->a)
+	if (c->files)
 		other_data(c);
 	wc_json_end(&c->j);
 	if (err)

@@ -74,6 +74,21 @@ const struct wc_analysis_consumer *wc_chrome_consumer(struct wc_chrome *c);
  */
 int wc_chrome_finish(struct wc_chrome *c);
 
+/**
+ * wc_chrome_next_file() - between two traces of one document: the names of the threads the
+ * trace just replayed gave slices, and the next trace's pids and tids raised by @id_base
+ * (--per-file keeps the traces' threads apart: 0 puts a tid of both on one track, as for the
+ * files of a rotated recording) and its processes named "comm (@label)" (@label borrowed
+ * until the next call; NULL: "comm").  The next trace's slices lie after the first trace's
+ * first event by the difference of their wall clocks (wc_chrome_misplaced() counts the
+ * traces that begin before it, or have no wall clock: put at its start).
+ * Return: 0, or -ENOMEM.
+ */
+int wc_chrome_next_file(struct wc_chrome *c, uint32_t id_base, const char *label);
+
+/* wc_chrome_misplaced() - traces put at the first trace's start (wc_chrome_next_file()). */
+uint64_t wc_chrome_misplaced(const struct wc_chrome *c);
+
 /* wc_chrome_slices() - the number of slices ("ph":"X" events) written so far. */
 uint64_t wc_chrome_slices(const struct wc_chrome *c);
 
