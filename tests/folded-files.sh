@@ -127,6 +127,55 @@ done
 "$WCA" hist --per-file "$a" "$b" >/dev/null 2>"$tmp/err"
 rc=$?
 expect "hist --per-file: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
+for sub in "threads --json" "hist --json"; do
+	"$WCA" $sub "$a" "$b" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	expect "$sub with two files: exit 2, no document ($rc: $(head -1 "$tmp/err"))" \
+		$rc -eq 2 -a ! -s "$tmp/out"
+done
+
+# an option after a FILE is refused (getopt stops at the first FILE), not taken as a FILE
+"$WCA" flamegraph "$a" -o "$tmp/late.svg" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "flamegraph FILE -o SVG: exit 2, nothing written ($rc: $(head -1 "$tmp/err"))" \
+	$rc -eq 2 -a ! -s "$tmp/out" -a ! -e "$tmp/late.svg"
+"$WCA" hist "$a" "$b" --kind runq >"$tmp/out" 2>"$tmp/err"
+rc=$?
+expect "hist FILE FILE --kind runq: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2 -a ! -s "$tmp/out"
+cp "$a" "$tmp/-x.wct"
+(cd "$tmp" && "$WCA" hist -- "$a" -x.wct) >"$tmp/out" 2>"$tmp/err"
+expect "hist -- FILE -x.wct: a FILE after --, read ($? $(head -1 "$tmp/err"))" \
+	"$(grep -c '^==> ' "$tmp/out")" -eq 2
+
+# one FILE not read: the others' export written and kept, exit 1; a cut one with it: still 1
+for f in pprof speedscope chrome; do
+	"$WCA" export --format $f -o "$tmp/part.$f" "$a" "$tmp/none.wct" 2>/dev/null
+	rc=$?
+	expect "export --format $f, a missing FILE among two: exit 1, the other's kept ($rc)" \
+		$rc -eq 1 -a -s "$tmp/part.$f"
+done
+"$WCA" folded "$G/sigkill.wct" "$tmp/none.wct" >/dev/null 2>&1
+rc=$?
+expect "folded of a cut FILE and a missing one: exit 1, the worse (not 3) ($rc)" $rc -eq 1
+
+# --per-file: files of the same name told apart by their paths; speedscope's profiles too
+mkdir -p "$tmp/h1" "$tmp/h2"
+cp "$a" "$tmp/h1/trace.wct"
+cp "$b" "$tmp/h2/trace.wct"
+(cd "$tmp" && "$WCA" folded --per-file h1/trace.wct h2/trace.wct) 2>/dev/null |
+	cut -d';' -f1 | sort -u >"$tmp/labels"
+expect "--per-file, two trace.wct: labels h1/trace and h2/trace ($(tr '\n' ' ' <"$tmp/labels"))" \
+	"$(tr '\n' ' ' <"$tmp/labels")" = "h1/trace h2/trace "
+"$WCA" export --format speedscope --per-file -o "$tmp/ss.json" "$a" "$b" 2>/dev/null
+set -- $(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = [p["name"] for p in d["profiles"]]
+frames = [f["name"] for f in d["shared"]["frames"]]
+print(sum(n.startswith("demo: ") for n in names), sum(n.startswith("waker-stacks: ") for n in names),
+      len(names), sum(f in ("demo", "waker-stacks") for f in frames))' "$tmp/ss.json")
+expect "speedscope --per-file: each profile named after its file ($1 demo, $2 waker-stacks of $3), no file frame in the stacks ($4)" \
+	"$1" -ge 1 -a "$2" -ge 1 -a "$(($1 + $2))" -eq "$3" -a "$4" -eq 0
 
 [ $fails -eq 0 ] || { echo "$fails check(s) failed"; exit 1; }
 exit 0

@@ -341,6 +341,11 @@ int wc_cli_parse(struct wc_cli *c, int argc, char **argv, unsigned groups,
 	if (argc - optind < 1 || (argc - optind > 1 && !(groups & WC_CLI_FILES)))
 		return wc_cli_bad(argc - optind > 1 ? "one FILE only, not also" : "no FILE given",
 				  argc - optind > 1 ? argv[optind + 1] : argv[0]);
+	/* options go before FILE (getopt stops at the first FILE): one after it is refused, as
+	 * with one FILE only, unless "--" said the rest are files */
+	for (int i = optind + 1; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1] && strcmp(argv[optind - 1], "--") != 0)
+			return wc_cli_bad("options go before FILE, not after it", argv[i]);
 	c->file = argv[optind];
 	c->files = argv + optind;
 	c->nfiles = argc - optind;
@@ -447,7 +452,12 @@ int wc_cli_open(struct wc_cli_session *s, const char *file)
 		return WC_EXIT_BAD_FILE;
 	}
 	wc_analysis_set_max_memory(s->a, s->max_memory);
-	wc_analysis_set_symbol_paths(s->a, s->paths);
+	if (wc_analysis_set_symbol_paths(s->a, s->paths)) {
+		fprintf(stderr, "wcanalyze: %s: out of memory\n", file);
+		wc_analysis_close(s->a);
+		s->a = NULL;
+		return WC_EXIT_BAD_FILE;
+	}
 	return -1;
 }
 

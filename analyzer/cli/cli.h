@@ -233,9 +233,15 @@ int wc_cli_end(struct wc_cli_session *s, int status);
 int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_ops *ops,
 			 struct wc_out_args *args, struct wc_out_result *res, bool *written);
 
-/* wc_cli_file_label() - --per-file's name of @path in @buf (@len bytes): its base name, less a
- * ".wct" ending.  Return: @buf. */
-const char *wc_cli_file_label(const char *path, char *buf, size_t len);
+/* wc_cli_worse() - of two exit statuses, the one that says more is wrong: WC_EXIT_USAGE, then
+ * WC_EXIT_BAD_FILE (a file not read, or damaged), then WC_EXIT_TRUNCATED, then WC_EXIT_OK;
+ * a negative one (-1: go on) counts as none. */
+int wc_cli_worse(int a, int b);
+
+/* wc_cli_file_label() - --per-file's name of file @i of @c in @buf (@len bytes): its base
+ * name, less a ".wct" ending; where another FILE has the same, its path as given, less ".wct"
+ * (h1/trace.wct and h2/trace.wct: "h1/trace" and "h2/trace").  Return: @buf. */
+const char *wc_cli_file_label(const struct wc_cli *c, int i, char *buf, size_t len);
 
 /**
  * wc_cli_each_file() - subcommand @cmd run on each FILE of @c in turn, as if given alone:

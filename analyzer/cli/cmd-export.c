@@ -130,18 +130,19 @@ static void row_options(struct wc_profile_opts *o, const struct wc_output_ops *o
 		o->unit = WC_UNIT_NS;
 }
 
-/* The profile of several files (wc_cli_profile_files()) in format @ops on @out. */
-static int profile_files(struct wc_cli *c, const struct args *x, FILE *out, bool *empty)
+/* The profile of several files (wc_cli_profile_files()) in format @ops on @out; *@written:
+ * whether the document was written whole.  Return: -1 (all read), or the exit status. */
+static int profile_files(struct wc_cli *c, const struct args *x, FILE *out, bool *empty,
+			 bool *written)
 {
 	struct wc_out_args args = { .out = out, .fleet = x->fleet };
 	struct wc_out_result res = { 0 };
-	bool written = false;
 	int ret;
 
 	row_options(&c->prof, x->ops);
-	ret = wc_cli_profile_files(c, false, x->ops, &args, &res, &written);
-	*empty = written && !res.lines;
-	return written && ret == WC_EXIT_OK ? -1 : ret;
+	ret = wc_cli_profile_files(c, false, x->ops, &args, &res, written);
+	*empty = *written && !res.lines;
+	return *written && ret == WC_EXIT_OK ? -1 : ret;
 }
 
 /* The profile in format @ops (a row of the output table) on @out. */
@@ -266,9 +267,10 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
  * The timelines of several FILEs in one chrome document, each file replayed in turn (its own
  * --time window), placed after the first by their wall clocks; with --per-file, each file's
  * threads apart (pids and tids raised by 10,000,000 a file: Linux's pid_max is at most 2^22)
- * and its processes named after it.  Return: -1 when written, else the exit status.
+ * and its processes named after it; *@written: whether the document was written whole.
+ * Return: -1 when all were read, else the exit status.
  */
-static int chrome_files(struct wc_cli *c, FILE *out, bool *empty)
+static int chrome_files(struct wc_cli *c, FILE *out, bool *empty, bool *written)
 {
 	struct wc_chrome_opts o = {
 		.filter = c->prof.filter,
@@ -287,15 +289,13 @@ static int chrome_files(struct wc_cli *c, FILE *out, bool *empty)
 		c->file = c->files[i];
 		err = wc_chrome_next_file(
 			ch, c->per_file ? (uint32_t)i * 10000000u : 0,
-			c->per_file ? wc_cli_file_label(c->file, label, sizeof(label)) : NULL);
+			c->per_file ? wc_cli_file_label(c, i, label, sizeof(label)) : NULL);
 		if (err)
 			break;
 		ret = wc_cli_run(&s, c, wc_chrome_consumer(ch));
 		if (ret < 0)
 			err = wc_chrome_next_file(ch, 0, NULL); /* its names, while s.a lives */
-		ret = wc_cli_end(&s, ret);
-		if (ret > worst)
-			worst = ret;
+		worst = wc_cli_worse(worst, wc_cli_end(&s, ret));
 	}
 	c->file = c->files[0];
 	if (!err)
@@ -306,6 +306,7 @@ static int chrome_files(struct wc_cli *c, FILE *out, bool *empty)
 			"wall clock: put at its start (give the files in time order)\n",
 			(unsigned long long)wc_chrome_misplaced(ch));
 	*empty = ch && !wc_chrome_slices(ch);
+	*written = !err;
 	wc_chrome_free(ch);
 	if (err) {
 		fprintf(stderr, "wcanalyze: writing the output: %s\n", strerror(-err));
@@ -326,7 +327,7 @@ int wc_cmd_export(int argc, char **argv)
 	const struct wc_cli_extra extra = { longopts, "o:", handle, &x };
 	struct wc_cli_session s = { 0 };
 	struct wc_outfile out;
-	bool empty = false;
+	bool empty = false, written = false;
 	struct wc_cli c;
 	int ret = wc_cli_parse(&c, argc, argv, WC_CLI_PROFILE | WC_CLI_FILES | WC_CLI_PER_FILE,
 			       &extra, full_usage());
@@ -361,19 +362,21 @@ int wc_cmd_export(int argc, char **argv)
 		return WC_EXIT_BAD_FILE;
 	}
 	if (x.ops && (c.nfiles > 1 || c.per_file))
-		ret = profile_files(&c, &x, out.f, &empty);
+		ret = profile_files(&c, &x, out.f, &empty, &written);
 	else if (c.nfiles > 1 || c.per_file)
-		ret = chrome_files(&c, out.f, &empty);
+		ret = chrome_files(&c, out.f, &empty, &written);
 	else
 		ret = x.ops ? profile(&c, &s, &x, out.f, &empty) : chrome(&c, &s, out.f, &empty);
 	if (ret < 0 && empty)
 		fprintf(stderr,
 			"wcanalyze: warning: %s: nothing to export: no run, interval or "
 			"sample passed the filters\n",
-			c.file);
+			c.nfiles > 1 ? "the FILEs" : c.file);
 	ret = wc_cli_end(&s, ret);
-	err = wc_outfile_close(&out, ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED);
-	if (err && (ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED)) {
+	/* several files: the others' document is kept when one could not be read */
+	written = written || ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED;
+	err = wc_outfile_close(&out, written);
+	if (err && written) {
 		fprintf(stderr, "wcanalyze: %s: %s\n", x.output ? x.output : "stdout",
 			strerror(-err));
 		ret = WC_EXIT_BAD_FILE;

@@ -104,13 +104,15 @@ int wc_cmd_hist(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
-	if (c.nfiles > 1)
-		return wc_cli_each_file(&c, argc, argv, wc_cmd_hist);
 	if (x.per_process && x.per_thread)
 		return wc_cli_bad("-P and -L exclude each other", "-P -L");
 	if (x.o.kind != WC_HIST_OFF && (c.prof.filter.min_block_ns || c.prof.filter.max_block_ns))
 		return wc_cli_bad("-m and -M go with --kind off only",
 				  x.o.kind == WC_HIST_ON ? "--kind on" : "--kind runq");
+	if (c.nfiles > 1 && x.json) /* one JSON document each would not make one */
+		return wc_cli_bad("--json takes one FILE", c.files[1]);
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_hist);
 	x.o.per = x.per_process ? WC_HIST_PROCESS : x.per_thread ? WC_HIST_THREAD : WC_HIST_ALL;
 	x.o.filter = c.prof.filter;
 	h = wc_hist_new(&x.o);

@@ -61,6 +61,8 @@ int wc_cmd_threads(int argc, char **argv)
 
 	if (ret >= 0)
 		return ret;
+	if (c.nfiles > 1 && o.json) /* one JSON document each would not make one */
+		return wc_cli_bad("--json takes one FILE", c.files[1]);
 	if (c.nfiles > 1)
 		return wc_cli_each_file(&c, argc, argv, wc_cmd_threads);
 	to = (struct wc_threads_opts){ .filter = c.prof.filter, .unit = o.unit, .sort = o.sort };

@@ -120,10 +120,10 @@ int wc_cmd_timehist(int argc, char **argv)
 			   usage);
 	if (ret >= 0)
 		return ret;
-	if (c.nfiles > 1)
-		return wc_cli_each_file(&c, argc, argv, wc_cmd_timehist);
 	if (x.summary_only && (x.o.wakeups || x.o.next)) /* as perf: rows only they print */
 		return wc_cli_bad("-s shows no rows: it excludes", x.o.wakeups ? "-w" : "-n");
+	if (c.nfiles > 1)
+		return wc_cli_each_file(&c, argc, argv, wc_cmd_timehist);
 	x.o.filter = c.prof.filter;
 	x.o.events = !x.summary_only;
 	x.o.summary = x.summary_only || x.with_summary;

@@ -13,9 +13,10 @@
 #include "analyzer/output/merge.h"
 #include "analyzer/reports/info.h"
 
-const char *wc_cli_file_label(const char *path, char *buf, size_t len)
+/* @path's base name, less a ".wct" ending, in @buf (@len bytes); @whole: the path as it is. */
+static const char *label_of(const char *path, bool whole, char *buf, size_t len)
 {
-	const char *b = strrchr(path, '/');
+	const char *b = whole ? NULL : strrchr(path, '/');
 	size_t n;
 
 	b = b ? b + 1 : path;
@@ -23,6 +24,17 @@ const char *wc_cli_file_label(const char *path, char *buf, size_t len)
 	if (n > 4 && !strcmp(b + n - 4, ".wct"))
 		n -= 4;
 	snprintf(buf, len, "%.*s", (int)n, b);
+	return buf;
+}
+
+const char *wc_cli_file_label(const struct wc_cli *c, int i, char *buf, size_t len)
+{
+	char other[256];
+
+	label_of(c->files[i], false, buf, len);
+	for (int j = 0; j < c->nfiles; j++)
+		if (j != i && !strcmp(label_of(c->files[j], false, other, sizeof(other)), buf))
+			return label_of(c->files[i], true, buf, len);
 	return buf;
 }
 
@@ -46,9 +58,9 @@ static void span_add(struct wc_out_span *span, struct wc_out_span s, bool first)
 	span->duration_ns = end - span->wall_ns;
 }
 
-/* One file's profile into @m.  Return: its exit status, or -errno when @m failed. */
-static int one_file(struct wc_cli *c, bool waker, struct wc_out_merge *m, struct wc_out_span *span,
-		    bool first)
+/* The profile of file @i of @c into @m.  Return: its exit status, or -errno when @m failed. */
+static int one_file(struct wc_cli *c, int i, bool waker, struct wc_out_merge *m,
+		    struct wc_out_span *span, bool first)
 {
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p = NULL;
@@ -58,9 +70,9 @@ static int one_file(struct wc_cli *c, bool waker, struct wc_out_merge *m, struct
 	if (ret < 0) {
 		const struct wc_tasks *t = wc_analysis_tasks(s.a);
 
-		err = wc_out_merge_file(
-			m, t->dsos, t->ndsos,
-			c->per_file ? wc_cli_file_label(c->file, label, sizeof(label)) : NULL);
+		err = wc_out_merge_file(m, t->dsos, t->ndsos,
+					c->per_file ? wc_cli_file_label(c, i, label, sizeof(label))
+						    : NULL);
 		if (!err)
 			err = wc_profile_lines(p, s.a, s.sym, wc_out_merge_line, m);
 		span_add(span, wc_out_span_of(s.a, &c->prof), first);
@@ -87,13 +99,13 @@ int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_op
 		int ret;
 
 		c->file = c->files[i];
-		ret = one_file(c, waker, m, &span, !done);
+		ret = one_file(c, i, waker, m, &span, !done);
 		if (ret < 0)
 			err = ret;
 		else if (ret == WC_EXIT_USAGE)
 			err = -EINVAL; /* the same options for every file: stop */
-		else if (ret > worst)
-			worst = ret;
+		else
+			worst = wc_cli_worse(worst, ret);
 		done += ret == WC_EXIT_OK || ret == WC_EXIT_TRUNCATED;
 	}
 	c->prof.unit = unit;
@@ -121,13 +133,15 @@ int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_op
 int wc_cli_each_file(const struct wc_cli *c, int argc, char **argv, int (*cmd)(int, char **))
 {
 	int k = argc - c->nfiles, worst = WC_EXIT_OK;
-	char **v = malloc(((size_t)k + 2) * sizeof(*v));
+	char **v = malloc(((size_t)k + 3) * sizeof(*v)), dashes[] = "--";
 
 	if (!v) {
 		fprintf(stderr, "wcanalyze: out of memory\n");
 		return WC_EXIT_BAD_FILE;
 	}
 	memcpy(v, argv, (size_t)k * sizeof(*v));
+	if (strcmp(v[k - 1], "--") != 0) /* a FILE such as "-x.wct" is not an option */
+		v[k++] = dashes;
 	for (int i = 0; i < c->nfiles; i++) {
 		int ret;
 
@@ -141,9 +155,22 @@ int wc_cli_each_file(const struct wc_cli *c, int argc, char **argv, int (*cmd)(i
 			worst = ret;
 			break;
 		}
-		if (ret > worst)
-			worst = ret;
+		worst = wc_cli_worse(worst, ret);
 	}
 	free(v);
 	return worst;
+}
+
+int wc_cli_worse(int a, int b)
+{
+	static const int rank[] = { [WC_EXIT_OK] = 0,
+				    [WC_EXIT_TRUNCATED] = 1,
+				    [WC_EXIT_BAD_FILE] = 2,
+				    [WC_EXIT_USAGE] = 3 };
+
+	if (a < 0 || a > WC_EXIT_TRUNCATED)
+		return b;
+	if (b < 0 || b > WC_EXIT_TRUNCATED)
+		return a;
+	return rank[b] > rank[a] ? b : a;
 }

@@ -99,12 +99,11 @@ void wc_analysis_set_max_memory(struct wc_analysis *a, uint64_t max_bytes)
 	a->max_memory = max_bytes;
 }
 
-void wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths)
+int wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths)
 {
 	a->paths = paths;
-	/* (out of memory: the files at their own paths, which the footer's counts then show) */
-	(void)wc_replay_set_symfs(a->replay,
-				  paths && paths->symfs && paths->symfs[0] ? paths->symfs : NULL);
+	return wc_replay_set_symfs(a->replay,
+				   paths && paths->symfs && paths->symfs[0] ? paths->symfs : NULL);
 }
 
 static int fail(struct wc_analysis *a, int err, const char *fmt, const char *what)

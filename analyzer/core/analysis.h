@@ -118,10 +118,12 @@ void wc_analysis_set_progress(struct wc_analysis *a,
 void wc_analysis_set_max_memory(struct wc_analysis *a, uint64_t max_bytes);
 
 /*
- * wc_analysis_set_symbol_paths() - optional, before the first wc_analysis_symbolizer(): where
- * the symbolizer looks for the recorded files; @paths borrowed, NULL the defaults.
+ * wc_analysis_set_symbol_paths() - optional, before the replay: where the symbolizer, and a
+ * source that reads the recorded files while replaying (perf.data's dwarf stacks), look for
+ * them; @paths borrowed, NULL the defaults.
+ * Return: 0, or -ENOMEM (the source could not keep --symfs).
  */
-void wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths);
+int wc_analysis_set_symbol_paths(struct wc_analysis *a, const struct wc_symbol_paths *paths);
 
 /**
  * wc_analysis_run() - replay the whole file into @c

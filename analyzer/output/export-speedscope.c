@@ -85,18 +85,21 @@ static int64_t frame_index(struct ss *ss, const struct wc_out_frame *f)
 }
 
 /*
- * The profile of thread @tid, whose line key is @key, added when new: its index, or -ENOMEM.
- * A thread is one profile even when its comm changed (a prctl name, an exec), which folded
- * --per-thread splits: it is named after its last comm.
+ * The profile of the thread of line @l, whose key frame is @l->frames[@k] (the frames before
+ * it: a --per-file label, merge.h), added when new: its index, or -ENOMEM.  A thread is one
+ * profile even when its comm changed (a prctl name, an exec), which folded --per-thread
+ * splits: it is named after its last comm, and after its label ("LABEL: comm-TID"), which
+ * keeps equal tids of several files apart.
  */
-static int64_t prof_of(struct ss *ss, const struct wc_out_line *l, const char *key)
+static int64_t prof_of(struct ss *ss, const struct wc_out_line *l, uint32_t k)
 {
-	uint32_t tid = l->tid;
+	const char *label = k ? l->frames[0].name : NULL, *key = l->frames[k].name;
+	uint64_t map_key = (uint64_t)(k ? l->frames[0].id + 1 : 0) << 32 | l->tid;
 	struct prof *p;
 	uint64_t *v;
-	int inserted;
+	int inserted, n;
 
-	v = wc_map64_put(&ss->by_tid, tid, ss->nprofs, &inserted);
+	v = wc_map64_put(&ss->by_tid, map_key, ss->nprofs, &inserted);
 	if (!v)
 		return -ENOMEM;
 	if (!inserted)
@@ -105,31 +108,42 @@ static int64_t prof_of(struct ss *ss, const struct wc_out_line *l, const char *k
 		return -ENOMEM;
 	p = &ss->profs[ss->nprofs];
 	memset(p, 0, sizeof(*p));
-	p->tid = tid;
+	p->tid = l->tid;
 	p->pid = l->pid;
-	if (!l->thread_comm)
-		p->key = strdup(key);
-	else if (asprintf(&p->key, "%s-%u", l->thread_comm, tid) < 0)
+	if (l->thread_comm)
+		n = asprintf(&p->key, "%s%s%s-%u", label ? label : "", label ? ": " : "",
+			     l->thread_comm, l->tid);
+	else
+		n = asprintf(&p->key, "%s%s%s", label ? label : "", label ? ": " : "", key);
+	if (n < 0) {
 		p->key = NULL;
-	if (!p->key)
 		return -ENOMEM;
+	}
 	return (int64_t)ss->nprofs++;
 }
 
-/* One line of a per-thread profile: its key frame names the thread, the others a sample. */
+/* One line of a per-thread profile: its key frame names the thread (after a --per-file label,
+ * if any), the frames after it a sample. */
 static int ss_line(void *state, const struct wc_out_line *l)
 {
 	struct ss *ss = state;
 	struct sample *smp;
+	uint32_t k = 0;
 	int64_t prof;
 
-	prof = prof_of(ss, l, l->nframes ? l->frames[0].name : "");
+	if (!l->nframes)
+		return 0;
+	while (k + 1 < l->nframes && !(l->frames[k].flags & WC_FRAME_KEY))
+		k++;
+	if (!(l->frames[k].flags & WC_FRAME_KEY)) /* no key frame: the first is the key */
+		k = 0;
+	prof = prof_of(ss, l, k);
 	if (prof < 0 || wc_grow((void **)&ss->samples, &ss->samples_cap, ss->nsamples + 1,
 				sizeof(*ss->samples)))
 		return -ENOMEM;
 	smp = &ss->samples[ss->nsamples];
 	*smp = (struct sample){ .prof = (uint32_t)prof, .first = ss->nstack, .weight = l->value };
-	for (uint32_t i = 1; i < l->nframes; i++) {
+	for (uint32_t i = k + 1; i < l->nframes; i++) {
 		int64_t f = frame_index(ss, &l->frames[i]);
 
 		if (f < 0 || wc_grow((void **)&ss->stack, &ss->stack_cap, ss->nstack + 1,

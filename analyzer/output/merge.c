@@ -216,7 +216,9 @@ static int feed(const struct wc_out_merge *m, const uint32_t *order, size_t n, u
 		const struct mline *ml = &m->lines[order[i]];
 		struct wc_out_line l = { .tid = ml->tid,
 					 .pid = ml->pid,
-					 .comm = wc_names_get(&m->names, ml->comm),
+					 .comm = ml->comm == NONE
+							 ? "[unknown]"
+							 : wc_names_get(&m->names, ml->comm),
 					 .thread_comm = name_or_null(m, ml->thread_comm),
 					 .proc_comm = name_or_null(m, ml->proc_comm),
 					 .nframes = ml->nframes,
