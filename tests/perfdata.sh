@@ -250,6 +250,19 @@ expect "dwarf.data, --symfs: all of dwprog's off-CPU time ($2 us, 12 naps of 2 m
 n=$("$WCA" info --symfs "$R" "$D/dwarf.data" 2>/dev/null | sed -n 's/^ *unwound: *\([0-9]*\) to the outermost frame.*/\1/p')
 expect "dwarf.data, --symfs: info counts its 12 switch-outs unwound to the outermost frame or more (${n:-none})" \
 	"${n:-0}" -ge 12
+# another build of the program at that path under --symfs: refused by its build-id, not used
+mkdir -p "$tmp/other/tmp/wc-perf-dwarf"
+if sed 's/2000000/3000000/' "$D/dwprog.c" >"$tmp/other/dwprog.c" &&
+	${CC:-cc} -O1 -g0 -fomit-frame-pointer -fasynchronous-unwind-tables -nostdlib -static \
+		-no-pie -fno-stack-protector -Wl,--build-id -Wl,-z,noseparate-code \
+		-o "$tmp/other/tmp/wc-perf-dwarf/dwprog" "$tmp/other/dwprog.c" 2>"$tmp/cc.err"; then
+	n=$("$WCA" info --symfs "$tmp/other" "$D/dwarf.data" 2>/dev/null | sed -n 's/.*refused (another build-id) \([0-9]*\).*/\1/p')
+	"$WCA" folded --mode off --symfs "$tmp/other" "$D/dwarf.data" 2>/dev/null | grep '^dwprog;' >"$tmp/dw1"
+	expect "dwarf.data, another build at the path: refused by its build-id (${n:-none}), no dw_main ($(head -1 "$tmp/dw1"))" \
+		"${n:-0}" -ge 1 -a "$(grep -c dw_main "$tmp/dw1")" -eq 0
+else
+	echo "note: not checked: another build of dwprog ($(head -1 "$tmp/cc.err"))"
+fi
 if [ ! -e /tmp/wc-perf-dwarf/dwprog ]; then
 	"$WCA" folded --mode off "$D/dwarf.data" 2>/dev/null | grep '^dwprog;' >"$tmp/dw0"
 	expect "dwarf.data without the program: no dw_main, the ip and [unwind failed] ($(head -1 "$tmp/dw0"))" \
