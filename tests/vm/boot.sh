@@ -13,7 +13,8 @@
 #   FILE    copied into the initramfs as /NAME (default: its base name), e.g. static programs
 # The initramfs holds /bin/busybox (busybox-static), /init and the FILEs.  qemu runs with 2
 # CPUs and 512 MiB, TCG unless WC_VM_KVM=1 and /dev/kvm is writable, 180 s at most
-# (WC_VM_TIMEOUT).  noirqdebug: under PREEMPT_RT the serial port's threaded handler falls
+# (WC_VM_TIMEOUT); WC_VM_APPEND adds to the kernel's command line (loglevel=7: the kernel's
+# messages in full, interleaved with the files).  noirqdebug: under PREEMPT_RT the serial port's threaded handler falls
 # behind a TCG guest's output, the kernel takes IRQ 4 for stuck ("nobody cared") and
 # disables it, and the console stops.
 # Exit status: 0 when the guest powered off by itself, 1 when qemu failed or timed out, 77
@@ -106,7 +107,8 @@ accel=tcg
 start=$(date +%s)
 timeout "${WC_VM_TIMEOUT:-180}" qemu-system-x86_64 -accel "$accel" -smp 2 -m 512 -nographic \
 	-no-reboot -kernel "$kernel" -initrd "$out/initrd.gz" \
-	-append "console=ttyS0 quiet panic=-1 tsc=reliable noirqdebug" </dev/null >"$out/console.raw" 2>"$out/qemu.err"
+	-append "console=ttyS0 quiet panic=-1 tsc=reliable noirqdebug ${WC_VM_APPEND:-}" \
+	</dev/null >"$out/console.raw" 2>"$out/qemu.err"
 rc=$?
 tr -d '\r' <"$out/console.raw" >"$out/console"
 rm -f "$out/console.raw" "$out/initrd.gz"
