@@ -76,8 +76,9 @@ int wc_usym_writer_inlines(struct wc_usym_writer *uw, struct wc_writer *w);
 struct wc_usym_stats {
 	uint64_t addresses; /* user addresses resolved (again after new mappings) */
 	uint64_t named;	    /* ... in a function of a mapped file */
-	uint64_t records;   /* USYM records written */
-	uint64_t bytes;	    /* their bytes, uncompressed */
+	uint64_t records;   /* USYM records written (packed: common/wct.h) */
+	uint64_t entries;   /* functions and inlined calls in them */
+	uint64_t bytes;	    /* their bytes, uncompressed (the names' zstd frames as they are) */
 	uint64_t files;	    /* build-ids read */
 	uint64_t ns; /* time in wc_usym_writer_flush() and _inlines(), ns (CLOCK_MONOTONIC) */
 };

@@ -6,9 +6,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "analyzer/symbols/dwinline.h"
 #include "common/grow.h"
+#include "common/usym-pack.h"
 
 struct ufn {
 	uint64_t start, end; /* file offsets */
@@ -34,6 +36,8 @@ struct wc_usyms {
 	struct ufile *files;
 	size_t nfiles, cap;
 	uint64_t bad;
+	struct wc_usym_history hist; /* names of the packed records so far */
+	ZSTD_DCtx *zd;		     /* NULL until the first names frame */
 };
 
 struct wc_usyms *wc_usyms_new(void)
@@ -58,6 +62,8 @@ void wc_usyms_free(struct wc_usyms *u)
 			fns_fini(&u->files[i].inl[d]);
 	}
 	free(u->files);
+	wc_usym_history_fini(&u->hist);
+	ZSTD_freeDCtx(u->zd);
 	free(u);
 }
 
@@ -79,41 +85,175 @@ static struct ufile *file_of(const struct wc_usyms *u, const uint8_t *id, size_t
 	return NULL;
 }
 
+/* The file of build-id id, added with source when new.  Return: it, or NULL (ENOMEM). */
+static struct ufile *file_add(struct wc_usyms *u, const uint8_t *id, size_t id_len, int source)
+{
+	struct ufile *f = file_of(u, id, id_len);
+
+	if (f)
+		return f;
+	if (wc_grow((void **)&u->files, &u->cap, u->nfiles + 1, sizeof(*u->files)))
+		return NULL;
+	f = &u->files[u->nfiles++];
+	*f = (struct ufile){ .id_len = id_len, .source = source };
+	memcpy(f->id, id, id_len);
+	return f;
+}
+
+/* Keep [start, end) of f, of depth, named name (copied).  Return: 0 or -ENOMEM. */
+static int range_add(struct ufile *f, unsigned depth, uint64_t start, uint64_t end,
+		     const char *name)
+{
+	struct ufns *fs = depth ? &f->inl[depth - 1] : &f->fns;
+	struct ufn *fn;
+
+	if (wc_grow((void **)&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v)))
+		return -ENOMEM;
+	fn = &fs->v[fs->n];
+	fn->name = strdup(name);
+	if (!fn->name)
+		return -ENOMEM;
+	fn->start = start;
+	fn->end = end;
+	fs->n++;
+	fs->sorted = false;
+	return 0;
+}
+
+/* A packed record's names, decompressed against the names before them (common/wct.h).
+ * Return: names_len bytes, to free(); NULL when they cannot be read (or ENOMEM). */
+static char *unpack_names(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
+{
+	const uint8_t *src = p->data + p->groups_len;
+	char *names = malloc(p->names_len ? p->names_len : 1);
+	const char *prefix;
+	size_t plen, n;
+
+	if (!names || !p->names_zlen) {
+		if (names && p->names_len)
+			memcpy(names, src, p->names_len);
+		return names;
+	}
+	prefix = wc_usym_history_prefix(&u->hist, &plen);
+	if ((!u->zd && !(u->zd = ZSTD_createDCtx())) ||
+	    ZSTD_isError(ZSTD_DCtx_reset(u->zd, ZSTD_reset_session_only)) ||
+	    (prefix && ZSTD_isError(ZSTD_DCtx_refPrefix(u->zd, prefix, plen))))
+		goto fail;
+	n = ZSTD_decompressDCtx(u->zd, names, p->names_len, src, p->names_zlen);
+	if (!ZSTD_isError(n) && n == p->names_len)
+		return names;
+fail:
+	free(names);
+	return NULL;
+}
+
+/* Where a packed record's groups are read. */
+struct cursor {
+	const uint8_t *g, *gend; /* the groups */
+	const char *nm, *nmend;	 /* the names, each NUL-terminated */
+};
+
+/* Read one group at c and keep its ranges, counting them in *ranges.  Return: 1, 0 when the
+ * group is cut short or wrong (the record's rest is not read), or -ENOMEM. */
+static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges)
+{
+	const uint8_t *q = c->g, *id;
+	uint64_t n, start = 0, delta, size;
+	unsigned id_len, source, depth;
+	struct ufile *f;
+
+	if (q >= c->gend)
+		return 0;
+	id_len = *q++;
+	if (!id_len || id_len > WC_BUILD_ID_MAX || c->gend - q < (ptrdiff_t)id_len + 2)
+		return 0;
+	id = q;
+	q += id_len;
+	source = *q++;
+	depth = *q++;
+	if (wc_uleb_get(&q, c->gend, &n) || depth > WC_INLINE_MAX_DEPTH)
+		return 0;
+	c->g = q;
+	f = file_add(u, id, id_len, (int)source);
+	if (!f)
+		return -ENOMEM;
+	for (; n; n--) {
+		const char *name = c->nm;
+		size_t len = strnlen(name, (size_t)(c->nmend - name));
+
+		if (wc_uleb_get(&c->g, c->gend, &delta) || wc_uleb_get(&c->g, c->gend, &size) ||
+		    name + len == c->nmend || delta > UINT64_MAX - start)
+			return 0;
+		c->nm += len + 1;
+		start += delta;
+		(*ranges)++;
+		if (!size || size > UINT64_MAX - start) {
+			u->bad++;
+			continue;
+		}
+		if (range_add(f, depth, start, start + size, name))
+			return -ENOMEM;
+	}
+	return 1;
+}
+
+/* Keep the ranges of a packed record; one that cannot be read, or whose rest cannot, counts
+ * as one bad record, and a range with no size as another.  Return: 0 or -ENOMEM. */
+static int pack_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
+{
+	size_t body = p->h.size >= sizeof(*p) ? p->h.size - sizeof(*p) : 0;
+	struct cursor c;
+	uint32_t ranges = 0;
+	char *names = NULL;
+	int ok = 1;
+
+	if (p->h.size < sizeof(*p) || p->reserved0 || p->groups_len > body ||
+	    p->names_len > WC_USYM_NAMES_MAX ||
+	    (p->names_zlen ? p->names_zlen : p->names_len) > body - p->groups_len)
+		goto out_bad;
+	names = unpack_names(u, p);
+	if (!names || (p->names_len && names[p->names_len - 1]))
+		goto out_bad;
+	if (wc_usym_history_add(&u->hist, names, p->names_len)) {
+		free(names);
+		return -ENOMEM;
+	}
+	c = (struct cursor){ p->data, p->data + p->groups_len, names, names + p->names_len };
+	for (uint32_t i = 0; i < p->groups && (ok = group_add(u, &c, &ranges)) > 0; i++)
+		;
+	if (ok < 0) {
+		free(names);
+		return ok;
+	}
+	if (ok && ranges == p->count && c.g == c.gend && c.nm == c.nmend) {
+		free(names);
+		return 0;
+	}
+out_bad:
+	free(names);
+	u->bad++;
+	return 0;
+}
+
 int wc_usyms_add(struct wc_usyms *u, const struct wc_rec_usym *r)
 {
 	size_t body = r->h.size - sizeof(*r);
 	struct ufile *f;
-	struct ufns *fs;
-	struct ufn *fn;
 
+	if (r->h.flags & WC_USYM_F_PACKED)
+		return pack_add(u, (const void *)r);
 	if (!r->build_id_size || r->build_id_size > WC_BUILD_ID_MAX || r->name_len > body ||
 	    !r->name_len || r->name[r->name_len - 1] || r->depth > WC_INLINE_MAX_DEPTH ||
 	    (r->start >= r->end && (r->start || r->end || r->depth))) {
 		u->bad++;
 		return 0;
 	}
-	f = file_of(u, r->build_id, r->build_id_size);
-	if (!f) {
-		if (wc_grow((void **)&u->files, &u->cap, u->nfiles + 1, sizeof(*u->files)))
-			return -ENOMEM;
-		f = &u->files[u->nfiles++];
-		*f = (struct ufile){ .id_len = r->build_id_size, .source = r->source };
-		memcpy(f->id, r->build_id, r->build_id_size);
-	}
+	f = file_add(u, r->build_id, r->build_id_size, r->source);
+	if (!f)
+		return -ENOMEM;
 	if (r->start == r->end)
 		return 0; /* the build-id's source alone */
-	fs = r->depth ? &f->inl[r->depth - 1] : &f->fns;
-	if (wc_grow((void **)&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v)))
-		return -ENOMEM;
-	fn = &fs->v[fs->n];
-	fn->name = strdup(r->name);
-	if (!fn->name)
-		return -ENOMEM;
-	fn->start = r->start;
-	fn->end = r->end;
-	fs->n++;
-	fs->sorted = false;
-	return 0;
+	return range_add(f, r->depth, r->start, r->end, r->name);
 }
 
 static int fn_cmp(const void *pa, const void *pb)
