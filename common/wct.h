@@ -487,6 +487,7 @@ static_assert(sizeof(struct wc_rec_usym) == 56, "usym record");
 #define WC_USYM_F_PACKED   0x0100u     /* wc_rec_header.flags of a packed USYM record */
 #define WC_USYM_PREFIX_MAX (64u << 10) /* bytes of earlier names a names frame refers to */
 #define WC_USYM_NAMES_MAX  (16u << 20) /* names_len a reader accepts, bytes */
+#define WC_USYM_NAME_MAX   4096u       /* bytes of a name, NUL included: a reader skips longer */
 struct wc_rec_usym_pack {
 	struct wc_rec_header h; /* type WC_REC_USYM, flags include WC_USYM_F_PACKED */
 	uint32_t count;		/* ranges, over all groups */

@@ -18,8 +18,7 @@
 #include "common/map64.h"
 #include "common/usym-pack.h"
 
-#define NAMES_LEVEL    9    /* zstd level of a packed record's names: 0.2 ms for 20 names */
-#define NAME_MAX_BYTES 4096 /* a longer name is no use in a report: not written */
+#define NAMES_LEVEL 9 /* zstd level of a packed record's names: 0.2 ms for 20 names */
 
 /* A mapped file, by build-id; its symbols read on first use. */
 struct ufile {
@@ -216,7 +215,7 @@ static void sort_maps(struct wc_usym_writer *uw)
 static int queue_usym(struct wc_usym_writer *uw, size_t file, uint64_t start, uint64_t end,
 		      uint16_t depth, const char *name)
 {
-	if (name && strlen(name) >= NAME_MAX_BYTES)
+	if (name && strlen(name) >= WC_USYM_NAME_MAX) /* no use in a report: not written */
 		return 0;
 	if (wc_grow((void **)&uw->out, &uw->out_cap, uw->nout + 1, sizeof(*uw->out)))
 		return -ENOMEM;

@@ -12,6 +12,11 @@
 #include "common/grow.h"
 #include "common/usym-pack.h"
 
+/* The most the packed records' names may decompress to, all together: this many times the
+ * records' bytes, and WC_USYM_NAMES_MAX more (a zstd frame of a few bytes may say 16 MiB of
+ * one letter; the recorder's, 3 to 4 times their frames). */
+#define NAMES_EXPANSION 64u
+
 struct ufn {
 	uint64_t start, end; /* file offsets */
 	char *name;	     /* owned */
@@ -36,8 +41,9 @@ struct wc_usyms {
 	struct ufile *files;
 	size_t nfiles, cap;
 	uint64_t bad;
-	struct wc_usym_history hist; /* names of the packed records so far */
-	ZSTD_DCtx *zd;		     /* NULL until the first names frame */
+	struct wc_usym_history hist;	    /* names of the packed records so far */
+	uint64_t names_bytes, packed_bytes; /* their names_len, and their records' size, summed */
+	ZSTD_DCtx *zd;			    /* NULL until the first names frame */
 };
 
 struct wc_usyms *wc_usyms_new(void)
@@ -153,9 +159,9 @@ struct cursor {
 	const char *nm, *nmend;	 /* the names, each NUL-terminated */
 };
 
-/* Read one group at c and keep its ranges, counting them in *ranges.  Return: 1, 0 when the
- * group is cut short or wrong (the record's rest is not read), or -ENOMEM. */
-static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges)
+/* Read one group at c, counting its ranges in *ranges, and when keep, keep them (and count
+ * those of no size as bad).  Return: 1, 0 when the group is cut short or wrong, or -ENOMEM. */
+static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges, bool keep)
 {
 	const uint8_t *q = c->g, *id;
 	uint64_t n, start = 0, delta, size;
@@ -174,8 +180,8 @@ static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges)
 	if (wc_uleb_get(&q, c->gend, &n) || depth > WC_INLINE_MAX_DEPTH)
 		return 0;
 	c->g = q;
-	f = file_add(u, id, id_len, (int)source);
-	if (!f)
+	f = keep ? file_add(u, id, id_len, (int)source) : NULL;
+	if (keep && !f)
 		return -ENOMEM;
 	for (; n; n--) {
 		const char *name = c->nm;
@@ -187,7 +193,9 @@ static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges)
 		c->nm += len + 1;
 		start += delta;
 		(*ranges)++;
-		if (!size || size > UINT64_MAX - start) {
+		if (!keep)
+			continue;
+		if (!size || size > UINT64_MAX - start || len >= WC_USYM_NAME_MAX) {
 			u->bad++;
 			continue;
 		}
@@ -197,41 +205,55 @@ static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges)
 	return 1;
 }
 
-/* Keep the ranges of a packed record; one that cannot be read, or whose rest cannot, counts
- * as one bad record, and a range with no size as another.  Return: 0 or -ENOMEM. */
+/* Read the groups of p, names at names, and when keep, keep their ranges.  Return: 1, 0 when
+ * they do not agree with the names or p's counts, or -ENOMEM. */
+static int groups_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p, const char *names,
+		      bool keep)
+{
+	struct cursor c = { p->data, p->data + p->groups_len, names, names + p->names_len };
+	uint32_t ranges = 0;
+	int ok = 1;
+
+	for (uint32_t i = 0; i < p->groups && (ok = group_add(u, &c, &ranges, keep)) > 0; i++)
+		;
+	if (ok <= 0)
+		return ok;
+	return ranges == p->count && c.g == c.gend && c.nm == c.nmend;
+}
+
+/* Keep the ranges of a packed record, read whole first: one that cannot be (its names, or its
+ * groups cut short or not as many as its counts say) counts as one bad record, and a range of no
+ * size as another; the names, once read, are part of the next names frames' prefix whatever the
+ * groups say, as the writer's are.  Return: 0 or -ENOMEM. */
 static int pack_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
 {
 	size_t body = p->h.size >= sizeof(*p) ? p->h.size - sizeof(*p) : 0;
-	struct cursor c;
-	uint32_t ranges = 0;
 	char *names = NULL;
-	int ok = 1;
+	int ok = 0;
 
+	u->names_bytes += p->names_len;
+	u->packed_bytes += p->h.size;
 	if (p->h.size < sizeof(*p) || p->reserved0 || p->groups_len > body ||
 	    p->names_len > WC_USYM_NAMES_MAX ||
+	    (uint64_t)p->names_len > (uint64_t)p->count * WC_USYM_NAME_MAX ||
+	    u->names_bytes > NAMES_EXPANSION * u->packed_bytes + WC_USYM_NAMES_MAX ||
 	    (p->names_zlen ? p->names_zlen : p->names_len) > body - p->groups_len)
-		goto out_bad;
+		goto out;
 	names = unpack_names(u, p);
 	if (!names || (p->names_len && names[p->names_len - 1]))
-		goto out_bad;
+		goto out;
 	if (wc_usym_history_add(&u->hist, names, p->names_len)) {
-		free(names);
-		return -ENOMEM;
+		ok = -ENOMEM;
+		goto out;
 	}
-	c = (struct cursor){ p->data, p->data + p->groups_len, names, names + p->names_len };
-	for (uint32_t i = 0; i < p->groups && (ok = group_add(u, &c, &ranges)) > 0; i++)
-		;
-	if (ok < 0) {
-		free(names);
-		return ok;
-	}
-	if (ok && ranges == p->count && c.g == c.gend && c.nm == c.nmend) {
-		free(names);
-		return 0;
-	}
-out_bad:
+	ok = groups_add(u, p, names, false);
+	if (ok > 0)
+		ok = groups_add(u, p, names, true);
+out:
 	free(names);
-	u->bad++;
+	if (ok < 0)
+		return ok;
+	u->bad += !ok;
 	return 0;
 }
 
