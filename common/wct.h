@@ -438,9 +438,10 @@ enum wc_usym_source {
  * user twin of KSYM, so that a trace names its user frames without the recording host's files.
  * [start, end) are file offsets (as a frame's ip - mapping start + mapping pgoff) of the
  * function's first byte and one past its last; name is the name the recorder's symbolizer
- * gives (demangled, as analyzer/symbols/elfsym.h), NUL-terminated, padded.  Written once per
- * function and build-id, at the end of the recording and at each flush boundary, before the
- * frame that holds the first events of it is complete.  A record with start == end == 0 and
+ * gives (demangled, as analyzer/symbols/elfsym.h), NUL-terminated, padded.  Written (by a 1.8
+ * or 1.9 recorder; a 1.10 one writes packed records, below) once per function and build-id,
+ * at the end of the recording and at each flush boundary, before the frame that holds the
+ * first events of it is complete.  A record with start == end == 0 and
  * an empty name says only where the file's symbols came from (source), once per build-id;
  * every record of a build-id carries the same source.
  * Since 1.9, a record of depth d > 0 is an inlined call instead (a DW_TAG_inlined_subroutine of

@@ -18,7 +18,7 @@
 #include "common/map64.h"
 #include "common/usym-pack.h"
 
-#define NAMES_LEVEL 9 /* zstd level of a packed record's names: 0.2 ms for 20 names */
+#define NAMES_LEVEL 9 /* zstd level of the names: 0.12 ms per kB (20 names) */
 
 /* A mapped file, by build-id; its symbols read on first use. */
 struct ufile {
