@@ -159,8 +159,9 @@ struct cursor {
 	const char *nm, *nmend;	 /* the names, each NUL-terminated */
 };
 
-/* Read one group at c, counting its ranges in *ranges, and when keep, keep them (and count
- * those of no size as bad).  Return: 1, 0 when the group is cut short or wrong, or -ENOMEM. */
+/* Read one group at c, counting its ranges in *ranges, and when keep, keep them (counting as
+ * bad those of no size or named with WC_USYM_NAME_MAX bytes or more).  Return: 1, 0 when the
+ * group is cut short or wrong, or -ENOMEM. */
 static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges, bool keep)
 {
 	const uint8_t *q = c->g, *id;
@@ -222,9 +223,9 @@ static int groups_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p, cons
 }
 
 /* Keep the ranges of a packed record, read whole first: one that cannot be (its names, or its
- * groups cut short or not as many as its counts say) counts as one bad record, and a range of no
- * size as another; the names, once read, are part of the next names frames' prefix whatever the
- * groups say, as the writer's are.  Return: 0 or -ENOMEM. */
+ * groups cut short or not as many as its counts say) counts as one bad record, and a range of
+ * no size or with too long a name as another; the names, once read, are part of the next names
+ * frames' prefix whatever the groups say, as the writer's are.  Return: 0 or -ENOMEM. */
 static int pack_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
 {
 	size_t body = p->h.size >= sizeof(*p) ? p->h.size - sizeof(*p) : 0;
