@@ -471,24 +471,28 @@ static_assert(sizeof(struct wc_rec_usym) == 56, "usym record");
  * ring buffers that named new ones, and one of inlined calls at the end of the file).
  * data[] holds `groups` groups, groups_len bytes, then the names.  A group is one build-id,
  * source and depth, with the ranges of that depth, as plain records of them would say:
- *   u8 build_id_size (1..WC_BUILD_ID_MAX), build_id, u8 source, u8 depth (0..16),
- *   uleb n (0: the build-id's source alone), n x { uleb start_delta, uleb size (> 0) }
- * where a range is [start, start + size), start = the previous range's start in the group
- * (0 for the first) + start_delta: a group's ranges come by start.  uleb: LEB128, unsigned,
- * at most 10 bytes.  The names, `count` NUL-terminated strings (one per range, in the order of
- * the groups and their ranges; names_len bytes), follow the groups: as they are when
- * names_zlen is 0, else as one zstd frame of names_zlen bytes, with its checksum, compressed
- * with as prefix (a raw-content dictionary, ZSTD_CCtx_refPrefix) the last
- * WC_USYM_PREFIX_MAX bytes (or all, when fewer) of the names of the file's earlier packed
- * records, decompressed, end to end: a name is cheap when an earlier one is like it (C++
- * names across frames).  reserved0 is where a plain record has build_id_size: 0, so that a
- * reader before 1.10 counts the record as bad and skips it; a packed record has at least the
+ *   uleb file, [u8 build_id_size (1..WC_BUILD_ID_MAX), build_id, u8 source,]
+ *   u8 depth (0..16), uleb n (0: the build-id's source alone),
+ *   n x { uleb start_delta, uleb size (> 0) }
+ * file is k << 1 | def: the build-id's number k (0, 1, 2 ... in the order the file's packed
+ * records first give them; below WC_USYM_REFS_MAX), with def 1 where k first appears, the
+ * build-id and its source then following (def 0: k's, as given before); where a range is [start,
+ * start + size), start = the previous range's start in the group (0 for the first) + start_delta: a
+ * group's ranges come by start.  uleb: LEB128, unsigned, at most 10 bytes.  The names, `count`
+ * NUL-terminated strings (one per range, in the order of the groups and their ranges; names_len
+ * bytes), follow the groups: as they are when names_zlen is 0, else as one zstd frame of names_zlen
+ * bytes, with its checksum, compressed with as prefix (a raw-content dictionary,
+ * ZSTD_CCtx_refPrefix) the last WC_USYM_PREFIX_MAX bytes (or all, when fewer) of the names of the
+ * file's earlier packed records, decompressed, end to end: a name is cheap when an earlier one is
+ * like it (C++ names across frames).  reserved0 is where a plain record has build_id_size: 0, so
+ * that a reader before 1.10 counts the record as bad and skips it; a packed record has at least the
  * size of a plain one (56 bytes), zeros after its data.
  */
 #define WC_USYM_F_PACKED   0x0100u     /* wc_rec_header.flags of a packed USYM record */
 #define WC_USYM_PREFIX_MAX (64u << 10) /* bytes of earlier names a names frame refers to */
 #define WC_USYM_NAMES_MAX  (16u << 20) /* names_len a reader accepts, bytes */
 #define WC_USYM_NAME_MAX   4096u       /* bytes of a name, NUL included: a reader skips longer */
+#define WC_USYM_REFS_MAX   (1u << 20)  /* build-id numbers a reader accepts: below this */
 struct wc_rec_usym_pack {
 	struct wc_rec_header h; /* type WC_REC_USYM, flags include WC_USYM_F_PACKED */
 	uint32_t count;		/* ranges, over all groups */

@@ -29,6 +29,8 @@ struct ufile {
 	struct wc_elfsym *es;	/* NULL until read */
 	struct wc_dwinline *dw; /* its DWARF, once opened (dw_tried), when it has one */
 	bool dw_tried;
+	bool defined;		 /* its build-id is in a packed record: later ones say ref */
+	uint32_t ref;		 /* its number in the packed records, once defined */
 	struct wc_map64 written; /* depth << 56 | file offset of a start -> 1: record out */
 };
 
@@ -64,6 +66,7 @@ struct wc_usym_writer {
 	size_t nout, out_cap;
 	ZSTD_CCtx *zc;		     /* NULL until the first names frame */
 	struct wc_usym_history hist; /* names written so far: the prefix of the next frame */
+	uint32_t nrefs;		     /* build-ids defined in the packed records so far */
 	struct wc_usym_stats st;
 };
 
@@ -250,21 +253,28 @@ static int uent_cmp(const void *pa, const void *pb)
  * Append to g the group of out[i, j) (one file and depth, by start; a source-only entry adds
  * no range), and their names to nm.  Return: the ranges, or -ENOMEM.
  */
-static long put_group(const struct wc_usym_writer *uw, size_t i, size_t j, struct bytes *g,
+static long put_group(struct wc_usym_writer *uw, size_t i, size_t j, struct bytes *g,
 		      struct bytes *nm)
 {
-	const struct ufile *f = &uw->files[uw->out[i].file];
+	struct ufile *f = &uw->files[uw->out[i].file];
 	uint64_t prev = 0;
 	long n = 0;
 
 	for (size_t k = i; k < j; k++)
 		n += uw->out[k].name != NULL;
-	if (bytes_room(g, 3 + f->id_len + WC_ULEB_MAX))
+	if (bytes_room(g, 3 + f->id_len + 2 * WC_ULEB_MAX))
 		return -ENOMEM;
-	g->p[g->len++] = f->id_len;
-	memcpy(g->p + g->len, f->id, f->id_len);
-	g->len += f->id_len;
-	g->p[g->len++] = f->source;
+	if (f->defined) { /* the build-id by its number */
+		g->len += wc_uleb_put(g->p + g->len, (uint64_t)f->ref << 1);
+	} else { /* its number, and the build-id and source it stands for from here on */
+		f->defined = true;
+		f->ref = uw->nrefs++;
+		g->len += wc_uleb_put(g->p + g->len, (uint64_t)f->ref << 1 | 1);
+		g->p[g->len++] = f->id_len;
+		memcpy(g->p + g->len, f->id, f->id_len);
+		g->len += f->id_len;
+		g->p[g->len++] = f->source;
+	}
 	g->p[g->len++] = (uint8_t)uw->out[i].depth;
 	g->len += wc_uleb_put(g->p + g->len, (uint64_t)n);
 	for (size_t k = i; k < j; k++) {

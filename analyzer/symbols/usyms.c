@@ -43,7 +43,9 @@ struct wc_usyms {
 	uint64_t bad;
 	struct wc_usym_history hist;	    /* names of the packed records so far */
 	uint64_t names_bytes, packed_bytes; /* their names_len, and their records' size, summed */
-	ZSTD_DCtx *zd;			    /* NULL until the first names frame */
+	uint32_t *refs; /* a packed record's build-id number -> index in files + 1 (0: none yet) */
+	size_t refs_cap;
+	ZSTD_DCtx *zd; /* NULL until the first names frame */
 };
 
 struct wc_usyms *wc_usyms_new(void)
@@ -70,6 +72,7 @@ void wc_usyms_free(struct wc_usyms *u)
 	free(u->files);
 	wc_usym_history_fini(&u->hist);
 	ZSTD_freeDCtx(u->zd);
+	free(u->refs);
 	free(u);
 }
 
@@ -159,31 +162,67 @@ struct cursor {
 	const char *nm, *nmend;	 /* the names, each NUL-terminated */
 };
 
+/* The file a group's build-id number k stands for, defined (def) as id, id_len and source, or
+ * not.  Return: it, or NULL when k is not defined, or defined as another build-id (ENOENT),
+ * or when out of memory (ENOMEM). */
+static struct ufile *file_ref(struct wc_usyms *u, uint64_t k, bool def, const uint8_t *id,
+			      unsigned id_len, unsigned source)
+{
+	struct ufile *f;
+	size_t cap = u->refs_cap;
+
+	errno = ENOENT;
+	if (k >= WC_USYM_REFS_MAX)
+		return NULL;
+	if (k < cap && u->refs[k]) {
+		f = &u->files[u->refs[k] - 1];
+		return !def || same_id(f->id, f->id_len, id, id_len) ? f : NULL;
+	}
+	if (!def)
+		return NULL;
+	if (wc_grow((void **)&u->refs, &u->refs_cap, k + 1, sizeof(*u->refs))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(u->refs + cap, 0, (u->refs_cap - cap) * sizeof(*u->refs));
+	f = file_add(u, id, id_len, (int)source);
+	if (!f)
+		errno = ENOMEM;
+	else
+		u->refs[k] = (uint32_t)(f - u->files) + 1;
+	return f;
+}
+
 /* Read one group at c, counting its ranges in *ranges, and when keep, keep them (counting as
- * bad those of no size or named with WC_USYM_NAME_MAX bytes or more).  Return: 1, 0 when the
- * group is cut short or wrong, or -ENOMEM. */
+ * bad those of no size or named with WC_USYM_NAME_MAX bytes or more); a build-id it defines
+ * holds from there on, whatever becomes of its record.  Return: 1, 0 when the group is cut
+ * short or wrong, or -ENOMEM. */
 static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges, bool keep)
 {
-	const uint8_t *q = c->g, *id;
-	uint64_t n, start = 0, delta, size;
-	unsigned id_len, source, depth;
+	const uint8_t *q = c->g, *id = NULL;
+	uint64_t k, n, start = 0, delta, size;
+	unsigned id_len = 0, source = 0, depth;
 	struct ufile *f;
 
+	if (wc_uleb_get(&q, c->gend, &k))
+		return 0;
+	if (k & 1) { /* a definition: the build-id and its source follow */
+		id_len = q < c->gend ? *q++ : 0;
+		if (!id_len || id_len > WC_BUILD_ID_MAX || c->gend - q < (ptrdiff_t)id_len + 1)
+			return 0;
+		id = q;
+		q += id_len;
+		source = *q++;
+	}
 	if (q >= c->gend)
 		return 0;
-	id_len = *q++;
-	if (!id_len || id_len > WC_BUILD_ID_MAX || c->gend - q < (ptrdiff_t)id_len + 2)
-		return 0;
-	id = q;
-	q += id_len;
-	source = *q++;
 	depth = *q++;
 	if (wc_uleb_get(&q, c->gend, &n) || depth > WC_INLINE_MAX_DEPTH)
 		return 0;
 	c->g = q;
-	f = keep ? file_add(u, id, id_len, (int)source) : NULL;
-	if (keep && !f)
-		return -ENOMEM;
+	f = file_ref(u, k >> 1, k & 1, id, id_len, source);
+	if (!f)
+		return errno == ENOMEM ? -ENOMEM : 0;
 	for (; n; n--) {
 		const char *name = c->nm;
 		size_t len = strnlen(name, (size_t)(c->nmend - name));

@@ -190,12 +190,23 @@ struct pk {
 	uint32_t groups, count;
 };
 
+/* A group of build-id id (number 0 for id_a, 1 for id_b), defining it. */
 static void pk_group(struct pk *p, const uint8_t *id, uint8_t id_len, uint8_t depth, uint64_t n)
 {
+	p->glen += wc_uleb_put(p->g + p->glen, (uint64_t)(id == id_b) << 1 | 1);
 	p->g[p->glen++] = id_len;
 	memcpy(p->g + p->glen, id, id_len);
 	p->glen += id_len;
 	p->g[p->glen++] = WC_USYM_SYMTAB;
+	p->g[p->glen++] = depth;
+	p->glen += wc_uleb_put(p->g + p->glen, n);
+	p->groups++;
+}
+
+/* A group of the build-id of number k, as defined before. */
+static void pk_ref(struct pk *p, uint64_t k, uint8_t depth, uint64_t n)
+{
+	p->glen += wc_uleb_put(p->g + p->glen, k << 1);
 	p->g[p->glen++] = depth;
 	p->glen += wc_uleb_put(p->g + p->glen, n);
 	p->groups++;
@@ -260,7 +271,7 @@ Test(usyms_pack, groups_and_names)
 	pk_group(&a, id_a, 20, 0, 2);
 	pk_range(&a, 0x1000, 0x100, "f");   /* [0x1000, 0x1100) */
 	pk_range(&a, 0x1000, 0x80, "g");    /* [0x2000, 0x2080) */
-	pk_group(&a, id_a, 20, 1, 1);	    /* the calls inlined into f */
+	pk_ref(&a, 0, 1, 1);		    /* the calls inlined into f: id_a's number */
 	pk_range(&a, 0x1010, 0x20, "in_f"); /* [0x1010, 0x1030) */
 	pk_group(&a, id_b, 20, 0, 0);	    /* id_b's source alone */
 	add_pack(u, pk_rec(&a, NULL, 0));
@@ -392,5 +403,56 @@ Test(usyms_pack, long_names_skipped)
 	cr_assert_str_eq(wc_usyms_lookup(u, id_a, 20, 0x3000), "short");
 	cr_assert_eq(wc_usyms_bad(u), 2);
 	free(name);
+	wc_usyms_free(u);
+}
+
+Test(usyms_pack, build_id_numbers)
+{
+	struct wc_usyms *u = wc_usyms_new();
+	struct pk p = { 0 };
+
+	pk_ref(&p, 0, 0, 1); /* a number not defined yet */
+	pk_range(&p, 0x1000, 0x10, "undefined");
+	add_pack(u, pk_rec(&p, NULL, 0));
+	cr_assert_eq(wc_usyms_bad(u), 1);
+	memset(&p, 0, sizeof(p)); /* defined, then used in the same record and in the next */
+	pk_group(&p, id_a, 20, 0, 1);
+	pk_range(&p, 0x1000, 0x10, "f");
+	pk_ref(&p, 0, 1, 1);
+	pk_range(&p, 0x1004, 0x4, "in_f");
+	add_pack(u, pk_rec(&p, NULL, 0));
+	memset(&p, 0, sizeof(p));
+	pk_ref(&p, 0, 0, 1);
+	pk_range(&p, 0x2000, 0x10, "g");
+	add_pack(u, pk_rec(&p, NULL, 0));
+	cr_assert_str_eq(wc_usyms_lookup(u, id_a, 20, 0x1000), "f");
+	cr_assert_str_eq(wc_usyms_lookup(u, id_a, 20, 0x2000), "g");
+	cr_assert_eq(wc_usyms_bad(u), 1);
+	memset(&p, 0, sizeof(p)); /* number 0 defined again as another build-id: skipped */
+	p.glen += wc_uleb_put(p.g, 1);
+	p.g[p.glen++] = 20;
+	memcpy(p.g + p.glen, id_b, 20);
+	p.glen += 20;
+	p.g[p.glen++] = WC_USYM_SYMTAB;
+	p.g[p.glen++] = 0;
+	p.glen += wc_uleb_put(p.g + p.glen, 1);
+	p.groups++;
+	pk_range(&p, 0x3000, 0x10, "not id_a's");
+	add_pack(u, pk_rec(&p, NULL, 0));
+	cr_assert_null(wc_usyms_lookup(u, id_a, 20, 0x3000));
+	cr_assert_null(wc_usyms_lookup(u, id_b, 20, 0x3000));
+	cr_assert_eq(wc_usyms_bad(u), 2);
+	memset(&p, 0, sizeof(p)); /* a number past WC_USYM_REFS_MAX */
+	p.glen += wc_uleb_put(p.g, (uint64_t)WC_USYM_REFS_MAX << 1 | 1);
+	p.g[p.glen++] = 20;
+	memcpy(p.g + p.glen, id_b, 20);
+	p.glen += 20;
+	p.g[p.glen++] = WC_USYM_SYMTAB;
+	p.g[p.glen++] = 0;
+	p.glen += wc_uleb_put(p.g + p.glen, 0);
+	p.groups++;
+	add_pack(u, pk_rec(&p, NULL, 0));
+	cr_assert_eq(wc_usyms_bad(u), 3);
+	cr_assert_eq(wc_usyms_source(u, id_b, 20), -1);
 	wc_usyms_free(u);
 }
