@@ -18,7 +18,8 @@
 #include "common/map64.h"
 #include "common/usym-pack.h"
 
-#define NAMES_LEVEL 9 /* zstd level of the names: 0.12 ms per kB (20 names) */
+#define NAMES_LEVEL 9	       /* zstd level of the names: 0.12 ms per kB (20 names) */
+#define PACK_NAMES  (1u << 20) /* bytes of names past which a packed record ends */
 
 /* A mapped file, by build-id; its symbols read on first use. */
 struct ufile {
@@ -331,8 +332,10 @@ static int write_pack(struct wc_usym_writer *uw, struct wc_writer *w, const stru
 	uint32_t size;
 	int err = -ENOMEM;
 
-	if (body > WC_REC_MAX_BYTES - sizeof(*r) || nm->len > WC_USYM_NAMES_MAX)
-		goto out_free; /* not in any recording: they are the names it refers to */
+	if (body > WC_REC_MAX_BYTES - sizeof(*r) || nm->len > WC_USYM_NAMES_MAX) {
+		err = -E2BIG; /* not from write_queued(), which ends records at PACK_NAMES */
+		goto out_free;
+	}
 	/* as long as a plain record at least, which is what a reader before 1.10 checks */
 	size = WC_ALIGN8((uint32_t)(sizeof(*r) + body));
 	if (size < sizeof(struct wc_rec_usym))
@@ -363,7 +366,23 @@ out_free:
 	return err;
 }
 
-/* Write the ranges queued, in one packed record.  Return: 0, -ENOMEM or the writer's error. */
+/* The end of the group that starts at out[i]: the ranges of the same file and depth after it,
+ * as long as the group's names stay below PACK_NAMES bytes. */
+static size_t group_end(const struct wc_usym_writer *uw, size_t i)
+{
+	const struct uent *e = &uw->out[i];
+	size_t j = i + 1, names = e->name ? strlen(e->name) + 1 : 0;
+
+	for (; j < uw->nout && uw->out[j].file == e->file && uw->out[j].depth == e->depth; j++) {
+		names += uw->out[j].name ? strlen(uw->out[j].name) + 1 : 0;
+		if (names >= PACK_NAMES)
+			break;
+	}
+	return j;
+}
+
+/* Write the ranges queued, in one packed record, or more when their names reach PACK_NAMES
+ * bytes.  Return: 0, -ENOMEM or the writer's error. */
 static int write_queued(struct wc_usym_writer *uw, struct wc_writer *w)
 {
 	struct bytes g = { NULL, 0, 0 }, nm = { NULL, 0, 0 };
@@ -376,19 +395,21 @@ static int write_queued(struct wc_usym_writer *uw, struct wc_writer *w)
 	for (size_t i = 0, j; !err && i < uw->nout; i = j) {
 		long n;
 
-		for (j = i + 1; j < uw->nout && uw->out[j].file == uw->out[i].file &&
-				uw->out[j].depth == uw->out[i].depth;
-		     j++)
-			;
+		j = group_end(uw, i);
 		n = put_group(uw, i, j, &g, &nm);
-		if (n < 0)
+		if (n < 0) {
 			err = (int)n;
+			break;
+		}
 		ngroups++;
-		count += (uint32_t)(n > 0 ? n : 0);
-	}
-	if (!err)
+		count += (uint32_t)n;
+		uw->st.entries += (uint64_t)n;
+		if (j < uw->nout && nm.len < PACK_NAMES)
+			continue;
 		err = write_pack(uw, w, &g, ngroups, count, &nm);
-	uw->st.entries += count;
+		g.len = nm.len = 0;
+		ngroups = count = 0;
+	}
 	uw->nout = 0;
 	free(g.p);
 	free(nm.p);
