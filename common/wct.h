@@ -32,17 +32,18 @@
 #define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
 #define WC_FILE_VERSION_MINOR                                                                      \
-	9 /* additions a reader of the same major may ignore                                       \
-	   * (1.1: TP_INLINE records, the RUNTIME event kind;                                      \
-	   * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                            \
-	   * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                          \
-	   * threads gone before the events were enabled;                                          \
-	   * 1.4: the parent pid of a COMM from /proc;                                             \
-	   * 1.5: SWITCH_IN records;                                                               \
-	   * 1.6: WC_CONTEXT_TRUNCATED in callchains;                                              \
-	   * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker;                              \
-	   * 1.8: USYM records;                                                                    \
-	   * 1.9: USYM records of inlined calls) */
+	10 /* additions a reader of the same major may ignore                                      \
+	    * (1.1: TP_INLINE records, the RUNTIME event kind;                                     \
+	    * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                           \
+	    * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                         \
+	    * threads gone before the events were enabled;                                         \
+	    * 1.4: the parent pid of a COMM from /proc;                                            \
+	    * 1.5: SWITCH_IN records;                                                              \
+	    * 1.6: WC_CONTEXT_TRUNCATED in callchains;                                             \
+	    * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker;                             \
+	    * 1.8: USYM records;                                                                   \
+	    * 1.9: USYM records of inlined calls;                                                  \
+	    * 1.10: packed USYM records) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES   (256u << 20)
@@ -437,9 +438,10 @@ enum wc_usym_source {
  * user twin of KSYM, so that a trace names its user frames without the recording host's files.
  * [start, end) are file offsets (as a frame's ip - mapping start + mapping pgoff) of the
  * function's first byte and one past its last; name is the name the recorder's symbolizer
- * gives (demangled, as analyzer/symbols/elfsym.h), NUL-terminated, padded.  Written once per
- * function and build-id, at the end of the recording and at each flush boundary, before the
- * frame that holds the first events of it is complete.  A record with start == end == 0 and
+ * gives (demangled, as analyzer/symbols/elfsym.h), NUL-terminated, padded.  Written (by a 1.8
+ * or 1.9 recorder; a 1.10 one writes packed records, below) once per function and build-id,
+ * at the end of the recording and at each flush boundary, before the frame that holds the
+ * first events of it is complete.  A record with start == end == 0 and
  * an empty name says only where the file's symbols came from (source), once per build-id;
  * every record of a build-id carries the same source.
  * Since 1.9, a record of depth d > 0 is an inlined call instead (a DW_TAG_inlined_subroutine of
@@ -462,6 +464,49 @@ struct wc_rec_usym {
 };
 static_assert(sizeof(struct wc_rec_usym) == 56, "usym record");
 #define WC_USYM_MAX_DEPTH 16 /* levels of inlining a reader keeps */
+
+/*
+ * USYM, packed (since 1.10; flags include WC_USYM_F_PACKED): the functions and inlined calls
+ * of many USYM records in one, as a 1.10 recorder writes them (one record per pass over the
+ * ring buffers that named new ones, and one of inlined calls at the end of the file).
+ * data[] holds `groups` groups, groups_len bytes, then the names.  A group is one build-id,
+ * source and depth, with the ranges of that depth, as plain records of them would say:
+ *   uleb file, [u8 build_id_size (1..WC_BUILD_ID_MAX), build_id, u8 source,]
+ *   u8 depth (0..16), uleb n (0: the build-id's source alone),
+ *   n x { uleb start_delta, uleb size (> 0) }
+ * file is k << 1 | def: the build-id's number k (0, 1, 2 ... in the order the file's packed
+ * records first give them; below WC_USYM_REFS_MAX), with def 1 where k first appears, the
+ * build-id and its source then following (def 0: k's, as given before); where a range is [start,
+ * start + size), start = the previous range's start in the group (0 for the first) + start_delta: a
+ * group's ranges come by start.  uleb: LEB128, unsigned, at most 10 bytes.  The names, `count`
+ * NUL-terminated strings (one per range, in the order of the groups and their ranges; names_len
+ * bytes), follow the groups: as they are when names_zlen is 0, else as one zstd frame of names_zlen
+ * bytes, with its checksum, compressed with as prefix (a raw-content dictionary,
+ * ZSTD_CCtx_refPrefix) the last WC_USYM_PREFIX_MAX bytes (or all, when fewer) of the names of the
+ * file's earlier packed records, decompressed, end to end: a name is cheap when an earlier one is
+ * like it (C++ names across frames).  reserved0 is where a plain record has build_id_size: 0, so
+ * that a reader before 1.10 counts the record as bad and skips it; a packed record has at least the
+ * size of a plain one (56 bytes), zeros after its data.
+ */
+#define WC_USYM_F_PACKED   0x0100u     /* wc_rec_header.flags of a packed USYM record */
+#define WC_USYM_PREFIX_MAX (64u << 10) /* bytes of earlier names a names frame refers to */
+#define WC_USYM_NAMES_MAX  (16u << 20) /* names_len a reader accepts, bytes */
+#define WC_USYM_NAME_MAX   4096u       /* bytes of a name, NUL included: a reader skips longer */
+#define WC_USYM_REFS_MAX   (1u << 20)  /* build-id numbers a reader accepts: below this */
+struct wc_rec_usym_pack {
+	struct wc_rec_header h; /* type WC_REC_USYM, flags include WC_USYM_F_PACKED */
+	uint32_t count;		/* ranges, over all groups */
+	uint32_t groups;	/* groups in data[] */
+	uint32_t groups_len;	/* bytes of data[] the groups take */
+	uint32_t names_len;	/* bytes of the names, decompressed, NULs included */
+	uint32_t reserved0;	/* 0 */
+	uint32_t names_zlen; /* bytes of the names' zstd frame; 0: the names follow as they are */
+	uint8_t data[];
+};
+static_assert(sizeof(struct wc_rec_usym_pack) == 32, "packed usym record");
+static_assert(offsetof(struct wc_rec_usym_pack, reserved0) ==
+		      offsetof(struct wc_rec_usym, build_id_size),
+	      "a packed record has build_id_size 0 for a reader before 1.10");
 
 #define WC_IMAGE_MAX_BYTES (1u << 20) /* the recorder writes no larger image */
 

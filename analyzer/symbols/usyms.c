@@ -6,9 +6,16 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #include "analyzer/symbols/dwinline.h"
 #include "common/grow.h"
+#include "common/usym-pack.h"
+
+/* The most the packed records' names may decompress to, all together: this many times the
+ * records' bytes, and WC_USYM_NAMES_MAX more (a zstd frame of a few bytes may say 16 MiB of
+ * one letter; the recorder's, 3 to 4 times their frames). */
+#define NAMES_EXPANSION 64u
 
 struct ufn {
 	uint64_t start, end; /* file offsets */
@@ -34,6 +41,11 @@ struct wc_usyms {
 	struct ufile *files;
 	size_t nfiles, cap;
 	uint64_t bad;
+	struct wc_usym_history hist;	    /* names of the packed records so far */
+	uint64_t names_bytes, packed_bytes; /* their names_len, and their records' size, summed */
+	uint32_t *refs; /* a packed record's build-id number -> index in files + 1 (0: none yet) */
+	size_t refs_cap;
+	ZSTD_DCtx *zd; /* NULL until the first names frame */
 };
 
 struct wc_usyms *wc_usyms_new(void)
@@ -58,6 +70,9 @@ void wc_usyms_free(struct wc_usyms *u)
 			fns_fini(&u->files[i].inl[d]);
 	}
 	free(u->files);
+	wc_usym_history_fini(&u->hist);
+	ZSTD_freeDCtx(u->zd);
+	free(u->refs);
 	free(u);
 }
 
@@ -79,41 +94,228 @@ static struct ufile *file_of(const struct wc_usyms *u, const uint8_t *id, size_t
 	return NULL;
 }
 
+/* The file of build-id id, added with source when new.  Return: it, or NULL (ENOMEM). */
+static struct ufile *file_add(struct wc_usyms *u, const uint8_t *id, size_t id_len, int source)
+{
+	struct ufile *f = file_of(u, id, id_len);
+
+	if (f)
+		return f;
+	if (wc_grow((void **)&u->files, &u->cap, u->nfiles + 1, sizeof(*u->files)))
+		return NULL;
+	f = &u->files[u->nfiles++];
+	*f = (struct ufile){ .id_len = id_len, .source = source };
+	memcpy(f->id, id, id_len);
+	return f;
+}
+
+/* Keep [start, end) of f, of depth, named name (copied).  Return: 0 or -ENOMEM. */
+static int range_add(struct ufile *f, unsigned depth, uint64_t start, uint64_t end,
+		     const char *name)
+{
+	struct ufns *fs = depth ? &f->inl[depth - 1] : &f->fns;
+	struct ufn *fn;
+
+	if (wc_grow((void **)&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v)))
+		return -ENOMEM;
+	fn = &fs->v[fs->n];
+	fn->name = strdup(name);
+	if (!fn->name)
+		return -ENOMEM;
+	fn->start = start;
+	fn->end = end;
+	fs->n++;
+	fs->sorted = false;
+	return 0;
+}
+
+/* A packed record's names, decompressed against the names before them (common/wct.h).
+ * Return: names_len bytes, to free(); NULL when they cannot be read (or ENOMEM). */
+static char *unpack_names(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
+{
+	const uint8_t *src = p->data + p->groups_len;
+	char *names = malloc(p->names_len ? p->names_len : 1);
+	const char *prefix;
+	size_t plen, n;
+
+	if (!names || !p->names_zlen) {
+		if (names && p->names_len)
+			memcpy(names, src, p->names_len);
+		return names;
+	}
+	prefix = wc_usym_history_prefix(&u->hist, &plen);
+	if ((!u->zd && !(u->zd = ZSTD_createDCtx())) ||
+	    ZSTD_isError(ZSTD_DCtx_reset(u->zd, ZSTD_reset_session_only)) ||
+	    (prefix && ZSTD_isError(ZSTD_DCtx_refPrefix(u->zd, prefix, plen))))
+		goto fail;
+	n = ZSTD_decompressDCtx(u->zd, names, p->names_len, src, p->names_zlen);
+	if (!ZSTD_isError(n) && n == p->names_len)
+		return names;
+fail:
+	free(names);
+	return NULL;
+}
+
+/* Where a packed record's groups are read. */
+struct cursor {
+	const uint8_t *g, *gend; /* the groups */
+	const char *nm, *nmend;	 /* the names, each NUL-terminated */
+};
+
+/* The file a group's build-id number k stands for, defined (def) as id, id_len and source, or
+ * not.  Return: it, or NULL when k is not defined, or defined as another build-id (ENOENT),
+ * or when out of memory (ENOMEM). */
+static struct ufile *file_ref(struct wc_usyms *u, uint64_t k, bool def, const uint8_t *id,
+			      unsigned id_len, unsigned source)
+{
+	struct ufile *f;
+	size_t cap = u->refs_cap;
+
+	errno = ENOENT;
+	if (k >= WC_USYM_REFS_MAX)
+		return NULL;
+	if (k < cap && u->refs[k]) {
+		f = &u->files[u->refs[k] - 1];
+		return !def || same_id(f->id, f->id_len, id, id_len) ? f : NULL;
+	}
+	if (!def)
+		return NULL;
+	if (wc_grow((void **)&u->refs, &u->refs_cap, k + 1, sizeof(*u->refs))) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	memset(u->refs + cap, 0, (u->refs_cap - cap) * sizeof(*u->refs));
+	f = file_add(u, id, id_len, (int)source);
+	if (!f)
+		errno = ENOMEM;
+	else
+		u->refs[k] = (uint32_t)(f - u->files) + 1;
+	return f;
+}
+
+/* Read one group at c, counting its ranges in *ranges, and when keep, keep them (counting as
+ * bad those of no size or named with WC_USYM_NAME_MAX bytes or more); a build-id it defines
+ * holds from there on, whatever becomes of its record.  Return: 1, 0 when the group is cut
+ * short or wrong, or -ENOMEM. */
+static int group_add(struct wc_usyms *u, struct cursor *c, uint32_t *ranges, bool keep)
+{
+	const uint8_t *q = c->g, *id = NULL;
+	uint64_t k, n, start = 0, delta, size;
+	unsigned id_len = 0, source = 0, depth;
+	struct ufile *f;
+
+	if (wc_uleb_get(&q, c->gend, &k))
+		return 0;
+	if (k & 1) { /* a definition: the build-id and its source follow */
+		id_len = q < c->gend ? *q++ : 0;
+		if (!id_len || id_len > WC_BUILD_ID_MAX || c->gend - q < (ptrdiff_t)id_len + 1)
+			return 0;
+		id = q;
+		q += id_len;
+		source = *q++;
+	}
+	if (q >= c->gend)
+		return 0;
+	depth = *q++;
+	if (wc_uleb_get(&q, c->gend, &n) || depth > WC_INLINE_MAX_DEPTH)
+		return 0;
+	c->g = q;
+	f = file_ref(u, k >> 1, k & 1, id, id_len, source);
+	if (!f)
+		return errno == ENOMEM ? -ENOMEM : 0;
+	for (; n; n--) {
+		const char *name = c->nm;
+		size_t len = strnlen(name, (size_t)(c->nmend - name));
+
+		if (wc_uleb_get(&c->g, c->gend, &delta) || wc_uleb_get(&c->g, c->gend, &size) ||
+		    name + len == c->nmend || delta > UINT64_MAX - start)
+			return 0;
+		c->nm += len + 1;
+		start += delta;
+		(*ranges)++;
+		if (!keep)
+			continue;
+		if (!size || size > UINT64_MAX - start || len >= WC_USYM_NAME_MAX) {
+			u->bad++;
+			continue;
+		}
+		if (range_add(f, depth, start, start + size, name))
+			return -ENOMEM;
+	}
+	return 1;
+}
+
+/* Read the groups of p, names at names, and when keep, keep their ranges.  Return: 1, 0 when
+ * they do not agree with the names or p's counts, or -ENOMEM. */
+static int groups_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p, const char *names,
+		      bool keep)
+{
+	struct cursor c = { p->data, p->data + p->groups_len, names, names + p->names_len };
+	uint32_t ranges = 0;
+	int ok = 1;
+
+	for (uint32_t i = 0; i < p->groups && (ok = group_add(u, &c, &ranges, keep)) > 0; i++)
+		;
+	if (ok <= 0)
+		return ok;
+	return ranges == p->count && c.g == c.gend && c.nm == c.nmend;
+}
+
+/* Keep the ranges of a packed record, read whole first: one that cannot be (its names, or its
+ * groups cut short or not as many as its counts say) counts as one bad record, and a range of
+ * no size or with too long a name as another; the names, once read, are part of the next names
+ * frames' prefix whatever the groups say, as the writer's are.  Return: 0 or -ENOMEM. */
+static int pack_add(struct wc_usyms *u, const struct wc_rec_usym_pack *p)
+{
+	size_t body = p->h.size >= sizeof(*p) ? p->h.size - sizeof(*p) : 0;
+	char *names = NULL;
+	int ok = 0;
+
+	u->names_bytes += p->names_len;
+	u->packed_bytes += p->h.size;
+	if (p->h.size < sizeof(*p) || p->reserved0 || p->groups_len > body ||
+	    p->names_len > WC_USYM_NAMES_MAX ||
+	    (uint64_t)p->names_len > (uint64_t)p->count * WC_USYM_NAME_MAX ||
+	    u->names_bytes > NAMES_EXPANSION * u->packed_bytes + WC_USYM_NAMES_MAX ||
+	    (p->names_zlen ? p->names_zlen : p->names_len) > body - p->groups_len)
+		goto out;
+	names = unpack_names(u, p);
+	if (!names || (p->names_len && names[p->names_len - 1]))
+		goto out;
+	if (wc_usym_history_add(&u->hist, names, p->names_len)) {
+		ok = -ENOMEM;
+		goto out;
+	}
+	ok = groups_add(u, p, names, false);
+	if (ok > 0)
+		ok = groups_add(u, p, names, true);
+out:
+	free(names);
+	if (ok < 0)
+		return ok;
+	u->bad += !ok;
+	return 0;
+}
+
 int wc_usyms_add(struct wc_usyms *u, const struct wc_rec_usym *r)
 {
 	size_t body = r->h.size - sizeof(*r);
 	struct ufile *f;
-	struct ufns *fs;
-	struct ufn *fn;
 
+	if (r->h.flags & WC_USYM_F_PACKED)
+		return pack_add(u, (const void *)r);
 	if (!r->build_id_size || r->build_id_size > WC_BUILD_ID_MAX || r->name_len > body ||
 	    !r->name_len || r->name[r->name_len - 1] || r->depth > WC_INLINE_MAX_DEPTH ||
 	    (r->start >= r->end && (r->start || r->end || r->depth))) {
 		u->bad++;
 		return 0;
 	}
-	f = file_of(u, r->build_id, r->build_id_size);
-	if (!f) {
-		if (wc_grow((void **)&u->files, &u->cap, u->nfiles + 1, sizeof(*u->files)))
-			return -ENOMEM;
-		f = &u->files[u->nfiles++];
-		*f = (struct ufile){ .id_len = r->build_id_size, .source = r->source };
-		memcpy(f->id, r->build_id, r->build_id_size);
-	}
+	f = file_add(u, r->build_id, r->build_id_size, r->source);
+	if (!f)
+		return -ENOMEM;
 	if (r->start == r->end)
 		return 0; /* the build-id's source alone */
-	fs = r->depth ? &f->inl[r->depth - 1] : &f->fns;
-	if (wc_grow((void **)&fs->v, &fs->cap, fs->n + 1, sizeof(*fs->v)))
-		return -ENOMEM;
-	fn = &fs->v[fs->n];
-	fn->name = strdup(r->name);
-	if (!fn->name)
-		return -ENOMEM;
-	fn->start = r->start;
-	fn->end = r->end;
-	fs->n++;
-	fs->sorted = false;
-	return 0;
+	return range_add(f, r->depth, r->start, r->end, r->name);
 }
 
 static int fn_cmp(const void *pa, const void *pb)

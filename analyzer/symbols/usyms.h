@@ -7,7 +7,11 @@
  * its record or is not terminated, a build-id of 0 or more than WC_BUILD_ID_MAX bytes, an end
  * not above the start, a function overlapping another of the same build-id (the first one
  * read is kept), an inlined call overlapping another of the same build-id and depth, a depth
- * above WC_INLINE_MAX_DEPTH.
+ * above WC_INLINE_MAX_DEPTH.  A packed record (format 1.10) is read whole or skipped as one
+ * bad record: names that do not decompress against the earlier packed records' names, groups
+ * cut short or that do not agree with its counts and names, a names_len above count times
+ * WC_USYM_NAME_MAX or past the reader's bound on all names decompressed; in a record read, a
+ * range of no size or with a name of WC_USYM_NAME_MAX bytes or more counts as one more.
  */
 #ifndef WC_ANALYZER_USYMS_H
 #define WC_ANALYZER_USYMS_H
