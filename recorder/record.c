@@ -624,9 +624,10 @@ static void print_usym_stats(const struct rec *r)
 	wc_writer_stats(r->w, &ws);
 	fprintf(stderr,
 		"wcrec: user symbols: %" PRIu64 " of %" PRIu64 " user address lookups named, "
-		"%" PRIu64 " USYM records of %" PRIu64 " files, %" PRIu64 " kB (%.1f%% of the "
-		"records' bytes, before compression), %.1f ms\n",
-		u.named, u.addresses, u.records, u.files, u.bytes / 1024,
+		"%" PRIu64 " functions and inlined calls of %" PRIu64 " files in %" PRIu64
+		" USYM records, %" PRIu64 " kB (%.1f%% of the records' bytes, their names "
+		"compressed, the rest before compression), %.1f ms\n",
+		u.named, u.addresses, u.entries, u.files, u.records, u.bytes / 1024,
 		ws.bytes_uncompressed ? 100.0 * (double)u.bytes / (double)ws.bytes_uncompressed
 				      : 0.0,
 		(double)u.ns / 1e6);
