@@ -205,8 +205,13 @@ for args in "--unit s" "--unit" "--state S" "-m 5" "--mode on" "--time 5,1" "--p
 	rc=$?
 	expect "wcanalyze threads $args exits 2 (got $rc) with a line on stderr" "$rc$(wc -l <"$tmp/err")" = 21
 done
-"$WCA" threads "$tmp/wl.wct" "$tmp/wl.wct" >/dev/null 2>"$tmp/err"
-expect "two FILEs: exit 2" $? -eq 2
+"$WCA" threads "$tmp/wl.wct" "$tmp/wl.wct" >"$tmp/two" 2>"$tmp/err"
+rc=$?
+expect "two FILEs: exit 0, each file's table under ==> FILE <== ($rc, $(grep -c '^==> ' "$tmp/two"))" \
+	"$rc$(grep -c '^==> ' "$tmp/two")" = 02
+"$WCA" threads "$tmp/wl.wct" --json >/dev/null 2>"$tmp/err"
+rc=$?
+expect "an option after the FILE: exit 2 ($rc: $(head -1 "$tmp/err"))" $rc -eq 2
 "$WCA" threads --help >"$tmp/help"
 expect "--help: exit 0, usage on stdout" "$?$(grep -c '^usage: wcanalyze threads' "$tmp/help")" = 01
 
