@@ -226,14 +226,20 @@ static void warn_size(const struct wc_cli *c, const struct wc_cli_session *s,
 		c->file, (double)bytes / 1e6, fit, start, start + fit);
 }
 
-static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
+/* The chrome export's options, from the shared groups of @c. */
+static struct wc_chrome_opts chrome_opts(const struct wc_cli *c)
 {
-	struct wc_chrome_opts o = {
+	return (struct wc_chrome_opts){
 		.filter = c->prof.filter,
 		.user_only = c->prof.user_only,
 		.kernel_only = c->prof.kernel_only,
 		.annotate = c->prof.annotate,
 	};
+}
+
+static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *empty)
+{
+	struct wc_chrome_opts o = chrome_opts(c);
 	struct wc_chrome *ch = wc_chrome_new(&o, out);
 	int ret;
 
@@ -272,12 +278,7 @@ static int chrome(struct wc_cli *c, struct wc_cli_session *s, FILE *out, bool *e
  */
 static int chrome_files(struct wc_cli *c, FILE *out, bool *empty, bool *written)
 {
-	struct wc_chrome_opts o = {
-		.filter = c->prof.filter,
-		.user_only = c->prof.user_only,
-		.kernel_only = c->prof.kernel_only,
-		.annotate = c->prof.annotate,
-	};
+	struct wc_chrome_opts o = chrome_opts(c);
 	struct wc_chrome *ch = wc_chrome_new(&o, out);
 	int worst = WC_EXIT_OK, err = ch ? 0 : -ENOMEM;
 	char label[256];
