@@ -217,15 +217,27 @@ expect "--help: exit 0, usage on stdout" "$?$(grep -c '^usage: wcanalyze threads
 
 # 6. threads asleep through the recording have rows for all of it: one asleep from before the
 # start to after the end (sleep 30), known only from wcrec's /proc snapshot; one that sleeps
-# from 0.3 s on in an interval still open at the end (sh -c 'sleep 0.3; exec sleep 30'), seen
-# in a window after its last switch.  Each row's figures against the header's duration (the
+# from about 0.3 s on in an interval still open at the end (a sh that reads a FIFO, then
+# sleeps 0.2 s, then execs sleep 30), seen in a window after its last switch.  Each row's figures against the header's duration (the
 # times of a -p trace start at its snapshot).
+# The second waits on a FIFO, asleep, until the recording has begun (its file holds the
+# metadata written after the snapshot), then execs: a fixed delay was passed before a slow
+# recorder's snapshot (ASan in CI ZB), which then saw it already exec'd and running.
+mkfifo "$tmp/go"
 sleep 30 &
 sl=$!
-sh -c 'sleep 0.3; exec sleep 30' &
+sh -c "read x <'$tmp/go'; sleep 0.2; exec sleep 30" &
 ex=$!
 sleep 0.1 # both asleep before the snapshot
-"$WCREC" -q -p "$sl,$ex" -d 1.5 -o "$tmp/sleep.wct" 2>"$tmp/err"
+"$WCREC" -q -p "$sl,$ex" -d 1.5 -o "$tmp/sleep.wct" 2>"$tmp/err" &
+rec=$!
+i=0
+while [ $i -lt 100 ] && [ "$(stat -c %s "$tmp/sleep.wct" 2>/dev/null || echo 0)" -lt 4096 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+echo go >"$tmp/go"
+wait "$rec"
 rc=$?
 kill "$sl" "$ex" 2>/dev/null
 wait "$sl" "$ex" 2>/dev/null
@@ -255,7 +267,7 @@ for t in "$sl" "$ex"; do
 	expect "--time 0.6,1.2: tid $t is there, asleep all the window: $(col "$t" 4) $(col "$t" 8) $(col "$t" 16)" \
 		"$(col "$t" 4) $(col "$t" 8) $(col "$t" 16)" = "600000 600000 100.0%"
 done
-expect "--time 0.6,1.2: only the two (the first sleep 0.3 exited before)" \
+expect "--time 0.6,1.2: only the two (the sleep 0.2 between exited before)" \
 	"$(awk '/^#/ || /^ *TID/ { next } /^$/ { exit } { n++ } END { print n + 0 }' "$tmp/table")" -eq 2
 
 [ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
