@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * usym-pack.h - what the writer (recorder/usym.c) and the reader (analyzer/symbols/usyms.c) of
- * packed USYM records (common/wct.h, since 1.10) share: LEB128 numbers, and the names of a
- * file's earlier packed records that a record's names frame is compressed against.
+ * packed USYM records (common/wct.h, since 1.10) share: LEB128 numbers (also protobuf's
+ * varints, analyzer/output/pb.c), and the names of a file's earlier packed records that a
+ * record's names frame is compressed against.
  */
 #ifndef WC_COMMON_USYM_PACK_H
 #define WC_COMMON_USYM_PACK_H

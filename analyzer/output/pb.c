@@ -5,6 +5,7 @@
 
 #include "analyzer/output/pb.h"
 #include "common/grow.h"
+#include "common/usym-pack.h" /* wc_uleb_put(): a varint is an unsigned LEB128 */
 
 enum { WIRE_VARINT = 0, WIRE_LEN = 2 };
 
@@ -41,23 +42,10 @@ size_t wc_pb_varint_len(uint64_t v)
 	return n;
 }
 
-/* @v as a varint at @p, which has room for it.  Return: the bytes written. */
-static size_t put_varint(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = (uint8_t)(v | 0x80);
-		v >>= 7;
-	}
-	p[n++] = (uint8_t)v;
-	return n;
-}
-
 void wc_pb_varint(struct wc_pb *b, uint64_t v)
 {
-	if (room(b, 10))
-		b->len += put_varint(b->buf + b->len, v);
+	if (room(b, WC_ULEB_MAX))
+		b->len += wc_uleb_put(b->buf + b->len, v);
 }
 
 static void tag(struct wc_pb *b, uint32_t field, unsigned wire)
@@ -100,6 +88,6 @@ void wc_pb_close(struct wc_pb *b, size_t mark)
 	if (!room(b, k))
 		return;
 	memmove(b->buf + mark + k, b->buf + mark, body);
-	put_varint(b->buf + mark, body);
+	wc_uleb_put(b->buf + mark, body);
 	b->len += k;
 }
