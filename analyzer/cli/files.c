@@ -43,11 +43,12 @@ static void span_add(struct wc_out_span *span, struct wc_out_span s, bool first)
 {
 	uint64_t end;
 
-	if (first || !span->wall_ns || !s.wall_ns) { /* a start unknown: lengths summed */
-		if (first)
-			*span = s;
-		else
-			*span = (struct wc_out_span){ 0, span->duration_ns + s.duration_ns };
+	if (first) {
+		*span = s;
+		return;
+	}
+	if (!span->wall_ns || !s.wall_ns) { /* a start unknown: lengths summed */
+		*span = (struct wc_out_span){ 0, span->duration_ns + s.duration_ns };
 		return;
 	}
 	end = span->wall_ns + span->duration_ns;
