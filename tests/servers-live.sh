@@ -262,6 +262,13 @@ against_perf() {
 		[ "$miss" -eq 0 ] || dup="$dup (and $miss of our events of it not in perf's file)"
 		[ "$theirs" -eq 0 ] || echo "     $name $tid: sched-in $ours, perf $theirs$dup"
 	done
+	# events our rings lost are switches perf's file has and ours has not (CI ZD: the ASan
+	# wcrec -p beside redis-benchmark lost 19,542, 2,764 sched-ins short): said, not held
+	lost=$("$B/tests/wct-stat" "$tmp/$name.wct" | awk '$1 == "lost" { print $2 + 0 }')
+	if [ -n "$diff" ] && [ "${lost:-0}" -gt 0 ]; then
+		echo "note: $name: $lost events lost in recording; sched-in counts not checked:$diff"
+		return 0
+	fi
 	expect "$name: sched-in counts equal to perf sched timehist's${diff:+; not:$diff}" -z "$diff"
 }
 
