@@ -32,7 +32,7 @@
 #define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
 #define WC_FILE_VERSION_MINOR                                                                      \
-	10 /* additions a reader of the same major may ignore                                      \
+	11 /* additions a reader of the same major may ignore                                      \
 	    * (1.1: TP_INLINE records, the RUNTIME event kind;                                     \
 	    * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                           \
 	    * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                         \
@@ -43,7 +43,8 @@
 	    * 1.7: IMAGE records, the WC_CONTEXT_UNWIND_FAILED marker;                             \
 	    * 1.8: USYM records;                                                                   \
 	    * 1.9: USYM records of inlined calls;                                                  \
-	    * 1.10: packed USYM records) */
+	    * 1.10: packed USYM records;                                                           \
+	    * 1.11: per-task recordings (the NOTE "events"), their SWITCH_IN records) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES   (256u << 20)
@@ -390,7 +391,11 @@ static_assert(sizeof(struct wc_rec_sample) == 48, "sample record");
  * event in the context of the task switched out: on some kernels, everything that fires while
  * a CPU's idle task runs).  Its time is a microsecond or two after the switch itself
  * (finish_task_switch() in kernel/sched/core.c, against the tracepoint in __schedule()):
- * delay_ns says how much.
+ * delay_ns says how much.  In a per-task recording (NOTE "events" "per-task: ...", since
+ * 1.11) from PERF_RECORD_SWITCH: one for every switch-in of a target thread, the sched_switch
+ * into it kept or not; a reader then takes the switch-ins from these records alone, the
+ * sched_switch events telling only the switch-outs (their next task is outside the
+ * recording when it is not the target's).
  */
 struct wc_rec_switch_in {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
@@ -398,14 +403,17 @@ struct wc_rec_switch_in {
 	uint32_t tid; /* the task switched in */
 	uint32_t pid; /* its process (tgid) */
 	uint32_t cpu;
-	uint32_t prev_tid; /* the task switched out (0: the idle task) */
-	uint32_t prev_pid; /* its process */
+	uint32_t prev_tid; /* the task switched out (0: the idle task; 0xfffffffe: not told, in a
+			    * per-task recording, since 1.11) */
+	uint32_t prev_pid; /* its process (the same) */
 	uint32_t delay_ns; /* how long after the switch the record was written, as the recorder
 			    * estimated it: the median, over the switches of the recording so far
 			    * that a sched_switch showed, of the time from their switch-out record
 			    * to their switch-in record (of those from the idle task where there
 			    * are enough of them); a reader takes time_ns - delay_ns as the
-			    * switch-in */
+			    * switch-in.  In a per-task recording (1.11) every switch-in of a
+			    * target thread has one: after a sched_switch into it, the exact
+			    * time since that sched_switch; else that median */
 };
 static_assert(sizeof(struct wc_rec_switch_in) == 40, "switch-in record");
 

@@ -188,15 +188,32 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	if (err)
 		return err;
 	if (e->kind == WC_EVENT_SWITCH) {
+		int32_t next = -1;
+
+		if (ev->next_pid_off >= 0 && s.raw && (uint64_t)ev->next_pid_off + 4 <= raw_size)
+			memcpy(&next, s.raw + ev->next_pid_off, 4);
 		st->switches++;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
+		ring->switch_next = next;
 		ring->switch_ns = s.time;
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
-		   e->kind == WC_EVENT_WAKEUP_NEW)
+		   e->kind == WC_EVENT_WAKEUP_NEW) {
+		/* per-task: a target woken by a target, the one record handed to the events of
+		 * both, one after the other (pertask.c): the same time, payload and waker */
+		if (ev->per_task && ring->wake_event == (int)e->event_id &&
+		    ring->wake_ns == s.time && ring->wake_payload == r.payload_id &&
+		    ring->wake_tid == s.tid) {
+			st->wakeup_twins++;
+			return 0;
+		}
+		ring->wake_event = (int)e->event_id;
+		ring->wake_ns = s.time;
+		ring->wake_payload = r.payload_id;
+		ring->wake_tid = s.tid;
 		st->wakeups++;
-	else
+	} else
 		st->other_tp++;
 	return wc_writer_add(w, &r);
 }
@@ -357,6 +374,49 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	return wc_writer_add(w, &r);
 }
 
+/*
+ * A context-switch record of per-task events (PERF_RECORD_SWITCH, pertask.c): each switch-in
+ * of a target thread becomes a SWITCH_IN.  Where this CPU's last sched_switch switched a
+ * target thread out to this one (next_pid), the switch was traced: the record's delay after
+ * that sched_switch is exact, and measured (in_delay()) for the others, whose sched_switch
+ * fired in the context of a task that is not the target's and reached none of our events.
+ */
+static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			  const struct perf_event_header *h, struct wc_drain_stats *st)
+{
+	struct wc_rec_switch_in r = { .h = { sizeof(r), WC_REC_SWITCH_IN, WC_REC_F_TIME } };
+	bool traced;
+
+	if (!parse_sample_id(h, &r.pid, &r.tid, &r.time_ns, &r.cpu))
+		return 0;
+	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
+		if (ring->switch_prev == (int64_t)r.tid && r.time_ns >= ring->switch_ns)
+			ring->out_ns = r.time_ns; /* of the switch its sched_switch showed */
+		return 0;
+	}
+	traced = ring->switch_prev >= 0 && ring->switch_next == (int64_t)r.tid && r.tid &&
+		 r.time_ns >= ring->switch_ns;
+	r.prev_pid = r.prev_tid = UINT32_MAX - 1; /* not told by per-task records */
+	if (traced) {
+		uint64_t bin = (r.time_ns - ring->out_ns) / WC_IN_DELAY_BIN_NS;
+
+		if (ring->out_ns && ring->out_ns <= r.time_ns) {
+			ev->in_delay[0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+			ev->in_delay_n[0]++;
+		}
+		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
+						? r.time_ns - ring->switch_ns
+						: UINT32_MAX);
+	} else {
+		r.delay_ns = in_delay(ev);
+	}
+	ring->switch_prev = ring->switch_next = -1;
+	ring->out_ns = 0;
+	ring->rt_kept_tid = 0;
+	st->switch_ins++;
+	return wc_writer_add(w, &r);
+}
+
 static int on_comm(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
 		   struct wc_drain_stats *st)
 {
@@ -420,9 +480,10 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 	uint64_t time;
 
 	/* what this CPU's ring said before the loss no longer pairs with what follows */
-	ring->switch_prev = -1;
+	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
+	ring->wake_event = -1;
 
 	if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
 		return 0;
@@ -472,6 +533,8 @@ static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		return on_sample(ev, ring, w, h, self_pid, st);
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		return on_switch(ev, ring, w, h, st);
+	case PERF_RECORD_SWITCH:
+		return ev->per_task ? on_task_switch(ev, ring, w, h, st) : 0;
 	case PERF_RECORD_MMAP2:
 		st->mmap++;
 		return on_mmap2(ev, w, h);

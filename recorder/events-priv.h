@@ -32,6 +32,13 @@ struct ring {
 	 * a thread that reads its own CPU clock in a loop (each read updates its runtime) does
 	 * not flood the file: at most one per run of each thread. */
 	uint32_t rt_kept_tid;
+	size_t poll_k; /* per-task events: the index in task_fds of the one polled */
+	/* per-task events: the next_pid of the sched_switch of switch_prev, -1 unknown; and the
+	 * last wakeup kept, to drop its twin (drain.c on_sample()) */
+	int64_t switch_next;
+	uint64_t wake_ns;
+	uint32_t wake_payload, wake_tid;
+	int wake_event;
 };
 
 /*
@@ -60,7 +67,7 @@ struct wc_events {
 	int ncpus;
 	struct pollfd *pfds;
 	struct id_slot *ids;
-	size_t nids_slots;
+	size_t nids_slots, nids;
 	int clockid;
 	bool no_clockid, no_build_id, cycles_fallback;
 	bool no_runtime;	 /* sched_stat_runtime was wanted, and the kernel lacks it */
@@ -77,6 +84,18 @@ struct wc_events {
 	int rt_pid_off; /* offset of sched_stat_runtime's pid in its payload (4 bytes), -1: unknown
 			 */
 	char wakeup_used[48];
+	/* per-task events (pertask.c): the target's threads' own events, inherited by the threads
+	 * and processes they create; ring c's buffer is that of the first event opened on it */
+	bool per_task;
+	long page;	   /* bytes */
+	int *task_fds;	   /* every per-task event's descriptor */
+	int *task_fd_ring; /* ... and the index of its ring */
+	size_t ntask_fds, task_fds_cap, task_fd_ring_cap;
+	uint32_t *task_tids; /* an open-addressed set of the threads opened, 0 empty */
+	size_t ntask_tids, task_tids_cap;
+	uint64_t tasks_gone;   /* threads gone before their events could be opened */
+	int next_pid_off;      /* offset of sched_switch's next_pid in its payload, -1 unknown */
+	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy;		   /* a record that wraps around the buffer end */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
@@ -102,6 +121,26 @@ static inline bool target_has(const struct wc_events *ev, uint32_t pid)
 
 /* Add @pid to the targets.  Return: 0 or -ENOMEM. */
 int wc_events_target_add(struct wc_events *ev, uint32_t pid);
+
+/* events.c for pertask.c: open one event (@a) on task @pid (-1: all) and @cpu, with the
+ * fallbacks of older kernels; note its id (-ENOMEM when the table cannot grow).  Return: the
+ * descriptor, or -1 with errno set. */
+int wc_events_open_one(struct wc_events *ev, struct perf_event_attr *a, int pid, int cpu);
+int wc_events_id_put(struct wc_events *ev, int fd, int event);
+
+/* events.c for pertask.c: map @fd as ring @c's buffer, or have it write into the mapped one.
+ * Return: 0 or a positive errno (ev->why set when the map failed). */
+int wc_events_ring_attach(struct wc_events *ev, int c, int fd, unsigned pages, long page);
+
+/* pertask.c: open the events on every thread of the processes @pids not opened yet
+ * (wc_events_add_tasks()).  Return: the threads opened, or a negative errno. */
+int wc_pertask_add(struct wc_events *ev, const struct wc_events_opts *o, const int *pids, int n);
+
+/* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
+void wc_pertask_hung_up(struct wc_events *ev, int c);
+
+/* pertask.c: close the per-task events, and forget their threads.  Their ids stay known. */
+void wc_pertask_close(struct wc_events *ev);
 
 static inline int id_get(const struct wc_events *ev, uint64_t id)
 {

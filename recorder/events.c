@@ -71,17 +71,42 @@ static int add_tracepoint(struct wc_events *ev, const struct wc_events_opts *o, 
 	return i;
 }
 
-static void id_put(struct wc_events *ev, uint64_t id, int event)
+static void id_insert(struct id_slot *ids, size_t nslots, uint64_t id, int event)
 {
-	size_t mask = ev->nids_slots - 1;
+	size_t mask = nslots - 1;
 
 	for (size_t i = id & mask;; i = (i + 1) & mask) {
-		if (!ev->ids[i].id || ev->ids[i].id == id) {
-			ev->ids[i].id = id;
-			ev->ids[i].event = event;
+		if (!ids[i].id || ids[i].id == id) {
+			ids[i].id = id;
+			ids[i].event = event;
 			return;
 		}
 	}
+}
+
+int wc_events_id_put(struct wc_events *ev, int fd, int event)
+{
+	uint64_t id;
+
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return -errno;
+	if ((ev->nids + 1) * 2 > ev->nids_slots) { /* at most half full */
+		size_t n = ev->nids_slots * 2;
+		struct id_slot *t = calloc(n, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (size_t i = 0; i < ev->nids_slots; i++)
+			if (ev->ids[i].id)
+				id_insert(t, n, ev->ids[i].id, ev->ids[i].event);
+		free(ev->ids);
+		ev->ids = t;
+		ev->nids_slots = n;
+	}
+	if (id_get(ev, id) < 0)
+		ev->nids++;
+	id_insert(ev->ids, ev->nids_slots, id, event);
+	return 0;
 }
 
 /*
@@ -89,7 +114,7 @@ static void id_put(struct wc_events *ev, uint64_t id, int event)
  * build-ids in MMAP2 (Linux 5.12), context-switch records (4.3), use_clockid (4.1), user
  * registers and stack copies (3.7).
  */
-static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
+int wc_events_open_one(struct wc_events *ev, struct perf_event_attr *a, int pid, int cpu)
 {
 	int fd;
 
@@ -108,7 +133,7 @@ static int open_one(struct wc_events *ev, struct perf_event_attr *a, int cpu)
 			a->sample_regs_user = 0;
 			a->sample_stack_user = 0;
 		}
-		fd = perf_event_open(a, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+		fd = perf_event_open(a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 		if (fd >= 0 || errno != EINVAL)
 			return fd;
 		if (a->build_id && !ev->no_build_id)
@@ -290,6 +315,7 @@ static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, in
 
 		a->use_clockid = 1;
 		a->clockid = CLOCK_MONOTONIC;
+		a->inherit = ev->per_task; /* the threads and children the target creates */
 		a->wakeup_watermark = (uint32_t)((uint64_t)o->pages * (uint64_t)page / 4);
 		if (!o->kernel_stacks)
 			a->exclude_callchain_kernel = 1;
@@ -341,6 +367,39 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 		return ENOMEM;
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		ev->fds[k] = -1;
+	for (int c = 0; c < ev->ncpus; c++)
+		ev->rings[c] = (struct ring){ .cpu = o->cpus[c],
+					      .fd = -1,
+					      .switch_prev = -1,
+					      .switch_next = -1,
+					      .wake_event = -1 };
+	return 0;
+}
+
+int wc_events_ring_attach(struct wc_events *ev, int c, int fd, unsigned pages, long page)
+{
+	struct ring *r = &ev->rings[c];
+	size_t len = (size_t)(pages + 1) * (size_t)page;
+	void *p;
+
+	if (r->fd >= 0)
+		return ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd) ? errno : 0;
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (p == MAP_FAILED) {
+		int err = errno;
+
+		snprintf(ev->why, sizeof(ev->why),
+			 "cannot map %u pages of ring buffer on CPU %d: %s "
+			 "(see -m and /proc/sys/kernel/perf_event_mlock_kb)",
+			 pages, r->cpu, strerror(err));
+		return err;
+	}
+	r->fd = fd;
+	r->meta = p;
+	r->data = (uint8_t *)p + page;
+	r->size = (uint64_t)pages * (uint64_t)page;
+	ev->pfds[c].fd = r->fd;
+	ev->pfds[c].events = POLLIN;
 	return 0;
 }
 
@@ -351,50 +410,96 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 static int open_cpu(struct wc_events *ev, const struct wc_events_opts *o, int c, long page,
 		    const char **why)
 {
-	struct ring *r = &ev->rings[c];
-
-	r->cpu = o->cpus[c];
-	r->fd = -1;
-	r->switch_prev = -1;
 	for (int i = 0; i < ev->nevents; i++) {
-		int fd = open_one(ev, &ev->attrs[i], r->cpu);
-		uint64_t id;
+		int fd = wc_events_open_one(ev, &ev->attrs[i], -1, ev->rings[c].cpu), err;
 
 		if (fd < 0) {
-			int err = errno;
-
+			err = errno;
 			*why = open_error(ev, ev->events[i].name, err);
 			return err;
 		}
 		ev->fds[c * ev->nevents + i] = fd;
-		if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
-			return errno;
-		id_put(ev, id, i);
-		if (r->fd < 0) {
-			size_t len = (size_t)(o->pages + 1) * (size_t)page;
-			void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-
-			if (p == MAP_FAILED) {
-				int err = errno;
-
-				snprintf(ev->why, sizeof(ev->why),
-					 "cannot map %u pages of ring buffer on CPU %d: %s "
-					 "(see -m and /proc/sys/kernel/perf_event_mlock_kb)",
-					 o->pages, r->cpu, strerror(err));
-				*why = ev->why;
-				return err;
-			}
-			r->fd = fd;
-			r->meta = p;
-			r->data = (uint8_t *)p + page;
-			r->size = (uint64_t)o->pages * (uint64_t)page;
-		} else if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, r->fd)) {
-			return errno;
+		err = -wc_events_id_put(ev, fd, i);
+		if (!err)
+			err = wc_events_ring_attach(ev, c, fd, o->pages, page);
+		if (err) {
+			*why = ev->why[0] ? ev->why : NULL;
+			return err;
 		}
 	}
-	ev->pfds[c].fd = r->fd;
-	ev->pfds[c].events = POLLIN;
 	return 0;
+}
+
+/*
+ * Per-task events for a targeted recording (pertask.c), unless the kernel cannot place the
+ * target's switch-ins without CPU-wide events: no context-switch records (before Linux 4.3),
+ * or --no-switch-records.  WCREC_FORCE_PER_CPU (o->force_per_cpu) acts as such a kernel.
+ */
+static void choose_scope(struct wc_events *ev, const struct wc_events_opts *o)
+{
+	const char *why = NULL;
+	unsigned off, size;
+
+	ev->next_pid_off = -1;
+	if (!o->ntask_pids)
+		return;
+	if (o->force_per_cpu)
+		why = "per-task events refused (WCREC_FORCE_PER_CPU)";
+	else if (ev->switch_records_off)
+		why = "--no-switch-records: per-task events need them for the switch-ins";
+	else if (ev->no_switch_records)
+		why = "no context-switch records (Linux 4.3) for the switch-ins of per-task events";
+	else if (o->migrations) /* set_task_cpu(), often from another task or the stopper */
+		why = "--migrations: sched_migrate_task fires in the context of the task that moves "
+		      "the target";
+	if (why) {
+		snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "%s", why);
+		return;
+	}
+	ev->per_task = true;
+	if (o->sched &&
+	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
+	    size == 4 && off < 4096)
+		ev->next_pid_off = (int)off;
+}
+
+/*
+ * Open the per-task events on the target's threads; where the kernel refuses them (EINVAL,
+ * EOPNOTSUPP: an attr per-task events cannot have), fall back to per-CPU events, saying why.
+ * Return: 0, or a positive errno (*@why set where there is more to say).
+ */
+static int open_tasks(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
+{
+	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
+
+	if (n > 0)
+		return 0;
+	if (n == 0) {
+		*why = "the target has no thread left to record";
+		return ESRCH;
+	}
+	if (n != -EINVAL && n != -EOPNOTSUPP) {
+		*why = ev->why[0] ? ev->why : NULL;
+		return -n;
+	}
+	wc_pertask_close(ev);
+	ev->per_task = false;
+	snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "per-task events refused: %s",
+		 strerror(-n));
+	for (int i = 0; i < ev->nevents; i++)
+		ev->attrs[i].inherit = 0;
+	return 0;
+}
+
+int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
+			int n)
+{
+	return ev->per_task ? wc_pertask_add(ev, o, pids, n) : 0;
+}
+
+bool wc_events_per_task(const struct wc_events *ev)
+{
+	return ev->per_task;
 }
 
 struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **why)
@@ -407,6 +512,7 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	if (!ev)
 		return NULL;
 	ev->ncpus = o->ncpus;
+	ev->page = page;
 	ev->no_clockid = o->force_no_clockid;
 	ev->no_build_id = o->force_no_build_id;
 	ev->switch_records_off = o->sched && o->no_switch_records;
@@ -422,9 +528,12 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	}
 	if (err)
 		goto out_free;
+	choose_scope(ev, o);
 	build_attrs(ev, o, track, page);
 	err = alloc_state(ev, o);
-	for (int c = 0; !err && c < ev->ncpus; c++)
+	if (!err && ev->per_task)
+		err = open_tasks(ev, o, why);
+	for (int c = 0; !err && !ev->per_task && c < ev->ncpus; c++)
 		err = open_cpu(ev, o, c, page, why);
 	if (err)
 		goto out_free;
@@ -492,6 +601,15 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 						      ev->events[i].tp_name);
 	if (!err && ev->wakeup_used[0])
 		err = wc_meta_write_note(w, "wakeup_event", ev->wakeup_used);
+	if (!err) { /* "per-task" or "per-cpu" first: wcanalyze reads the word up to ':' */
+		char note[sizeof(ev->per_cpu_why) + 32];
+
+		snprintf(note, sizeof(note), "%s: %s", ev->per_task ? "per-task" : "per-cpu",
+			 ev->per_task	      ? "the target's threads and what they create"
+			 : ev->per_cpu_why[0] ? ev->per_cpu_why
+					      : "every task");
+		err = wc_meta_write_note(w, "events", note);
+	}
 	if (!err && ev->no_clockid)
 		err = wc_meta_write_note(w, "fallback", "no use_clockid: times on perf's clock");
 	if (!err && ev->no_build_id)
@@ -630,8 +748,15 @@ void wc_events_unwind_stats(const struct wc_events *ev, struct wc_unwind_stats *
 
 int wc_events_enable(struct wc_events *ev, bool on)
 {
+	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
+
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
-		if (ioctl(ev->fds[k], on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE, 0))
+		if (ev->fds[k] >= 0 && ioctl(ev->fds[k], req, 0))
+			return -errno;
+	/* a per-task event's ioctl reaches the events its task's children inherited
+	 * (perf_event_for_each_child() in kernel/events/core.c) */
+	for (size_t k = 0; k < ev->ntask_fds; k++)
+		if (ioctl(ev->task_fds[k], req, 0))
 			return -errno;
 	return 0;
 }
@@ -640,7 +765,12 @@ int wc_events_poll(struct wc_events *ev, int timeout_ms)
 {
 	int n = poll(ev->pfds, (nfds_t)ev->ncpus, timeout_ms);
 
-	return n < 0 ? -errno : n;
+	if (n < 0)
+		return -errno;
+	for (int c = 0; ev->per_task && c < ev->ncpus; c++)
+		if (ev->pfds[c].revents & POLLHUP)
+			wc_pertask_hung_up(ev, c);
+	return n;
 }
 
 int wc_events_new_file(struct wc_events *ev)
@@ -671,6 +801,11 @@ void wc_events_free(struct wc_events *ev)
 	for (int k = 0; ev->fds && k < ev->ncpus * ev->nevents; k++)
 		if (ev->fds[k] >= 0)
 			close(ev->fds[k]);
+	for (size_t k = 0; k < ev->ntask_fds; k++)
+		close(ev->task_fds[k]);
+	free(ev->task_fds);
+	free(ev->task_fd_ring);
+	free(ev->task_tids);
 	free(ev->fds);
 	free(ev->rings);
 	free(ev->pfds);

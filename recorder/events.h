@@ -44,6 +44,11 @@ struct wc_events_opts {
 	bool force_no_switch_records; /* test hook: act as on a kernel without context-switch
 				       * records (before Linux 4.3) */
 	bool no_switch_records;	      /* --no-switch-records: do without them */
+	const int *task_pids;	      /* a targeted recording (-p, COMMAND): these processes'
+				       * threads, per task (pertask.c); NULL: every task, per CPU */
+	int ntask_pids;
+	bool force_per_cpu; /* test hook: per-CPU events for a targeted recording, as on a
+			     * kernel without per-task context-switch records */
 };
 
 /* The sampling events of -e. */
@@ -83,6 +88,8 @@ struct wc_drain_stats {
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self;	  /* CPU samples of wcrec itself, left out */
 	uint64_t switch_ins;	  /* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t wakeup_twins;	  /* per-task: a wakeup of a target by a target, given to both
+				   * tasks' events: the second dropped (pertask.c) */
 	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
 				   */
 	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
@@ -101,6 +108,18 @@ struct wc_drain_stats {
  * perf_event_paranoid; ENOENT: an event the kernel lacks; EINVAL: a bad option).
  */
 struct wc_events *wc_events_open(const struct wc_events_opts *opts, const char **why);
+
+/**
+ * wc_events_add_tasks() - per-task events (struct wc_events_opts.task_pids) on the threads of
+ * processes @pids not opened yet (-p: the descendants found after wc_events_open()); called
+ * before wc_events_enable().  A no-op for per-CPU events.
+ * Return: the threads opened, or a negative errno (-EAGAIN: threads kept appearing).
+ */
+int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
+			int n);
+
+/** wc_events_per_task() - are the events per task (pertask.c), not per CPU? */
+bool wc_events_per_task(const struct wc_events *ev);
 
 /** wc_events_clockid() - clockid of event times (CLOCK_MONOTONIC), or -1 for perf's clock */
 int wc_events_clockid(const struct wc_events *ev);

@@ -228,6 +228,10 @@ static int open_events(struct rec *r)
 	eo->force_no_cycles = getenv("WCREC_FORCE_NO_CYCLES") != NULL;
 	eo->force_no_runtime = getenv("WCREC_FORCE_NO_RUNTIME") != NULL;
 	eo->force_no_switch_records = getenv("WCREC_FORCE_NO_SWITCH_RECORDS") != NULL;
+	eo->force_per_cpu = getenv("WCREC_FORCE_PER_CPU") != NULL;
+	/* a targeted recording: per-task events on the target's threads (recorder/pertask.c) */
+	eo->task_pids = r->o->npids && !r->o->all ? r->o->pids : NULL;
+	eo->ntask_pids = eo->task_pids ? r->o->npids : 0;
 	raise_nofile();
 	r->ev = wc_events_open(eo, &why);
 	if (!r->ev) {
@@ -245,10 +249,38 @@ static int open_events(struct rec *r)
 			fprintf(stderr, "wcrec: fallback: no sched_stat_runtime\n");
 		if (eo->sched && wc_events_fallback(r->ev, "switch"))
 			fprintf(stderr, "wcrec: fallback: no context-switch records\n");
+		if (eo->ntask_pids && !wc_events_per_task(r->ev))
+			fprintf(stderr, "wcrec: fallback: per-CPU events for the target\n");
 	}
 	if (r->o->verbose && eo->samples)
 		fprintf(stderr, "wcrec: sampling on %s at %u Hz\n", wc_events_sample_name(r->ev),
 			eo->freq_hz);
+	return -1;
+}
+
+/*
+ * -p with per-task events: a process forked before the events of the thread that forked it
+ * were open inherited none; add the descendants until no new one appears.  Return: -1, or 1.
+ */
+static int open_new_descendants(struct rec *r)
+{
+	struct wc_rec_opts *o = r->o;
+
+	if (!wc_events_per_task(r->ev) || !o->children || r->cmd.pid > 0)
+		return -1;
+	for (int pass = 0; pass < 100; pass++) {
+		int n = o->npids, k;
+
+		o->npids = add_descendants(o->pids, o->npids, r->targets, 0);
+		if (o->npids == n)
+			return -1;
+		k = wc_events_add_tasks(r->ev, &o->eo, o->pids + n, o->npids - n);
+		if (k < 0) {
+			fprintf(stderr, "wcrec: cannot open the events of the target: %s\n",
+				strerror(-k));
+			return 1;
+		}
+	}
 	return -1;
 }
 
@@ -298,7 +330,7 @@ static int start_command(struct rec *r)
 	const char *what;
 	int err;
 
-	if (!o->command)
+	if (!o->command || r->cmd.pid > 0)
 		return -1;
 	err = wc_command_start(&r->cmd, o->command, "wcrec", &what);
 	if (err) {
@@ -748,10 +780,16 @@ int wc_record(struct wc_rec_opts *o)
 		ret = wc_rec_opts_cpus(o);
 	if (ret < 0)
 		ret = find_tracefs(&r);
+	if (ret < 0 && o->command && !o->all) { /* its per-task events need its pid */
+		catch_signals();
+		ret = start_command(&r);
+	}
 	if (ret < 0)
 		ret = open_events(&r);
+	if (ret < 0)
+		ret = open_new_descendants(&r);
 	if (ret >= 0)
-		return ret;
+		return clean_up(&r, ret);
 	ret = open_output(&r);
 	if (ret < 0) {
 		catch_signals();

@@ -228,6 +228,8 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 			    &a->consumer->sink, a->consumer->ctx);
 	if (err)
 		return err;
+	v = wc_replay_note(a->replay, "events"); /* "per-task: ..." (wcrec 1.11) */
+	a->sched.per_task = v && !strncmp(v, "per-task:", 9);
 	if (a->consumer->begin)
 		return a->consumer->begin(a->consumer->ctx, a);
 	return 0;
@@ -462,9 +464,22 @@ static int event(void *ctx, const struct wc_rec_header *h)
 		ev.time_ns = a->sched.cpu_since_ns[x->cpu]; /* where sched.c put it */
 		return a->consumer->sched_event(a->consumer->ctx, &ev);
 	}
+	case WC_REC_EXIT: {
+		const struct wc_rec_task *x = (const void *)h;
+		struct wc_switch sw;
+		struct wc_sched_event ev = { .time_ns = x->time_ns,
+					     .role = WC_TP_SWITCH,
+					     .sw = &sw,
+					     .ctx_tid = x->tid,
+					     .ctx_pid = x->pid };
+		int err = wc_sched_exit(&a->sched, x->time_ns, x->tid, x->pid, &sw, &ev.cpu);
+
+		if (err > 0 && a->consumer->sched_event) /* the last switch-out, per task */
+			err = a->consumer->sched_event(a->consumer->ctx, &ev);
+		return err < 0 ? err : wc_tasks_record(&a->tasks, h);
+	}
 	case WC_REC_COMM:
 	case WC_REC_FORK:
-	case WC_REC_EXIT:
 	case WC_REC_MMAP:
 		return wc_tasks_record(&a->tasks, h);
 	}

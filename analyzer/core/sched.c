@@ -403,7 +403,7 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const st
 		if (err)
 			return err;
 	}
-	if (sw->next_tid > 0) {
+	if (sw->next_tid > 0 && !s->per_task) {
 		t = wc_tasks_thread(s->tasks, (uint32_t)sw->next_tid, 0, time_ns);
 		if (!t || !(st = state_of(s, t)))
 			return -ENOMEM;
@@ -466,6 +466,30 @@ int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, 
 	s->cpu_since_ns[cpu] = in < time_ns ? in : time_ns;
 	err = lost ? report_lost(s, (int32_t)tid, WC_SCHED_LOST_SWITCH_OUT) : 0;
 	return err ? err : tid ? 1 : 0;
+}
+
+int wc_sched_exit(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint32_t pid,
+		  struct wc_switch *sw, uint32_t *cpu)
+{
+	struct wc_thread *t;
+	struct wc_sched_thread *st;
+	bool lost = false;
+	int err;
+
+	if (!s->per_task)
+		return 0;
+	t = wc_tasks_find(s->tasks, tid);
+	st = t ? find_state(s, t) : NULL;
+	if (!st || st->run_state != WC_TS_ON_CPU || st->cpu < 0 || time_ns < st->since_ns)
+		return 0;
+	*sw = (struct wc_switch){ .prev_tid = (int32_t)tid, .next_tid = -1, .state = 'X' };
+	if (tid == pid) /* a process's leader stays a zombie for its parent to reap */
+		sw->state = 'Z';
+	sw->state_text[0] = sw->state;
+	memcpy(sw->prev_comm, t->comm, sizeof(sw->prev_comm) - 1);
+	*cpu = (uint32_t)st->cpu;
+	err = switch_out(s, t, st, time_ns, st->cpu, sw, WC_STACK_NONE, &lost);
+	return err ? err : 1;
 }
 
 int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk, bool is_new,

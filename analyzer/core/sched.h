@@ -124,6 +124,8 @@ struct wc_sched {
 	bool *cpu_on_grid;	 /* ... and it came a whole number of periods after the one
 				  * before (within an eighth): the ticks can be told from it */
 	uint32_t ncpus;
+	bool per_task; /* a per-task recording (wct.h, SWITCH_IN): switch-ins from SWITCH_IN
+			* records alone, a sched_switch's next task left alone */
 	struct wc_sched_thread *threads; /* by index in wc_tasks.threads; past the end: unknown */
 	size_t nthreads, threads_cap;
 	struct wc_sched_counts counts;
@@ -167,6 +169,19 @@ int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const st
  */
 int wc_sched_switch_in(struct wc_sched *s, uint64_t time_ns, uint64_t delay_ns, uint32_t cpu,
 		       uint32_t tid, uint32_t pid);
+
+/**
+ * wc_sched_exit() - the EXIT record of thread @tid (process @pid) at @time_ns.  In a per-task
+ * recording the kernel drops a task's events as it exits (perf_event_exit_task() in do_exit(),
+ * kernel/exit.c), before its last switch-out, into state X (Z for a process's leader, left
+ * for its parent to reap): that run ends here, a voluntary switch, told as the sched_switch
+ * the kernel would have written (*@sw: next_tid -1, no stack; *@cpu its CPU).  A no-op in a
+ * per-CPU recording, whose sched_switch of it comes after the EXIT, and for a thread not on a
+ * CPU.
+ * Return: 1 when a run ended (*@sw, *@cpu set), 0, -ENOMEM, or a sink's error.
+ */
+int wc_sched_exit(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint32_t pid,
+		  struct wc_switch *sw, uint32_t *cpu);
 
 /**
  * wc_sched_wakeup() - a sched_waking or sched_wakeup of @wk->tid at @time_ns, or with

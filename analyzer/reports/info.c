@@ -259,10 +259,11 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 							     : "skipped:",
 				m->notes[i].value);
 		else if (!strcmp(k, "fallback") || !strcmp(k, "wakeup_event") ||
-			 !strcmp(k, "switch_records"))
+			 !strcmp(k, "switch_records") || !strcmp(k, "events"))
 			fprintf(out, "%-13s %s\n",
 				!strcmp(k, "fallback")	     ? "fallback:"
 				: !strcmp(k, "wakeup_event") ? "wakeups:"
+				: !strcmp(k, "events")	     ? "events on:"
 							     : "switch recs:",
 				m->notes[i].value);
 	}

@@ -1,0 +1,215 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pertask.c - per-task events for a targeted recording (-p, COMMAND), perf record -p's way:
+ * each event opened on each thread of the target and each CPU recorded, with attr.inherit, so
+ * that the threads and processes a target thread creates get the same events from their first
+ * instruction (perf_event_init_task() in kernel/events/core.c), writing into the ring of the
+ * CPU they run on (perf_output_begin() follows an inherited event to its parent's buffer).
+ *
+ * What each switch of a target thread gives (kernel/sched/core.c, kernel/events/core.c):
+ * - switched out: its sched_switch, in its own context, with its callchain, prev_state and
+ *   next_pid; then its switch-out record;
+ * - switched in: its switch-in record (attr.context_switch, PERF_RECORD_SWITCH), written in its
+ *   own context after the switch: the sched_switch into it fired in the context of the task
+ *   leaving the CPU and reaches only that task's events (drain.c keeps it as a SWITCH_IN);
+ * - woken: the sched_waking / sched_wakeup of its waker, which the tracepoint hands to the
+ *   woken task's events too (TP_ARGS(__perf_task(p)) in include/trace/events/sched.h, the
+ *   task loop of perf_tp_event()); a target waking a target gives the same record twice, one
+ *   from each, next to each other in the ring (drain.c drops the second).
+ * Tasks that are not the target's pay for none of this: their switches find no event on the
+ * CPU's tracepoint list and no context (perf_trace_##call in include/trace/perf.h returns at
+ * once; perf_event_task_sched_out() finds no task context).  A wakeup of any task still builds
+ * its tracepoint record, to look for the woken task's events: about what perf record -p pays.
+ *
+ * No new thread goes unrecorded: one created by an opened thread inherits its events; one
+ * created before that is in /proc/PID/task by then, and the scan is repeated until a pass opens
+ * nothing new.  A child process forked before its parent thread was opened is found by
+ * record.c, which adds the new descendants and calls wc_events_add_tasks() until none appear.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "common/grow.h"
+#include "recorder/events-priv.h"
+
+/* Has thread @tid been opened?  (ev->task_tids: open addressing, 0 empty) */
+static bool tid_opened(const struct wc_events *ev, uint32_t tid)
+{
+	size_t mask = ev->task_tids_cap - 1;
+
+	if (!ev->task_tids_cap)
+		return false;
+	for (size_t i = (tid * 0x9e3779b1u) & mask;; i = (i + 1) & mask) {
+		if (ev->task_tids[i] == tid)
+			return true;
+		if (!ev->task_tids[i])
+			return false;
+	}
+}
+
+static void tid_insert(uint32_t *set, size_t cap, uint32_t tid)
+{
+	for (size_t i = (tid * 0x9e3779b1u) & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		if (!set[i] || set[i] == tid) {
+			set[i] = tid;
+			return;
+		}
+	}
+}
+
+/* Note @tid as opened.  Return: 0 or -ENOMEM. */
+static int tid_add(struct wc_events *ev, uint32_t tid)
+{
+	if ((ev->ntask_tids + 1) * 2 > ev->task_tids_cap) {
+		size_t cap = ev->task_tids_cap ? ev->task_tids_cap * 2 : 256;
+		uint32_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return -ENOMEM;
+		for (size_t i = 0; i < ev->task_tids_cap; i++)
+			if (ev->task_tids[i])
+				tid_insert(t, cap, ev->task_tids[i]);
+		free(ev->task_tids);
+		ev->task_tids = t;
+		ev->task_tids_cap = cap;
+	}
+	tid_insert(ev->task_tids, ev->task_tids_cap, tid);
+	ev->ntask_tids++;
+	return 0;
+}
+
+/*
+ * Open every event of @ev on thread @tid and every CPU, each writing into its CPU's ring.
+ * Return: 1 when opened, 0 when the thread is gone (ESRCH: its events, if any, stay open and
+ * silent), or a negative errno (ev->why may say more).
+ */
+static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint32_t tid)
+{
+	int err;
+
+	for (int c = 0; c < ev->ncpus; c++) {
+		for (int i = 0; i < ev->nevents; i++) {
+			int fd = wc_events_open_one(ev, &ev->attrs[i], (int)tid, ev->rings[c].cpu);
+
+			if (fd < 0)
+				return errno == ESRCH ? 0 : -errno;
+			if (wc_grow((void **)&ev->task_fds, &ev->task_fds_cap, ev->ntask_fds + 1,
+				    sizeof(int)) ||
+			    wc_grow((void **)&ev->task_fd_ring, &ev->task_fd_ring_cap,
+				    ev->ntask_fds + 1, sizeof(int))) {
+				close(fd);
+				return -ENOMEM;
+			}
+			if (ev->rings[c].fd < 0)
+				ev->rings[c].poll_k = ev->ntask_fds;
+			ev->task_fd_ring[ev->ntask_fds] = c;
+			ev->task_fds[ev->ntask_fds++] = fd;
+			err = wc_events_id_put(ev, fd, i);
+			if (!err)
+				err = -wc_events_ring_attach(ev, c, fd, o->pages, ev->page);
+			if (err)
+				return err;
+		}
+	}
+	return 1;
+}
+
+/*
+ * One pass over the threads of process @pid (/proc/PID/task).  Return: the threads opened
+ * (0: none new, or the process is gone), or a negative errno.
+ */
+static int scan_process(struct wc_events *ev, const struct wc_events_opts *o, int pid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int opened = 0, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return errno == ENOENT || errno == ESRCH ? 0 : -errno;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (*end || !tid || tid > UINT32_MAX || tid_opened(ev, (uint32_t)tid))
+			continue;
+		err = tid_add(ev, (uint32_t)tid);
+		if (!err)
+			err = open_task(ev, o, (uint32_t)tid);
+		if (err > 0)
+			opened++;
+		else if (!err)
+			ev->tasks_gone++;
+		err = err > 0 ? 0 : err;
+	}
+	closedir(dir);
+	return err ? err : opened;
+}
+
+int wc_pertask_add(struct wc_events *ev, const struct wc_events_opts *o, const int *pids, int n)
+{
+	int total = 0;
+
+	/* until a whole pass finds no new thread: one created by a thread not yet opened */
+	for (int pass = 0; pass < 1000; pass++) {
+		int opened = 0;
+
+		for (int k = 0; k < n; k++) {
+			int r = scan_process(ev, o, pids[k]);
+
+			if (r < 0)
+				return r;
+			opened += r;
+		}
+		total += opened;
+		if (!opened)
+			return total;
+	}
+	return -EAGAIN; /* threads created faster than they can be opened, for 1000 passes */
+}
+
+/*
+ * A per-task event hangs up once its task and the children that inherited it are gone
+ * (is_event_hup() in kernel/events/core.c): poll() would return at once from then on.  Poll
+ * ring @c through the next of its events instead; any event writing into a buffer is woken
+ * with it (ring_buffer_wakeup()).  None left: the ring is drained at each pass, unpolled.
+ */
+void wc_pertask_hung_up(struct wc_events *ev, int c)
+{
+	size_t k = ev->rings[c].poll_k + 1;
+
+	while (k < ev->ntask_fds && ev->task_fd_ring[k] != c)
+		k++;
+	ev->rings[c].poll_k = k;
+	ev->pfds[c].fd = k < ev->ntask_fds ? ev->task_fds[k] : -1;
+}
+
+void wc_pertask_close(struct wc_events *ev)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	for (int c = 0; ev->rings && c < ev->ncpus; c++) {
+		struct ring *r = &ev->rings[c];
+
+		if (r->meta)
+			munmap(r->meta, r->size + (size_t)page);
+		r->meta = NULL;
+		r->data = NULL;
+		r->fd = -1;
+		if (ev->pfds)
+			ev->pfds[c].fd = -1;
+	}
+	for (size_t k = 0; k < ev->ntask_fds; k++)
+		close(ev->task_fds[k]);
+	ev->ntask_fds = 0;
+	memset(ev->task_tids, 0, ev->task_tids_cap * sizeof(*ev->task_tids));
+	ev->ntask_tids = 0;
+}
