@@ -132,6 +132,15 @@ int wc_events_id_put(struct wc_events *ev, int fd, int event);
  * Return: 0 or a positive errno (ev->why set when the map failed). */
 int wc_events_ring_attach(struct wc_events *ev, int c, int fd, unsigned pages, long page);
 
+/* pertask.c: per-task events for a targeted recording (o->task_pids), unless the kernel lacks
+ * what they need (ev->per_task, or ev->per_cpu_why set). */
+void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o);
+
+/* pertask.c: open the per-task events, or fall back to per-CPU ones where the kernel refuses
+ * them (ev->per_task cleared).  Return: 0, or a positive errno (*@why set where there is more
+ * to say). */
+int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const char **why);
+
 /* pertask.c: open the events on every thread of the processes @pids not opened yet
  * (wc_events_add_tasks()).  Return: the threads opened, or a negative errno. */
 int wc_pertask_add(struct wc_events *ev, const struct wc_events_opts *o, const int *pids, int n);

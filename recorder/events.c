@@ -430,78 +430,6 @@ static int open_cpu(struct wc_events *ev, const struct wc_events_opts *o, int c,
 	return 0;
 }
 
-/*
- * Per-task events for a targeted recording (pertask.c), unless the kernel cannot place the
- * target's switch-ins without CPU-wide events: no context-switch records (before Linux 4.3),
- * or --no-switch-records.  WCREC_FORCE_PER_CPU (o->force_per_cpu) acts as such a kernel.
- */
-static void choose_scope(struct wc_events *ev, const struct wc_events_opts *o)
-{
-	const char *why = NULL;
-	unsigned off, size;
-
-	ev->next_pid_off = -1;
-	if (!o->ntask_pids)
-		return;
-	if (o->force_per_cpu)
-		why = "per-task events refused (WCREC_FORCE_PER_CPU)";
-	else if (ev->switch_records_off)
-		why = "--no-switch-records: per-task events need them for the switch-ins";
-	else if (ev->no_switch_records)
-		why = "no context-switch records (Linux 4.3) for the switch-ins of per-task events";
-	else if (o->migrations) /* set_task_cpu(), often from another task or the stopper */
-		why = "--migrations: sched_migrate_task fires in the context of the task that moves "
-		      "the target";
-	if (why) {
-		snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "%s", why);
-		return;
-	}
-	ev->per_task = true;
-	if (o->sched &&
-	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
-	    size == 4 && off < 4096)
-		ev->next_pid_off = (int)off;
-}
-
-/*
- * Open the per-task events on the target's threads; where the kernel refuses them (EINVAL,
- * EOPNOTSUPP: an attr per-task events cannot have), fall back to per-CPU events, saying why.
- * Return: 0, or a positive errno (*@why set where there is more to say).
- */
-static int open_tasks(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
-{
-	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
-
-	if (n > 0)
-		return 0;
-	if (n == 0) {
-		*why = "the target has no thread left to record";
-		return ESRCH;
-	}
-	if (n != -EINVAL && n != -EOPNOTSUPP) {
-		*why = ev->why[0] ? ev->why : NULL;
-		return -n;
-	}
-	wc_pertask_close(ev);
-	ev->per_task = false;
-	snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "per-task events refused: %s",
-		 strerror(-n));
-	for (int i = 0; i < ev->nevents; i++)
-		ev->attrs[i].inherit = 0;
-	return 0;
-}
-
-int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
-			int n)
-{
-	return ev->per_task ? wc_pertask_add(ev, o, pids, n) : 0;
-}
-
-bool wc_events_per_task(const struct wc_events *ev)
-{
-	return ev->per_task;
-}
-
 struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **why)
 {
 	struct wc_events *ev = calloc(1, sizeof(*ev));
@@ -528,11 +456,11 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	}
 	if (err)
 		goto out_free;
-	choose_scope(ev, o);
+	wc_pertask_choose(ev, o);
 	build_attrs(ev, o, track, page);
 	err = alloc_state(ev, o);
 	if (!err && ev->per_task)
-		err = open_tasks(ev, o, why);
+		err = wc_pertask_open(ev, o, why);
 	for (int c = 0; !err && !ev->per_task && c < ev->ncpus; c++)
 		err = open_cpu(ev, o, c, page, why);
 	if (err)

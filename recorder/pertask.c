@@ -37,6 +37,7 @@
 
 #include "common/grow.h"
 #include "recorder/events-priv.h"
+#include "recorder/tracefs.h"
 
 /* Has thread @tid been opened?  (ev->task_tids: open addressing, 0 empty) */
 static bool tid_opened(const struct wc_events *ev, uint32_t tid)
@@ -212,4 +213,76 @@ void wc_pertask_close(struct wc_events *ev)
 	ev->ntask_fds = 0;
 	memset(ev->task_tids, 0, ev->task_tids_cap * sizeof(*ev->task_tids));
 	ev->ntask_tids = 0;
+}
+
+/*
+ * Per-task events for a targeted recording (pertask.c), unless the kernel cannot place the
+ * target's switch-ins without CPU-wide events: no context-switch records (before Linux 4.3),
+ * or --no-switch-records.  WCREC_FORCE_PER_CPU (o->force_per_cpu) acts as such a kernel.
+ */
+void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
+{
+	const char *why = NULL;
+	unsigned off, size;
+
+	ev->next_pid_off = -1;
+	if (!o->ntask_pids)
+		return;
+	if (o->force_per_cpu)
+		why = "per-task events refused (WCREC_FORCE_PER_CPU)";
+	else if (ev->switch_records_off)
+		why = "--no-switch-records: per-task events need them for the switch-ins";
+	else if (ev->no_switch_records)
+		why = "no context-switch records (Linux 4.3) for the switch-ins of per-task events";
+	else if (o->migrations) /* set_task_cpu(), often from another task or the stopper */
+		why = "--migrations: sched_migrate_task fires in the context of the task that moves "
+		      "the target";
+	if (why) {
+		snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "%s", why);
+		return;
+	}
+	ev->per_task = true;
+	if (o->sched &&
+	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
+	    size == 4 && off < 4096)
+		ev->next_pid_off = (int)off;
+}
+
+/*
+ * Open the per-task events on the target's threads; where the kernel refuses them (EINVAL,
+ * EOPNOTSUPP: an attr per-task events cannot have), fall back to per-CPU events, saying why.
+ * Return: 0, or a positive errno (*@why set where there is more to say).
+ */
+int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
+{
+	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
+
+	if (n > 0)
+		return 0;
+	if (n == 0) {
+		*why = "the target has no thread left to record";
+		return ESRCH;
+	}
+	if (n != -EINVAL && n != -EOPNOTSUPP) {
+		*why = ev->why[0] ? ev->why : NULL;
+		return -n;
+	}
+	wc_pertask_close(ev);
+	ev->per_task = false;
+	snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "per-task events refused: %s",
+		 strerror(-n));
+	for (int i = 0; i < ev->nevents; i++)
+		ev->attrs[i].inherit = 0;
+	return 0;
+}
+
+int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
+			int n)
+{
+	return ev->per_task ? wc_pertask_add(ev, o, pids, n) : 0;
+}
+
+bool wc_events_per_task(const struct wc_events *ev)
+{
+	return ev->per_task;
 }
