@@ -18,9 +18,10 @@
  * of the drainer cost.  A real recorder with these attrs must also read, and so cannot add
  * less.  --count walks the record headers (one 8-byte load per record) to count records and
  * PERF_RECORD_LOST / LOST_SAMPLES; it is off by default, so that the floor touches nothing.
- * --only-tid TID sets the kernel-side tracepoint filters wcrec does not use (prev_pid/next_pid
- * of sched_switch, pid of the wakeups): what they would save the rest of the machine when the
- * target is one quiet thread (man/wcrec.1, "Why per-CPU events").
+ * --only-tid TID[,TID...] sets the kernel-side tracepoint filters wcrec does not use
+ * (prev_pid/next_pid of sched_switch, pid of the wakeups): what they would save the rest of the
+ * machine when the target is a few quiet threads (man/wcrec.1, "Why per-CPU events";
+ * tests/bench-pertask.sh).
  *
  * usage: bench-floor [options] -- COMMAND [ARGS]
  * Prints one line on stderr: bytes drained, records and lost (with --count).
@@ -57,8 +58,10 @@
 #define BASE_SAMPLE_TYPE                                                                           \
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_PERIOD)
-#define MAX_CPUS 4096
-#define NEVENTS	 3
+#define MAX_CPUS     4096
+#define NEVENTS	     3
+#define MAX_TIDS     64
+#define FILTER_BYTES (MAX_TIDS * 64) /* more than a tid's clauses take */
 
 struct ring {
 	struct perf_event_mmap_page *meta;
@@ -80,8 +83,9 @@ static const char usage[] =
 	"  --max-stack N       sample_max_stack (default 0: the kernel's perf_event_max_stack)\n"
 	"  -m PAGES            ring-buffer data pages per CPU, a power of two (default 2048)\n"
 	"  --count             walk record headers: count records and lost ones\n"
-	"  --only-tid TID      kernel-side tracepoint filters keeping TID's events only: the\n"
-	"                      filters wcrec does not use (man wcrec, Why per-CPU events)\n"
+	"  --only-tid TID[,TID...]  kernel-side tracepoint filters keeping these threads'\n"
+	"                      events only (at most 64): the filters wcrec does not use\n"
+	"                      (man wcrec, Why per-CPU events)\n"
 	"  -h, --help          this text\n";
 
 static volatile sig_atomic_t stop_signal;
@@ -255,6 +259,50 @@ static int enable_all(const int *fds, int nfds, bool on)
 	return 0;
 }
 
+/* Parse "TID[,TID...]" into tids[]; return the count, or -1 if it is not such a list. */
+static int parse_tids(const char *arg, long *tids)
+{
+	const char *s = arg;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		long v = strtol(s, &end, 10);
+
+		if (end == s || v < 1 || n == MAX_TIDS)
+			return -1;
+		tids[n++] = v;
+		if (!*end)
+			return n;
+		if (*end != ',')
+			return -1;
+		s = end + 1;
+	}
+}
+
+/*
+ * The filter keeping the events of tids[0..n): on sched_switch (sw) a switch either way
+ * (prev_pid, next_pid: the fields of its format file), on the wakeups the woken task (pid).
+ * @buf holds FILTER_BYTES.
+ */
+static void tid_filter(char *buf, const long *tids, int n, bool sw)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (int k = 0; k < n; k++) {
+		const char *sep = k ? " || " : "";
+
+		if (sw)
+			at += (size_t)snprintf(buf + at, FILTER_BYTES - at,
+					       "%sprev_pid == %ld || next_pid == %ld", sep, tids[k],
+					       tids[k]);
+		else
+			at += (size_t)snprintf(buf + at, FILTER_BYTES - at, "%spid == %ld", sep,
+					       tids[k]);
+	}
+}
+
 enum { OPT_SWITCH = 256, OPT_WAKING, OPT_NO_K, OPT_NO_U, OPT_MAX_STACK, OPT_COUNT, OPT_ONLY_TID };
 
 /* Parse options, open and map the events, run COMMAND while draining, print the counts. */
@@ -277,7 +325,8 @@ int main(int argc, char **argv)
 	static int cpus[MAX_CPUS];
 	bool stacks_sw = false, stacks_wk = false, no_k = false, no_u = false, count = false;
 	unsigned pages = 2048, max_stack = 0;
-	long only_tid = 0;
+	long only_tids[MAX_TIDS];
+	int n_tids = 0;
 	long page = sysconf(_SC_PAGESIZE);
 	struct perf_event_attr attrs[NEVENTS];
 	struct ring *rings = NULL;
@@ -310,10 +359,12 @@ int main(int argc, char **argv)
 			count = true;
 			break;
 		case OPT_ONLY_TID:
-			only_tid = strtol(optarg, &end, 10);
-			if (*end || only_tid < 1) {
-				fprintf(stderr, "bench-floor: --only-tid wants a tid, not '%s'\n",
-					optarg);
+			n_tids = parse_tids(optarg, only_tids);
+			if (n_tids < 0) {
+				fprintf(stderr,
+					"bench-floor: --only-tid wants 1 to %d tids, TID[,TID...], "
+					"not '%s'\n",
+					MAX_TIDS, optarg);
 				return 2;
 			}
 			break;
@@ -407,15 +458,10 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			fds[ci * nev + i] = fd;
-			if (only_tid) {
-				/* the fields of the format files: a switch either way, the woken
-				 * task */
-				char filter[96];
+			if (n_tids) {
+				char filter[FILTER_BYTES];
 
-				snprintf(filter, sizeof(filter),
-					 i == 0 ? "prev_pid == %ld || next_pid == %ld"
-						: "pid == %ld",
-					 only_tid, only_tid);
+				tid_filter(filter, only_tids, n_tids, i == 0);
 				if (ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
 					fprintf(stderr,
 						"bench-floor: filter '%s' on sched:%s: %s\n",
