@@ -21,9 +21,11 @@
  * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
  * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
  * With --runtime, the sched_stat_runtime events and the samples, one line each (print_runtime()).
+ * With --sched, the scheduler events, one line each, as the file holds them (print_sched()).
  * usage: wct-stat FILE [MAPNAME]
  *        wct-stat --ksyms FILE
  *        wct-stat --runtime FILE
+ *        wct-stat --sched FILE
  */
 #include <linux/perf_event.h>
 #include <stdio.h>
@@ -252,6 +254,115 @@ static int print_runtime(const char *path)
 	return clean ? 0 : 1;
 }
 
+/* The PAYLOAD records, by id: each one's size (u16), then its bytes (keep_payload()). */
+static uint8_t **payloads;
+static size_t npayloads;
+
+static void keep_payload(const struct wc_rec_payload *p)
+{
+	uint8_t *copy;
+
+	if (p->id >= npayloads) {
+		size_t n = p->id * 2 + 16;
+		uint8_t **grown = realloc(payloads, n * sizeof(*payloads));
+
+		if (!grown)
+			return;
+		memset(grown + npayloads, 0, (n - npayloads) * sizeof(*payloads));
+		payloads = grown;
+		npayloads = n;
+	}
+	copy = malloc(p->size + 2u);
+	if (!copy)
+		return;
+	memcpy(copy, &p->size, 2);
+	memcpy(copy + 2, p->data, p->size);
+	free(payloads[p->id]);
+	payloads[p->id] = copy;
+}
+
+/* The pid field at @at of payload @id (the task woken), or -1. */
+static int32_t payload_pid(uint32_t id, int at)
+{
+	const uint8_t *p = id < npayloads ? payloads[id] : NULL;
+	uint16_t size;
+	int32_t pid;
+
+	if (!p || at < 0)
+		return -1;
+	memcpy(&size, p, 2);
+	if (size < (unsigned)at + 4)
+		return -1;
+	memcpy(&pid, p + 2 + at, 4);
+	return pid;
+}
+
+/*
+ * wct-stat --sched FILE: every scheduler record in the file's order, duplicates included:
+ * "switch TIME CPU TID PID" (a sched_switch: TID is the task switched out), "WAKE TIME CPU
+ * TID PID WOKEN" (WAKE waking, wakeup or wakeup_new: TID the task it fired in, WOKEN the pid
+ * field, the task woken) and "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
+ * in).  Return: the exit status.
+ */
+static int print_sched(const char *path)
+{
+	static const char *const wake_names[] = { [WC_EVENT_WAKEUP] = "wakeup",
+						  [WC_EVENT_WAKING] = "waking",
+						  [WC_EVENT_WAKEUP_NEW] = "wakeup_new" };
+	struct wc_reader *r = wc_reader_open(path);
+	const struct wc_rec_header *h;
+	uint32_t kind_of[256] = { 0 };
+	int pid_at[WC_EVENT_WAKEUP_NEW + 1] = { -1, -1, -1, -1, -1, -1 }, clean;
+
+	if (!r) {
+		perror(path);
+		return 1;
+	}
+	while (wc_reader_next(r, &h)) {
+		if (h->type == WC_REC_TP_FORMAT) {
+			const struct wc_rec_tp_format *f = (const void *)h;
+			const char *text = f->data + f->system_len;
+
+			for (int k = WC_EVENT_WAKEUP; k <= WC_EVENT_WAKEUP_NEW; k++) {
+				char name[40];
+
+				snprintf(name, sizeof(name), "name: sched_%s\n", wake_names[k]);
+				if (strstr(text, name))
+					pid_at[k] = field_offset(text, "pid");
+			}
+		} else if (h->type == WC_REC_EVENT_ATTR) {
+			const struct wc_rec_event_attr *e = (const void *)h;
+
+			if (e->event_id < 256)
+				kind_of[e->event_id] = e->kind;
+		} else if (h->type == WC_REC_PAYLOAD) {
+			keep_payload((const void *)h);
+		} else if (h->type == WC_REC_TRACEPOINT) {
+			const struct wc_rec_tracepoint *t = (const void *)h;
+			uint32_t k = kind_of[t->event_id & 255];
+
+			if (k == WC_EVENT_SWITCH)
+				printf("switch %llu %u %u %u\n", (unsigned long long)t->time_ns,
+				       t->cpu, t->tid, t->pid);
+			else if (k >= WC_EVENT_WAKEUP && k <= WC_EVENT_WAKEUP_NEW)
+				printf("%s %llu %u %u %u %d\n", wake_names[k],
+				       (unsigned long long)t->time_ns, t->cpu, t->tid, t->pid,
+				       payload_pid(t->payload_id, pid_at[k]));
+		} else if (h->type == WC_REC_SWITCH_IN) {
+			const struct wc_rec_switch_in *x = (const void *)h;
+
+			printf("switch_in %llu %u %u %u\n", (unsigned long long)x->time_ns, x->cpu,
+			       x->tid, x->pid);
+		}
+	}
+	clean = wc_reader_state(r) == WC_READER_CLEAN;
+	wc_reader_free(r);
+	for (size_t i = 0; i < npayloads; i++)
+		free(payloads[i]);
+	free(payloads);
+	return clean ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	static char comm_of[MAX_TIDS][16];
@@ -272,9 +383,11 @@ int main(int argc, char **argv)
 		return print_ksyms(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "--runtime"))
 		return print_runtime(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "--sched"))
+		return print_sched(argv[2]);
 	if (argc != 2 && argc != 3) {
 		fprintf(stderr, "usage: wct-stat FILE [MAPNAME]\n       wct-stat --ksyms FILE\n"
-				"       wct-stat --runtime FILE\n");
+				"       wct-stat --runtime FILE\n       wct-stat --sched FILE\n");
 		return 2;
 	}
 	r = wc_reader_open(argv[1]);

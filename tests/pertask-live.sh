@@ -1,0 +1,198 @@
+#!/bin/sh
+# pertask-live.sh - issue 19's acceptance, on live recordings of tests/storm, as COMMAND
+# (wcrec -- storm) and with -p (storm started first, let go once the recording has begun),
+# each made per-task as wcrec chooses and again with WCREC_FORCE_PER_CPU=1:
+#  1. the storm: every one of the 1,100 tasks storm creates in a burst (500 threads, 500
+#     forked children, 100 threads of children), each asleep 1 ms, has a switch-out in
+#     wcanalyze timehist; wcanalyze info counts no event and no sample lost;
+#  2. the ping-pong: the sched_waking events that woke storm-ping and storm-pong number
+#     exactly the wakes storm counted (its FUTEX_WAKEs that found the other queued: see
+#     ping_pong() in tests/storm.c for why each is one sched_waking and no other comes), and
+#     one sched_wakeup_new each: a wakeup kept twice (the kernel gives a per-task recorder
+#     each wakeup between two targets once for the waker and once for the woken) fails it;
+#  3. a busy process that is no target, running meanwhile, has no scheduler event in the file
+#     (none in its context, none of its switch-ins, no wakeup of it) when the file's events
+#     NOTE says per-task; skipped, with its count of events, for a per-CPU recording;
+#  4. WCREC_FORCE_PER_CPU=1: 1 and 2 as above, and the events NOTE, where there is one, says
+#     per-cpu.
+# The scheduler records are read raw, duplicates and all, by tests/wct-stat --sched.
+# Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
+set -u
+B=${builddir:-.}
+WCREC="$B/wcrec"
+WCA="$B/wcanalyze"
+STAT="$B/tests/wct-stat"
+STORM="$B/tests/storm"
+ROUNDS=3000
+. "$(dirname "$0")/testlib.sh"
+
+# the processes this script starts, each ended by its pid and waited for, on any exit
+busy='' storm='' rec=''
+stop_mine() {
+	for p in $rec $storm $busy; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	rec='' storm='' busy=''
+}
+trap 'rc=$?; stop_mine; (exit $rc); keep_on_failure' EXIT
+
+# wait_gone PID SECONDS: wait for PID, stopped with SIGINT after SECONDS; its exit status
+wait_gone() {
+	i=0
+	while kill -0 "$1" 2>/dev/null && [ $i -lt $(($2 * 10)) ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -0 "$1" 2>/dev/null && kill -INT "$1" && echo "note: pid $1 stopped after $2 s"
+	wait "$1"
+}
+
+# Each recording holds the live tests' lock alone (testlib.sh): a per-CPU one records every
+# task of the host, the other live tests' workloads too, and loses events beside the busiest.
+# record_command TAG [VAR=VALUE]: wcrec -o $tmp/TAG.wct -- storm $tmp/TAG.tids
+record_command() {
+	alone_begin
+	env ${2:+"$2"} "$WCREC" -q -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" $ROUNDS \
+		>"$tmp/$1.out" 2>"$tmp/$1.err"
+	rc=$?
+	expect "$1: wcrec -- storm exits 0 ($(cat "$tmp/$1.err"))" $rc -eq 0
+	alone_end
+}
+
+# record_pid TAG [VAR=VALUE]: storm waits on a FIFO; wcrec -p its pid; storm is let go once
+# the file holds events of its heartbeat thread, which only events switched on can give (the
+# metadata is written before they are: a file that has it is not yet a recording)
+record_pid() {
+	alone_begin
+	rm -f "$tmp/go"
+	mkfifo "$tmp/go"
+	"$STORM" -w "$tmp/go" "$tmp/$1.tids" $ROUNDS >"$tmp/$1.out" 2>&1 &
+	storm=$!
+	env ${2:+"$2"} "$WCREC" -q -p $storm -o "$tmp/$1.wct" 2>"$tmp/$1.err" &
+	rec=$!
+	ready=0
+	for _ in $(seq 300); do
+		"$STAT" --sched "$tmp/$1.wct" 2>/dev/null |
+			awk -v p=$storm '$5 == p { f = 1 } END { exit !f }' && ready=1 && break
+		kill -0 $rec 2>/dev/null || break
+		sleep 0.1
+	done
+	expect "$1: events of storm's heartbeat ($storm) in the file before it is let go" $ready -eq 1
+	timeout 10 sh -c 'echo go >"$1"' sh "$tmp/go"
+	wait_gone $storm 60
+	rc=$?
+	expect "$1: storm exits 0 ($(cat "$tmp/$1.out"))" $rc -eq 0
+	storm=
+	wait_gone $rec 10 # it stops when its -p process has exited
+	rc=$?
+	expect "$1: wcrec -p exits 0 ($(cat "$tmp/$1.err"))" $rc -eq 0
+	rec=
+	alone_end
+}
+
+# record HOW TAG [VAR=VALUE]: record_HOW TAG [VAR=VALUE], up to three times while it makes a
+# per-CPU recording that lost events.  Such a recording holds every task of the host: beside
+# another worktree's perf bench sched pipe (100,000 switches a second) one lost 47,832 events
+# and with them 61 of the storm's tasks.  The per-task way, issue 19's, is not retried.
+record() {
+	for attempt in 1 2 3; do
+		"record_$1" "$2" ${3:+"$3"}
+		"$STAT" "$tmp/$2.wct" >"$tmp/$2.stat"
+		lost=$(sed -n 's/^lost //p' "$tmp/$2.stat")
+		case $(sed -n 's/^note\.events //p' "$tmp/$2.stat") in per-task*) return ;; esac
+		[ "${lost:-0}" -eq 0 ] || [ $attempt -eq 3 ] && return
+		echo "note: $2: the per-CPU recording lost $lost events, the host's busiest other" \
+			"task: $(awk '$1 == "thread" && $3 !~ /^storm/ { n[$3] += $5 }
+				END { for (c in n) if (n[c] > m) { m = n[c]; b = c }
+				print b, "with", m + 0, "events" }' "$tmp/$2.stat"); recording again"
+		mv "$tmp/$2.wct" "$tmp/$2.lost$attempt.wct"
+	done
+}
+
+# check TAG: checks 1 to 3 on $tmp/TAG.wct; $2 = per-cpu when WCREC_FORCE_PER_CPU was set
+check() {
+	tag=$1
+	t=$tmp/$1
+	"$STAT" "$t.wct" >"$t.stat"
+	"$STAT" --sched "$t.wct" >"$t.sched"
+	note=$(sed -n 's/^note\.events //p' "$t.stat" | head -1)
+	echo "# $tag: events NOTE: ${note:-none}"
+	if [ "${2:-}" = per-cpu ]; then
+		expect "$tag: the events NOTE, where there is one, says per-cpu (${note:-none})" \
+			"$(echo "${note:-per-cpu}" | cut -c1-7)" = per-cpu
+	fi
+
+	# 1. every task of the storm has a switch-out in timehist, and nothing was lost.  Not
+	# every one has one in state S: a task preempted inside its nanosleep() whose timer
+	# fires meanwhile is woken while runnable and never sleeps (seen: R, then X)
+	awk '$1 == "thread" || $1 == "child" || $1 == "cthread" { print $2, $1 }' "$t.tids" \
+		>"$t.storm"
+	"$WCA" info "$t.wct" >"$t.info" 2>&1
+	expect "$tag: nothing lost ($(grep '^lost:' "$t.info"))" \
+		"$(grep -c '^lost: *0 events (ring buffer full), 0 samples;' "$t.info")" -eq 1
+	"$WCA" timehist --all-tasks -G --state "$t.wct" >"$t.th" 2>"$t.th.err"
+	rc=$?
+	expect "$tag: timehist exits 0 ($(head -3 "$t.th.err"))" $rc -eq 0
+	# a row: time, [CPU], comm[tid/pid] or comm[tid] from column 25, ..., the state last
+	awk 'NR == FNR { kind[$1] = $2; next }
+		NF < 5 || substr($0, 25, 1) == " " { next }
+		{ task = substr($0, 25); if (!match(task, /\[[0-9]+[]\/]/)) next
+		  tid = substr(task, RSTART + 1, RLENGTH - 2)
+		  if (tid in kind) { rows[tid]++; if ($NF == "S") s[tid]++ } }
+		END { for (tid in kind) { n++; out += rows[tid]; if (s[tid]) ins++
+			if (!rows[tid] && none++ < 5) miss = miss " " kind[tid] "-" tid }
+		  printf "%d %d %d %d%s\n", n, none, out, ins, miss }' "$t.storm" "$t.th" >"$t.c1"
+	read -r n none out ins miss <"$t.c1"
+	expect "$tag: storm: 1100 tasks listed by storm ($n)" "$n" -eq 1100
+	expect "$tag: storm: every task has a switch-out: $none without (want 0)${miss:+, first:$miss}; $out switch-outs, $ins of the tasks with one in state S" \
+		"$none" -eq 0
+
+	# 2. the ping-pong's wakeups: exactly storm's count of each, and one sched_wakeup_new
+	wk=$(sed -n 's/^note\.wakeup_event sched_//p' "$t.stat" | cut -d, -f1)
+	pp=$(awk -v k="${wk:-waking}" 'NR == FNR { if ($1 == "ping" || $1 == "pong") {
+			tid[$1] = $2; name[$2] = $1; want[$2] = $3 }; next }
+		$6 in name && $1 == k { got[$6]++ }
+		$6 in name && $1 == "wakeup_new" { new[$6]++ }
+		END { for (i = 1; i <= 2; i++) { t = tid[i == 1 ? "ping" : "pong"]
+			printf "%d %d %d %d ", t, want[t], got[t], new[t]
+			bad += t == "" || want[t] != got[t] || new[t] != 1 }; print bad + 0 }' \
+		"$t.tids" "$t.sched")
+	# shellcheck disable=SC2086
+	set -- $pp
+	if [ $# -eq 9 ]; then
+		expect "$tag: wakeups: storm-ping (tid $1) woken $2 times in its $ROUNDS turns by storm's count, $3 sched_${wk:-waking} and $4 sched_wakeup_new of it in the file; storm-pong (tid $5) $6 times, $7 and $8 (want equal, and 1 each)" \
+			"$9" -eq 0
+	else
+		expect "$tag: wakeups: storm's ping and pong tids ($(head -2 "$t.tids" | tr '\n' ' '))" \
+			$# -eq 9
+	fi
+
+	# 3. the busy process that is no target: nothing of it in a per-task file
+	nb=$(awk -v p="$busy" '$4 == p || $5 == p || (NF == 6 && $6 == p) { n++ }
+		END { print n + 0 }' "$t.sched")
+	if [ "$(echo "$note" | cut -c1-8)" = per-task ]; then
+		expect "$tag: non-target absent: no scheduler event of the busy sh $busy (found $nb)" \
+			"$nb" -eq 0
+	else
+		echo "SKIP $tag: non-target absent: skipped: per-CPU recording" \
+			"($nb scheduler events of the busy sh $busy in it)"
+	fi
+}
+
+[ -x "$STORM" ] || { echo "FAIL no $STORM: make check builds it"; exit 1; }
+# the busy non-target: niced, as it need only be there, preempted often, not slow the rest
+nice -n 19 sh -c 'while :; do :; done' &
+busy=$!
+record command command
+check command
+record pid pid
+check pid
+record command command-per-cpu WCREC_FORCE_PER_CPU=1
+check command-per-cpu per-cpu
+record pid pid-per-cpu WCREC_FORCE_PER_CPU=1
+check pid-per-cpu per-cpu
+expect "the busy sh $busy ran throughout" "$(kill -0 $busy 2>/dev/null && echo y)" = y
+stop_mine
+
+[ $fails -eq 0 ] || { echo "$fails checks failed"; exit 1; }
