@@ -194,7 +194,7 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 			memcpy(&next, s.raw + ev->next_pid_off, 4);
 		st->switches++;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
-		ring->switch_next = next;
+		ring->switch_next = ring->last_next = next;
 		ring->switch_ns = s.time;
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
@@ -408,7 +408,10 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);
 	} else {
-		r.delay_ns = in_delay(ev);
+		/* from another task, or from idle where the CPU's last target left it idle */
+		r.delay_ns = ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
+		if (!r.delay_ns)
+			r.delay_ns = in_delay(ev);
 	}
 	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;
@@ -480,7 +483,7 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 	uint64_t time;
 
 	/* what this CPU's ring said before the loss no longer pairs with what follows */
-	ring->switch_prev = ring->switch_next = -1;
+	ring->switch_prev = ring->switch_next = ring->last_next = -1;
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
 	ring->wake_event = -1;

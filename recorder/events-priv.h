@@ -36,6 +36,10 @@ struct ring {
 	/* per-task events: the next_pid of the sched_switch of switch_prev, -1 unknown; and the
 	 * last wakeup kept, to drop its twin (drain.c on_sample()) */
 	int64_t switch_next;
+	int64_t last_next; /* ... and of the last one, -1 unknown: 0 when the CPU went idle */
+	uint32_t probe_idle_ns,
+		probe_task_ns; /* probe.c: the switch-in records' delay after a
+				* switch from idle, from another process; 0 unknown */
 	uint64_t wake_ns;
 	uint32_t wake_payload, wake_tid;
 	int wake_event;
@@ -144,6 +148,10 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 /* pertask.c: open the events on every thread of the processes @pids not opened yet
  * (wc_events_add_tasks()).  Return: the threads opened, or a negative errno. */
 int wc_pertask_add(struct wc_events *ev, const struct wc_events_opts *o, const int *pids, int n);
+
+/* probe.c: measure each ring's probe_idle_ns and probe_task_ns (probe.c).  Return: 0 or a
+ * negative errno (those of the CPUs not measured left 0). */
+int wc_probe_in_delays(struct wc_events *ev, const struct wc_events_opts *o);
 
 /* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
 void wc_pertask_hung_up(struct wc_events *ev, int c);

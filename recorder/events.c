@@ -538,6 +538,13 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 					      : "every task");
 		err = wc_meta_write_note(w, "events", note);
 	}
+	for (int c = 0; !err && ev->per_task && c < ev->ncpus; c++) { /* probe.c */
+		char note[96];
+
+		snprintf(note, sizeof(note), "CPU %d: %u ns from idle, %u ns from another process",
+			 ev->rings[c].cpu, ev->rings[c].probe_idle_ns, ev->rings[c].probe_task_ns);
+		err = wc_meta_write_note(w, "switch_in_delay", note);
+	}
 	if (!err && ev->no_clockid)
 		err = wc_meta_write_note(w, "fallback", "no use_clockid: times on perf's clock");
 	if (!err && ev->no_build_id)

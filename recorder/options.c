@@ -27,6 +27,8 @@ static const char usage[] =
 	"  --keep N         --rotate: keep the last N files closed (and the open one)\n"
 	"  --on-rotate CMD  --rotate: run sh -c CMD on each file closed, its path as $1\n"
 	"  --no-children    -p: the processes named only, not those they forked before\n"
+	"  --per-task       -p, COMMAND: the target's own events, not every CPU's: the rest of\n"
+	"                   the host pays nothing; switch-ins placed within a few us (wcrec(1))\n"
 	"  -F HZ            CPU sampling frequency (default 99)\n"
 	"  -e EVENT         sampling event: cycles, cpu-clock or task-clock (default cycles where\n"
 	"                   the PMU has it, else cpu-clock)\n"
@@ -73,6 +75,7 @@ enum {
 	OPT_FULL_KALLSYMS,
 	OPT_NO_SYMBOLS,
 	OPT_NO_CHILDREN,
+	OPT_PER_TASK,
 	OPT_ROTATE,
 	OPT_KEEP,
 	OPT_ON_ROTATE,
@@ -85,6 +88,7 @@ static const struct option longopts[] = {
 	{ "event", required_argument, NULL, 'e' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
+	{ "per-task", no_argument, NULL, OPT_PER_TASK },
 	{ "rotate", required_argument, NULL, OPT_ROTATE },
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "on-rotate", required_argument, NULL, OPT_ON_ROTATE },
@@ -317,6 +321,9 @@ static int parse_flag(struct wc_rec_opts *o, int c)
 	case OPT_NO_CHILDREN:
 		o->children = false;
 		break;
+	case OPT_PER_TASK:
+		o->per_task = true;
+		break;
 	case OPT_NO_SAMPLES:
 		o->eo.samples = false;
 		break;
@@ -401,6 +408,7 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 	o->verbose = 1;
 	o->all = o->full_kallsyms = o->no_symbols = false;
 	o->children = true;
+	o->per_task = false;
 	o->rotate = (struct wc_rotate_opts){ 0 };
 	while (ret < 0 &&
 	       (c = getopt_long(argc, argv, "+o:d:F:e:p:aC:m:z:g:qvh", longopts, NULL)) != -1) {
@@ -422,6 +430,8 @@ int wc_rec_opts_parse(struct wc_rec_opts *o, int argc, char **argv)
 		return wc_rec_bad("%s", "give either -p PID or -a, not both");
 	if (!o->eo.samples && !o->eo.sched)
 		return wc_rec_bad("%s", "nothing to record: both --no-samples and --no-sched");
+	if (o->per_task && (o->all || (!o->npids && !o->command)))
+		return wc_rec_bad("%s", "--per-task goes with -p PID or a COMMAND, without -a");
 	return check_rotate(o);
 }
 

@@ -29,7 +29,8 @@ struct wc_rec_opts {
 	int level;	   /* -z: zstd level */
 	int verbose;	   /* 0 -q, 1, 2 -v */
 	bool all, full_kallsyms, children;
-	bool no_symbols;	      /* --no-symbols: no USYM records (recorder/usym.h) */
+	bool per_task;	 /* --per-task: -p and COMMAND on per-task events (recorder/pertask.c) */
+	bool no_symbols; /* --no-symbols: no USYM records (recorder/usym.h) */
 	struct wc_rotate_opts rotate; /* --rotate, --keep, --on-rotate; base set by record.c */
 };
 

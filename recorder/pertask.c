@@ -257,8 +257,11 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 {
 	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
 
-	if (n > 0)
+	if (n > 0) {
+		if (o->sched) /* without: the median of the switches between target threads */
+			wc_probe_in_delays(ev, o);
 		return 0;
+	}
 	if (n == 0) {
 		*why = "the target has no thread left to record";
 		return ESRCH;

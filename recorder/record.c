@@ -176,7 +176,7 @@ static int open_events(struct rec *r)
 	eo->force_no_switch_records = getenv("WCREC_FORCE_NO_SWITCH_RECORDS") != NULL;
 	eo->force_per_cpu = getenv("WCREC_FORCE_PER_CPU") != NULL;
 	/* a targeted recording: per-task events on the target's threads (recorder/pertask.c) */
-	eo->task_pids = r->o->npids && !r->o->all ? r->o->pids : NULL;
+	eo->task_pids = r->o->per_task && r->o->npids && !r->o->all ? r->o->pids : NULL;
 	eo->ntask_pids = eo->task_pids ? r->o->npids : 0;
 	raise_nofile();
 	r->ev = wc_events_open(eo, &why);
@@ -726,7 +726,7 @@ int wc_record(struct wc_rec_opts *o)
 		ret = wc_rec_opts_cpus(o);
 	if (ret < 0)
 		ret = find_tracefs(&r);
-	if (ret < 0 && o->command && !o->all) { /* its per-task events need its pid */
+	if (ret < 0 && o->command && !o->all && o->per_task) { /* its events need its pid */
 		catch_signals();
 		ret = start_command(&r);
 	}

@@ -112,7 +112,7 @@ samp=cycles
 perf_ev="-e sched:sched_switch/call-graph=fp/ -e sched:sched_waking/call-graph=no/"
 perf_ev="$perf_ev -e sched:sched_wakeup_new/call-graph=no/ -e $samp/freq=99,call-graph=fp/ --switch-events"
 perf_rec="$PERF record -B -N -o $tmp/perf.data $perf_ev"
-wc_rec="$wcrec -q -o $tmp/out.wct"
+wc_rec="$wcrec -q --per-task -o $tmp/out.wct"
 nt_configs="bare wcrec-p wcrec-cmd percpu-p percpu-cmd perf-p floor-flt"
 tg_configs="bare wcrec-cmd wcrec-p percpu-cmd percpu-p perf-p perf-cmd"
 force_of() { # force_of CONFIG: env's arguments for it

@@ -1,7 +1,7 @@
 #!/bin/sh
 # pertask-live.sh - issue 19's acceptance, on live recordings of tests/storm, as COMMAND
 # (wcrec -- storm) and with -p (storm started first, let go once the recording has begun),
-# each made per-task as wcrec chooses and again with WCREC_FORCE_PER_CPU=1:
+# each made with --per-task, and again with WCREC_FORCE_PER_CPU=1 (its fallback):
 #  1. the storm: every one of the 1,100 tasks storm creates in a burst (500 threads, 500
 #     forked children, 100 threads of children), each asleep 1 ms, has a switch-out in
 #     wcanalyze timehist; wcanalyze info counts no event and no sample lost;
@@ -53,7 +53,7 @@ wait_gone() {
 # record_command TAG [VAR=VALUE]: wcrec -o $tmp/TAG.wct -- storm $tmp/TAG.tids
 record_command() {
 	alone_begin
-	env ${2:+"$2"} "$WCREC" -q -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" $ROUNDS \
+	env ${2:+"$2"} "$WCREC" -q --per-task -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" $ROUNDS \
 		>"$tmp/$1.out" 2>"$tmp/$1.err"
 	rc=$?
 	expect "$1: wcrec -- storm exits 0 ($(cat "$tmp/$1.err"))" $rc -eq 0
@@ -69,7 +69,7 @@ record_pid() {
 	mkfifo "$tmp/go"
 	"$STORM" -w "$tmp/go" "$tmp/$1.tids" $ROUNDS >"$tmp/$1.out" 2>&1 &
 	storm=$!
-	env ${2:+"$2"} "$WCREC" -q -p $storm -o "$tmp/$1.wct" 2>"$tmp/$1.err" &
+	env ${2:+"$2"} "$WCREC" -q --per-task -p $storm -o "$tmp/$1.wct" 2>"$tmp/$1.err" &
 	rec=$!
 	ready=0
 	for _ in $(seq 300); do
