@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -200,18 +201,6 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
-		/* per-task: a target woken by a target, the one record handed to the events of
-		 * both, one after the other (pertask.c): the same time, payload and waker */
-		if (ev->per_task && ring->wake_event == (int)e->event_id &&
-		    ring->wake_ns == s.time && ring->wake_payload == r.payload_id &&
-		    ring->wake_tid == s.tid) {
-			st->wakeup_twins++;
-			return 0;
-		}
-		ring->wake_event = (int)e->event_id;
-		ring->wake_ns = s.time;
-		ring->wake_payload = r.payload_id;
-		ring->wake_tid = s.tid;
 		st->wakeups++;
 	} else
 		st->other_tp++;
@@ -486,7 +475,6 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 	ring->switch_prev = ring->switch_next = ring->last_next = -1;
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
-	ring->wake_event = -1;
 
 	if (!parse_sample_id(h, &pid, &tid, &time, &cpu))
 		return 0;
@@ -528,9 +516,95 @@ static int on_throttle(struct wc_events *ev, struct wc_writer *w, const struct p
 	return wc_writer_add(w, &r);
 }
 
+static struct set_slot *set_find(struct set_slot *t, size_t cap, uint64_t key)
+{
+	for (size_t i = (key * 0x9e3779b97f4a7c15ull) >> 40 & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (t[i].key == key || !t[i].key)
+			return &t[i];
+}
+
+/* The slot of @key, added (id 0) where new.  Return: it, or NULL on ENOMEM. */
+static struct set_slot *set_slot(struct wc_events *ev, uint64_t key)
+{
+	struct set_slot *s;
+
+	if ((ev->nsets + 1) * 2 > ev->sets_cap) {
+		size_t cap = ev->sets_cap ? ev->sets_cap * 2 : 1024;
+		struct set_slot *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; i < ev->sets_cap; i++)
+			if (ev->sets[i].key)
+				*set_find(t, cap, ev->sets[i].key) = ev->sets[i];
+		free(ev->sets);
+		ev->sets = t;
+		ev->sets_cap = cap;
+	}
+	s = set_find(ev->sets, ev->sets_cap, key);
+	if (!s->key) {
+		s->key = key;
+		ev->nsets++;
+	}
+	return s;
+}
+
+/*
+ * Per-task events: is record @h, in ring @c, of a thread's second set of events?  A thread
+ * created by a target thread while pertask.c listed the threads inherited its creator's
+ * events, and the next pass may have opened it again: both sets fire then.  The first id seen
+ * for each (thread, ring, event) is kept.  An EXIT frees the thread's entries for a later
+ * thread of the same tid (which has its creator's events).  The per-CPU wakeup events, whose
+ * records name the waker, are not per task.
+ */
+static bool second_set(struct wc_events *ev, int c, const struct perf_event_header *h)
+{
+	const uint8_t *end = (const uint8_t *)h + h->size;
+	uint64_t id;
+	uint32_t tid;
+	struct set_slot *s;
+	int i;
+
+	if (h->type == PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + 16) {
+		memcpy(&id, h + 1, 8);
+		memcpy(&tid, (const uint8_t *)(h + 1) + 12, 4);
+	} else if (h->type != PERF_RECORD_LOST && h->type != PERF_RECORD_LOST_SAMPLES &&
+		   h->type != PERF_RECORD_SAMPLE && h->size >= sizeof(*h) + SAMPLE_ID_BYTES) {
+		memcpy(&id, end - 8, 8);
+		memcpy(&tid, end - 28, 4);
+	} else {
+		return false;
+	}
+	i = id_get(ev, id);
+	if (i < 0 || tid == UINT32_MAX || ev->events[i].kind == WC_EVENT_WAKING ||
+	    ev->events[i].kind == WC_EVENT_WAKEUP || ev->events[i].kind == WC_EVENT_WAKEUP_NEW)
+		return false;
+	s = set_slot(ev, (uint64_t)tid << 24 | (uint64_t)c << 8 | (uint64_t)(i + 1));
+	if (!s)
+		return false; /* out of memory: kept, as without the check */
+	if (!s->id)
+		s->id = id;
+	if (s->id != id)
+		return true;
+	if (h->type == PERF_RECORD_EXIT)
+		for (int k = 0; k < ev->ncpus; k++)
+			for (int j = 0; j < ev->nevents; j++) {
+				s = set_find(ev->sets, ev->sets_cap,
+					     (uint64_t)tid << 24 | (uint64_t)k << 8 |
+						     (uint64_t)(j + 1));
+				if (s->key)
+					s->id = 0;
+			}
+	return false;
+}
+
 static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
+	if (ev->per_task && second_set(ev, (int)(ring - ev->rings), h)) {
+		st->second_sets++;
+		return 0;
+	}
 	switch (h->type) {
 	case PERF_RECORD_SAMPLE:
 		return on_sample(ev, ring, w, h, self_pid, st);

@@ -33,16 +33,12 @@ struct ring {
 	 * not flood the file: at most one per run of each thread. */
 	uint32_t rt_kept_tid;
 	size_t poll_k; /* per-task events: the index in task_fds of the one polled */
-	/* per-task events: the next_pid of the sched_switch of switch_prev, -1 unknown; and the
-	 * last wakeup kept, to drop its twin (drain.c on_sample()) */
+	/* per-task events: the next_pid of the sched_switch of switch_prev, -1 unknown */
 	int64_t switch_next;
 	int64_t last_next; /* ... and of the last one, -1 unknown: 0 when the CPU went idle */
 	uint32_t probe_idle_ns,
 		probe_task_ns; /* probe.c: the switch-in records' delay after a
 				* switch from idle, from another process; 0 unknown */
-	uint64_t wake_ns;
-	uint32_t wake_payload, wake_tid;
-	int wake_event;
 };
 
 /*
@@ -56,6 +52,11 @@ struct ring {
  */
 #define WC_IN_DELAY_BINS   128
 #define WC_IN_DELAY_BIN_NS 125
+
+struct set_slot {
+	uint64_t key; /* tid << 24 | ring << 8 | event + 1; 0: empty */
+	uint64_t id;  /* 0: the thread exited */
+};
 
 struct id_slot {
 	uint64_t id; /* 0: empty */
@@ -99,6 +100,8 @@ struct wc_events {
 	size_t ntask_tids, task_tids_cap;
 	uint64_t tasks_gone;   /* threads gone before their events could be opened */
 	int next_pid_off;      /* offset of sched_switch's next_pid in its payload, -1 unknown */
+	struct set_slot *sets; /* drain.c second_set(): (thread, ring, event) to its first id */
+	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
 	uint8_t *copy;		   /* a record that wraps around the buffer end */

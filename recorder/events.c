@@ -368,11 +368,9 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		ev->fds[k] = -1;
 	for (int c = 0; c < ev->ncpus; c++)
-		ev->rings[c] = (struct ring){ .cpu = o->cpus[c],
-					      .fd = -1,
-					      .switch_prev = -1,
-					      .switch_next = -1,
-					      .wake_event = -1 };
+		ev->rings[c] = (struct ring){
+			.cpu = o->cpus[c], .fd = -1, .switch_prev = -1, .switch_next = -1
+		};
 	return 0;
 }
 
@@ -741,6 +739,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->task_fds);
 	free(ev->task_fd_ring);
 	free(ev->task_tids);
+	free(ev->sets);
 	free(ev->fds);
 	free(ev->rings);
 	free(ev->pfds);

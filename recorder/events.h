@@ -88,8 +88,8 @@ struct wc_drain_stats {
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self;	  /* CPU samples of wcrec itself, left out */
 	uint64_t switch_ins;	  /* SWITCH_IN records: switch-ins no sched_switch showed */
-	uint64_t wakeup_twins;	  /* per-task: a wakeup of a target by a target, given to both
-				   * tasks' events: the second dropped (pertask.c) */
+	uint64_t second_sets;	  /* per-task: records of a thread's second set of events (one
+				   * inherited, one opened while the threads were listed): dropped */
 	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
 				   */
 	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */

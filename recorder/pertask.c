@@ -12,14 +12,11 @@
  * - switched in: its switch-in record (attr.context_switch, PERF_RECORD_SWITCH), written in its
  *   own context after the switch: the sched_switch into it fired in the context of the task
  *   leaving the CPU and reaches only that task's events (drain.c keeps it as a SWITCH_IN);
- * - woken: the sched_waking / sched_wakeup of its waker, which the tracepoint hands to the
- *   woken task's events too (TP_ARGS(__perf_task(p)) in include/trace/events/sched.h, the
- *   task loop of perf_tp_event()); a target waking a target gives the same record twice, one
- *   from each, next to each other in the ring (drain.c drops the second).
- * Tasks that are not the target's pay for none of this: their switches find no event on the
+ * - woken: the sched_waking / sched_wakeup, which fires in the waker's context: those events
+ *   are per CPU (open_wakeups()), every task's wakeups kept.
+ * Tasks that are not the target's pay for none of the rest: their switches find no event on the
  * CPU's tracepoint list and no context (perf_trace_##call in include/trace/perf.h returns at
- * once; perf_event_task_sched_out() finds no task context).  A wakeup of any task still builds
- * its tracepoint record, to look for the woken task's events: about what perf record -p pays.
+ * once; perf_event_task_sched_out() finds no task context).
  *
  * No new thread goes unrecorded: one created by an opened thread inherits its events; one
  * created before that is in /proc/PID/task by then, and the scan is repeated until a pass opens
@@ -90,12 +87,20 @@ static int tid_add(struct wc_events *ev, uint32_t tid)
  * Return: 1 when opened, 0 when the thread is gone (ESRCH: its events, if any, stay open and
  * silent), or a negative errno (ev->why may say more).
  */
+/* The wakeup events are opened per CPU (see above): is event kind @kind one of them? */
+static bool per_cpu_kind(uint32_t kind)
+{
+	return kind == WC_EVENT_WAKING || kind == WC_EVENT_WAKEUP || kind == WC_EVENT_WAKEUP_NEW;
+}
+
 static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint32_t tid)
 {
 	int err;
 
 	for (int c = 0; c < ev->ncpus; c++) {
 		for (int i = 0; i < ev->nevents; i++) {
+			if (per_cpu_kind(ev->events[i].kind))
+				continue;
 			int fd = wc_events_open_one(ev, &ev->attrs[i], (int)tid, ev->rings[c].cpu);
 
 			if (fd < 0)
@@ -249,6 +254,41 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 }
 
 /*
+ * The wakeup events, per CPU, into the rings the per-task events made: the kernel may not hand
+ * a wakeup to the woken task's events (6.18 does not: perf record -p sees no sched_waking of a
+ * task a task outside it wakes), so every wakeup on the CPUs recorded is kept, each costing its
+ * tracepoint record (no callchain unless --waker-stacks), and wcanalyze keeps the target's.
+ * Return: 0 or a positive errno.
+ */
+static int open_wakeups(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
+{
+	for (int c = 0; c < ev->ncpus; c++) {
+		for (int i = 0; i < ev->nevents; i++) {
+			int fd, err;
+
+			if (!per_cpu_kind(ev->events[i].kind))
+				continue;
+			ev->attrs[i].inherit = 0;
+			fd = wc_events_open_one(ev, &ev->attrs[i], -1, ev->rings[c].cpu);
+			if (fd < 0) {
+				err = errno;
+				snprintf(ev->why, sizeof(ev->why), "cannot open %s: %s",
+					 ev->events[i].name, strerror(err));
+				*why = ev->why;
+				return err;
+			}
+			ev->fds[c * ev->nevents + i] = fd;
+			err = -wc_events_id_put(ev, fd, i);
+			if (!err)
+				err = wc_events_ring_attach(ev, c, fd, o->pages, ev->page);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
+/*
  * Open the per-task events on the target's threads; where the kernel refuses them (EINVAL,
  * EOPNOTSUPP: an attr per-task events cannot have), fall back to per-CPU events, saying why.
  * Return: 0, or a positive errno (*@why set where there is more to say).
@@ -258,15 +298,19 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
 
 	if (n > 0) {
-		if (o->sched) /* without: the median of the switches between target threads */
+		int err = open_wakeups(ev, o, why);
+
+		if (!err && o->sched) /* else the median of the switches between target threads */
 			wc_probe_in_delays(ev, o);
-		return 0;
+		return err;
 	}
 	if (n == 0) {
 		*why = "the target has no thread left to record";
 		return ESRCH;
 	}
-	if (n != -EINVAL && n != -EOPNOTSUPP) {
+	/* refused (EINVAL, EOPNOTSUPP), or too many threads for the descriptors (EMFILE, ENFILE)
+	 * or the kernel's memory (ENOMEM): per CPU then */
+	if (n != -EINVAL && n != -EOPNOTSUPP && n != -EMFILE && n != -ENFILE && n != -ENOMEM) {
 		*why = ev->why[0] ? ev->why : NULL;
 		return -n;
 	}

@@ -261,12 +261,12 @@ int wc_probe_in_delays(struct wc_events *ev, const struct wc_events_opts *o)
 	 * CPU's figure, the CPUs being alike */
 	for (int c = 0; c < ev->ncpus; c++)
 		for (int k = 0; k < ev->ncpus; k++) {
-			struct ring *r = &ev->rings[c], *o = &ev->rings[k];
+			struct ring *r = &ev->rings[c], *other = &ev->rings[k];
 
 			if (!r->probe_idle_ns)
-				r->probe_idle_ns = o->probe_idle_ns;
+				r->probe_idle_ns = other->probe_idle_ns;
 			if (!r->probe_task_ns)
-				r->probe_task_ns = o->probe_task_ns;
+				r->probe_task_ns = other->probe_task_ns;
 		}
 	return err;
 }

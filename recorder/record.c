@@ -638,6 +638,11 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 			"from context-switch records\n",
 			ds->switch_ins);
+	if (ds->second_sets)
+		fprintf(stderr,
+			"wcrec: %" PRIu64 " records of threads' second sets of events dropped "
+			"(opened while the threads were listed, and inherited)\n",
+			ds->second_sets);
 }
 
 /* With --rotate, the summary's " in N files". */
