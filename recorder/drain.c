@@ -387,12 +387,11 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		 r.time_ns >= ring->switch_ns;
 	r.prev_pid = r.prev_tid = UINT32_MAX - 1; /* not told by per-task records */
 	if (traced) {
-		uint64_t bin = (r.time_ns - ring->out_ns) / WC_IN_DELAY_BIN_NS;
+		/* from the sched_switch: the delay an untraced one is placed by (in_delay()) */
+		uint64_t bin = (r.time_ns - ring->switch_ns) / WC_IN_DELAY_BIN_NS;
 
-		if (ring->out_ns && ring->out_ns <= r.time_ns) {
-			ev->in_delay[0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
-			ev->in_delay_n[0]++;
-		}
+		ev->in_delay[0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+		ev->in_delay_n[0]++;
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);

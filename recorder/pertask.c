@@ -192,8 +192,13 @@ void wc_pertask_hung_up(struct wc_events *ev, int c)
 {
 	size_t k = ev->rings[c].poll_k + 1;
 
-	while (k < ev->ntask_fds && ev->task_fd_ring[k] != c)
-		k++;
+	/* the next event of this ring whose task (or a child that inherited it) lives */
+	for (; k < ev->ntask_fds; k++) {
+		struct pollfd p = { .fd = ev->task_fds[k], .events = POLLIN };
+
+		if (ev->task_fd_ring[k] == c && poll(&p, 1, 0) >= 0 && !(p.revents & POLLHUP))
+			break;
+	}
 	ev->rings[c].poll_k = k;
 	ev->pfds[c].fd = k < ev->ntask_fds ? ev->task_fds[k] : -1;
 }
@@ -295,8 +300,16 @@ static int open_wakeups(struct wc_events *ev, const struct wc_events_opts *o, co
  */
 int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
 {
-	int n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
+	/* the older kernels' retries (wc_events_open_one()) as they were, for a fallback */
+	bool no_build_id = ev->no_build_id, no_switch = ev->no_switch_records;
+	bool no_clockid = ev->no_clockid, no_user_copy = ev->no_user_copy;
+	struct perf_event_attr attrs[WC_MAX_EVENTS];
+	int n;
 
+	memcpy(attrs, ev->attrs, sizeof(attrs));
+	n = wc_pertask_add(ev, o, o->task_pids, o->ntask_pids);
+	if (n > 0 && o->sched && ev->no_switch_records)
+		n = -EOPNOTSUPP; /* opened without context-switch records: no switch-ins */
 	if (n > 0) {
 		int err = open_wakeups(ev, o, why);
 
@@ -318,6 +331,11 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 	ev->per_task = false;
 	snprintf(ev->per_cpu_why, sizeof(ev->per_cpu_why), "per-task events refused: %s",
 		 strerror(-n));
+	ev->no_build_id = no_build_id;
+	ev->no_switch_records = no_switch;
+	ev->no_clockid = no_clockid;
+	ev->no_user_copy = no_user_copy;
+	memcpy(ev->attrs, attrs, sizeof(attrs));
 	for (int i = 0; i < ev->nevents; i++)
 		ev->attrs[i].inherit = 0;
 	return 0;

@@ -488,6 +488,8 @@ int wc_sched_exit(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint32_t p
 	sw->state_text[0] = sw->state;
 	memcpy(sw->prev_comm, t->comm, sizeof(sw->prev_comm) - 1);
 	*cpu = (uint32_t)st->cpu;
+	if (*cpu < s->ncpus && s->cpu_curr[*cpu] == tid) /* what runs next is not recorded */
+		s->cpu_curr[*cpu] = 0;
 	err = switch_out(s, t, st, time_ns, st->cpu, sw, WC_STACK_NONE, &lost);
 	return err ? err : 1;
 }

@@ -344,10 +344,14 @@ int th_put_row(struct wc_timehist *th, const struct wc_sched_event *ev, const st
 		char *q = p;
 
 		p = put(p, " next: ", 7);
-		p = put(p, sw->next_comm, strnlen(sw->next_comm, 16));
-		*p++ = '[';
-		p = num(p, (uint64_t)(sw->next_tid > 0 ? sw->next_tid : 0), 0, ' ');
-		*p++ = ']';
+		if (sw->next_tid < 0) { /* not recorded: a per-task file's exit (wc_sched_exit()) */
+			*p++ = '-';
+		} else {
+			p = put(p, sw->next_comm, strnlen(sw->next_comm, 16));
+			*p++ = '[';
+			p = num(p, (uint64_t)sw->next_tid, 0, ' ');
+			*p++ = ']';
+		}
 		p = spaces(p, th->comm_width + 1 - (int)(p - q));
 	}
 	if (o->wakeups && !o->next)
