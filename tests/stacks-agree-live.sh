@@ -205,7 +205,10 @@ echo "note: unpaired in the time both recorded: $(fig unpaired) ($FP) and $(fig 
 echo "note: $same agree and $differ disagree ($(awk -v s="$same" -v c="$compared" 'BEGIN { printf "%.3f", c ? 100 * s / c : 0 }')%)"
 sed -n 's/^example /note: /p' "$tmp/agree.out"
 
-expect "at least 10000 paired events with a complete user stack in both ($compared)" "$compared" -ge 10000
+# a sanitizer build records fewer in the same time (CI's ASan pass on a slower VM: 3,265)
+least=10000
+ldd "$WCREC" 2>/dev/null | grep -q 'libasan\|libubsan' && least=1000
+expect "at least $least paired events with a complete user stack in both ($compared)" "$compared" -ge $least
 expect "the user functions agree for at least 99% of them ($same of $compared)" \
 	$((same * 100)) -ge $((compared * 99))
 lost() { "$B/tests/wct-stat" "$1" | awk '$1 == "lost" { print $2 }'; }
