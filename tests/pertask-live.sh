@@ -8,8 +8,7 @@
 #  2. the ping-pong: the sched_waking events that woke storm-ping and storm-pong number
 #     exactly the wakes storm counted (its FUTEX_WAKEs that found the other queued: see
 #     ping_pong() in tests/storm.c for why each is one sched_waking and no other comes), and
-#     one sched_wakeup_new each: a wakeup kept twice (the kernel gives a per-task recorder
-#     each wakeup between two targets once for the waker and once for the woken) fails it;
+#     one sched_wakeup_new each: a wakeup missing or kept twice fails it;
 #  3. a busy process that is no target, running meanwhile, has no switch in the file (its
 #     wakeups are there: the wakeup events are per CPU, wcrec(1)) when the file's events
 #     NOTE says per-task; skipped, with its count of events, for a per-CPU recording;
