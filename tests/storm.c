@@ -9,6 +9,8 @@
  *      which each adds up) is one sched_waking of the other (see ping_pong())
  *   3. a burst of STORM_N storm-thread threads and STORM_N storm-child processes, forked as
  *      the threads come; every STORM_CHILD_THREAD_EVERY-th child creates a storm-cthread.
+ *      A child execs this program again ("--child"): a thread made after a fork of a
+ *      threaded process hung in ASan's allocator (its lock held by a thread not copied).
  *      Each new task sleeps 1 ms and exits: a switch-out at least (its exit's, when it was
  *      preempted inside its nanosleep() and the timer fired meanwhile, else its sleep's).
  * Then OUT gets one line per task created: "thread TID", "child TID", "cthread TID", and
@@ -196,7 +198,8 @@ static void *child_thread(void *arg)
 	return NULL;
 }
 
-/* A forked child: its line, and its thread's, written at once (under PIPE_BUF). */
+/* A forked child, run as "storm --child FD WITH_THREAD" (main()): its line, and its thread's,
+ * written at once to FD (under PIPE_BUF).  Does not return. */
 static void child(int fd, int with_thread)
 {
 	char text[64];
@@ -219,7 +222,7 @@ static int storm(FILE *out)
 	static pthread_t threads[STORM_N];
 	pthread_attr_t attr;
 	int fds[2], made = 0, failed = 0, status;
-	char buf[4096], *stacks;
+	char buf[4096], fd_text[16], *stacks;
 	ssize_t n;
 
 	/* the threads' stacks in one mapping: each fork copies one mapping, not STORM_N (a
@@ -228,6 +231,7 @@ static int storm(FILE *out)
 		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
 	if (stacks == MAP_FAILED || pipe(fds))
 		return -1;
+	snprintf(fd_text, sizeof(fd_text), "%d", fds[1]);
 	for (int i = 0; i < STORM_N; i++) {
 		pid_t pid;
 
@@ -238,9 +242,11 @@ static int storm(FILE *out)
 			made++;
 		pthread_attr_destroy(&attr);
 		pid = fork();
-		if (pid == 0) {
+		if (pid == 0) { /* exec: a sanitizer's locks may be held by a thread not copied */
 			close(fds[0]);
-			child(fds[1], i % STORM_CHILD_THREAD_EVERY == 0);
+			execl("/proc/self/exe", "storm", "--child", fd_text,
+			      i % STORM_CHILD_THREAD_EVERY == 0 ? "1" : "0", (char *)NULL);
+			_exit(127);
 		}
 		failed += pid < 0;
 	}
@@ -266,6 +272,8 @@ int main(int argc, char **argv)
 	FILE *out;
 	int ret;
 
+	if (argc == 4 && !strcmp(argv[1], "--child"))
+		child(atoi(argv[2]), !strcmp(argv[3], "1"));
 	if (argc > 2 && !strcmp(argv[1], "-w")) {
 		fifo = argv[2];
 		argc -= 2;
