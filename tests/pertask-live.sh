@@ -53,8 +53,11 @@ wait_gone() {
 record_command() {
 	alone_begin
 	env ${2:+"$2"} "$WCREC" -q --per-task -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" $ROUNDS \
-		>"$tmp/$1.out" 2>"$tmp/$1.err"
+		>"$tmp/$1.out" 2>"$tmp/$1.err" &
+	rec=$!
+	wait_gone $rec 240 # a hung storm (CI stop 31) must not hold the lock for ever
 	rc=$?
+	rec=
 	expect "$1: wcrec -- storm exits 0 ($(cat "$tmp/$1.err"))" $rc -eq 0
 	alone_end
 }
