@@ -136,6 +136,16 @@ check() {
 	"$WCA" timehist --all-tasks -G --state "$t.wct" >"$t.th" 2>"$t.th.err"
 	rc=$?
 	expect "$tag: timehist exits 0 ($(head -3 "$t.th.err"))" $rc -eq 0
+	# the summary's idle stats: a per-task file has no CPU's idle time (only the target's
+	# switches), a per-CPU one has it
+	"$WCA" timehist -s "$t.wct" 2>/dev/null | sed -n '/^Idle stats:/,/^$/p' >"$t.idle"
+	unknown=$(grep -c 'idle time unknown: a per-task recording' "$t.idle")
+	case $note in
+	per-task*) expect "$tag: idle stats: per-task, none for any CPU ($(sed -n 2p "$t.idle"))" \
+		"$unknown" -ge 1 -a "$(grep -c ' idle for ' "$t.idle")" -eq 0 ;;
+	*) expect "$tag: idle stats: per-CPU, each CPU's ($(sed -n 2p "$t.idle"))" \
+		"$unknown" -eq 0 -a "$(grep -c ' idle for ' "$t.idle")" -ge 1 ;;
+	esac
 	# a row: time, [CPU], comm[tid/pid] or comm[tid] from column 25, ..., the state last
 	awk 'NR == FNR { kind[$1] = $2; next }
 		NF < 5 || substr($0, 25, 1) == " " { next }

@@ -207,7 +207,7 @@ sed -n 's/^example /note: /p' "$tmp/agree.out"
 
 # a sanitizer build records fewer in the same time (CI's ASan pass on a slower VM: 3,265)
 least=10000
-ldd "$WCREC" 2>/dev/null | grep -q 'libasan\|libubsan' && least=1000
+sanitizer_build && least=1000
 expect "at least $least paired events with a complete user stack in both ($compared)" "$compared" -ge $least
 expect "the user functions agree for at least 99% of them ($same of $compared)" \
 	$((same * 100)) -ge $((compared * 99))

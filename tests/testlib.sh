@@ -33,6 +33,10 @@ trap keep_on_failure EXIT
 # such a recording takes it alone between alone_begin and alone_end (5 minutes at most: then
 # it goes on, and says so).
 LOCK=/tmp/wcrec-live-tests.lock
+# sanitizer_build: whether this build's wcrec has ASan or UBSan in it (asked of the binary:
+# $WCREC becomes a wrapper script below)
+WCREC_BINARY=${WCREC:-${builddir:-.}/wcrec}
+sanitizer_build() { ldd "$WCREC_BINARY" 2>/dev/null | grep -q 'libasan\|libubsan'; }
 have_lock=0
 if command -v flock >/dev/null 2>&1 && exec 9>>"$LOCK"; then
 	have_lock=1

@@ -230,6 +230,7 @@ static int begin(void *ctx, const struct wc_replay_meta *m)
 		return err;
 	v = wc_replay_note(a->replay, "events"); /* "per-task: ..." (wcrec 1.11) */
 	a->sched.per_task = v && !strncmp(v, "per-task:", 9);
+	a->f.per_task = a->sched.per_task;
 	if (a->consumer->begin)
 		return a->consumer->begin(a->consumer->ctx, a);
 	return 0;

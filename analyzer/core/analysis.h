@@ -79,6 +79,8 @@ struct wc_analysis_facts {
 	bool have_migrate; /* sched_migrate_task was recorded */
 	bool have_runtime; /* sched_stat_runtime was recorded (wcrec's default) */
 	bool have_stat;	   /* sched_stat_sleep, _blocked or _iowait: the recipe of perf inject -s */
+	bool per_task;	   /* a per-task recording (NOTE events "per-task:", wcrec --per-task):
+			    * the target's switches only, no CPU's idle time */
 	/* the sample being delivered to the consumer came at most WC_SKID_WINDOW_NS after its
 	 * thread's switch-in on its CPU (skid.h); valid during the sample callback */
 	bool sample_after_switch_in;

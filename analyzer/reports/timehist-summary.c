@@ -91,7 +91,12 @@ static void idle_line(struct wc_timehist *th, uint32_t cpu, uint64_t hist)
 	const struct tcpu *c = &th->cpus[cpu];
 	char a[32];
 
-	if (c->idle.n || (c->seen && !c->idle_cut)) {
+	if (wc_analysis_facts(th->a)->per_task) {
+		th_outf(th,
+			"    CPU %2" PRIu32 " idle time unknown: a per-task recording has only its "
+			"target's switches\n",
+			cpu);
+	} else if (c->idle.n || (c->seen && !c->idle_cut)) {
 		th_outf(th, "    CPU %2" PRIu32 " idle for %s msec  (%6.2f%%)", cpu,
 			th_msf(a, c->idle.total, 6),
 			hist ? 100.0 * (double)c->idle.total / (double)hist : 0.0);
