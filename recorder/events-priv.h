@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 
+#include "common/map64.h"
 #include "recorder/buildid.h"
 #include "recorder/events.h"
 #include "recorder/unwind.h"
@@ -96,9 +97,8 @@ struct wc_events {
 	int *task_fds;	   /* every per-task event's descriptor */
 	int *task_fd_ring; /* ... and the index of its ring */
 	size_t ntask_fds, task_fds_cap, task_fd_ring_cap;
-	uint32_t *task_tids; /* an open-addressed set of the threads opened, 0 empty */
-	size_t ntask_tids, task_tids_cap;
-	uint64_t tasks_gone;   /* threads gone before their events could be opened */
+	struct wc_map64 task_tids; /* tid -> 1: the threads opened (keys NULL until the first) */
+	uint64_t tasks_gone;	   /* threads gone before their events could be opened */
 	int next_pid_off;      /* offset of sched_switch's next_pid in its payload, -1 unknown */
 	struct set_slot *sets; /* drain.c second_set(): (thread, ring, event) to its first id */
 	size_t nsets, sets_cap;

@@ -738,7 +738,7 @@ void wc_events_free(struct wc_events *ev)
 		close(ev->task_fds[k]);
 	free(ev->task_fds);
 	free(ev->task_fd_ring);
-	free(ev->task_tids);
+	wc_map64_fini(&ev->task_tids);
 	free(ev->sets);
 	free(ev->fds);
 	free(ev->rings);

@@ -33,53 +33,22 @@
 #include <unistd.h>
 
 #include "common/grow.h"
+#include "common/map64.h"
 #include "recorder/events-priv.h"
 #include "recorder/tracefs.h"
 
-/* Has thread @tid been opened?  (ev->task_tids: open addressing, 0 empty) */
+/* Has thread @tid been opened? */
 static bool tid_opened(const struct wc_events *ev, uint32_t tid)
 {
-	size_t mask = ev->task_tids_cap - 1;
-
-	if (!ev->task_tids_cap)
-		return false;
-	for (size_t i = (tid * 0x9e3779b1u) & mask;; i = (i + 1) & mask) {
-		if (ev->task_tids[i] == tid)
-			return true;
-		if (!ev->task_tids[i])
-			return false;
-	}
+	return ev->task_tids.keys && wc_map64_get(&ev->task_tids, tid);
 }
 
-static void tid_insert(uint32_t *set, size_t cap, uint32_t tid)
-{
-	for (size_t i = (tid * 0x9e3779b1u) & (cap - 1);; i = (i + 1) & (cap - 1)) {
-		if (!set[i] || set[i] == tid) {
-			set[i] = tid;
-			return;
-		}
-	}
-}
-
-/* Note @tid as opened.  Return: 0 or -ENOMEM. */
+/* Note @tid as opened (ev->task_tids, made at the first).  Return: 0 or -ENOMEM. */
 static int tid_add(struct wc_events *ev, uint32_t tid)
 {
-	if ((ev->ntask_tids + 1) * 2 > ev->task_tids_cap) {
-		size_t cap = ev->task_tids_cap ? ev->task_tids_cap * 2 : 256;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return -ENOMEM;
-		for (size_t i = 0; i < ev->task_tids_cap; i++)
-			if (ev->task_tids[i])
-				tid_insert(t, cap, ev->task_tids[i]);
-		free(ev->task_tids);
-		ev->task_tids = t;
-		ev->task_tids_cap = cap;
-	}
-	tid_insert(ev->task_tids, ev->task_tids_cap, tid);
-	ev->ntask_tids++;
-	return 0;
+	if (!ev->task_tids.keys && wc_map64_init(&ev->task_tids))
+		return -ENOMEM;
+	return wc_map64_put(&ev->task_tids, tid, 1, NULL) ? 0 : -ENOMEM;
 }
 
 /*
@@ -221,8 +190,7 @@ void wc_pertask_close(struct wc_events *ev)
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		close(ev->task_fds[k]);
 	ev->ntask_fds = 0;
-	memset(ev->task_tids, 0, ev->task_tids_cap * sizeof(*ev->task_tids));
-	ev->ntask_tids = 0;
+	wc_map64_fini(&ev->task_tids); /* zeroed: made again at the next tid_add() */
 }
 
 /*
