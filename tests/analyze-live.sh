@@ -29,7 +29,7 @@ WL="$B/tests/wall-workload"
 clock_checks() {
 	# the CPU time since the thread's naming: the folded keys are comm-tid, and its time
 	# before is under the workload's comm
-	while read -r _ tid comm life _ cpu; do
+	while read -r _ tid comm life total cpu; do
 		on=$(awk -v t="$comm-$tid" '$1 == t { print $2 }' "$tmp/sums")
 		off=$(awk -v t="$comm-$tid" '$1 == t { print $3 }' "$tmp/sums")
 		on=${on:-0}
@@ -44,9 +44,17 @@ clock_checks() {
 		# (wl-mutex-a, 285 runs of 70 us: 1.17% of its on-CPU time) and 0.96 us a run
 		# (wl-mutex-b, 567 runs: 3.0%).  So 2 us of slack a run, counted as bpftrace's
 		# switch-outs of the thread.
-		slack=$((($(bt vol "$tid") + $(bt invol "$tid")) * 2000))
-		near_clock "$on" "$cpu" "$drift" "$pct" "$slack"
-		expect "$label$comm: on-CPU $on ns within $pct% of its CPU time $cpu ns (+ clock drift $drift ns, +- $slack ns)" $? -eq 0
+		slack=$((($(bt vol "$tid") + $(bt invol "$tid")) * ${run_slack:-2000}))
+		# The trace names a run by the comm at its switch-out: the run in which the thread
+		# names itself counts under the new comm from its start, so the on-CPU time of
+		# the comm-tid key lies between the CPU time since the naming and all of it
+		# (pre: before the naming; 2 ms of ASan's allocator in CI ZI, when the unpinned
+		# thread ran alone on CPU 1 from its start past its naming).
+		pre=$((total - cpu))
+		lo=$((cpu - slack)) hi=$((cpu + pre + slack))
+		if [ "$drift" -lt 0 ]; then lo=$((lo + drift)); else hi=$((hi + drift)); fi
+		between "$on" "$lo" $((hi - lo)) "$pct"
+		expect "$label$comm: on-CPU $on ns within $pct% of its CPU time $cpu ns (+ up to $pre ns before its naming, + clock drift $drift ns, +- $slack ns)" $? -eq 0
 		near_clock "$off" $((life - cpu)) $((-drift)) "$pct" "$slack"
 		expect "$label$comm: off-CPU $off ns within $pct% of lifetime - CPU time $((life - cpu)) ns (- drift $drift ns, +- $slack ns)" $? -eq 0
 		within $((on + off)) "$life" 1
@@ -100,7 +108,14 @@ recorded() {
 }
 # 1b. unpinned.  Here the kernel does not trace CPU 1's switches out of idle, nor PID 1's
 # switch-outs; the switch-ins after them come from context-switch records (wcrec(1), NOTES).
+# A switch-in from idle on CPU 1 is placed at its context-switch record less the median
+# delay of the traced switches, and the delay from idle varies more: on the starved mutex
+# thread, with its many short runs, ours came 4.9 ms (7 us a run) under bpftrace's paired
+# runs (98.07 ms against 102.95; wl-mutex-b, 718 switch-outs, plain build), 1.75 ms in CI ZH.
+# So 8 us of slack a run here, not 2.
+run_slack=8000
 recorded free unpinned
+run_slack=2000
 # 1c. pinned to CPU 1, where every switch out of idle goes untraced
 recorded cpu1 "CPU 1" taskset -c 1
 # 1d. the same where the kernel has no context-switch records (before Linux 4.3):

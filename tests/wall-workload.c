@@ -199,13 +199,7 @@ static void *run(void *arg)
 	const struct role *r = arg;
 	struct result *res = &results[r - roles];
 	uint64_t start, cpu_start;
-	struct timespec brief = { 0, 20000 };
 
-	/* A switch-out first, under the workload's comm: the trace names a run by the comm at
-	 * its switch-out, so a first run going on past the naming took the thread's CPU time
-	 * before it (ASan's allocator filling its cache: 2 ms, in CI) under the new comm too,
-	 * beyond the CPU time measured from here (unpinned wl-reader 1.2% over, CI ZI). */
-	nanosleep(&brief, NULL);
 	prctl(PR_SET_NAME, r->comm);
 	start = now_ns(CLOCK_MONOTONIC);
 	cpu_start = now_ns(CLOCK_THREAD_CPUTIME_ID);
