@@ -17,7 +17,7 @@ WCA="$B/wcanalyze"
 . "$(dirname "$0")/testlib.sh"
 
 if [ ! -x "$B/tests/wcrec-static" ]; then
-	if ldd "$B/wcrec" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+	if sanitizer_build; then
 		echo "SKIP: a sanitizer build: no static recorder (ASan cannot link statically)"
 		exit 77
 	fi

@@ -20,7 +20,7 @@ if [ -x "$B/tests/wcrec-static" ]; then
 	SREC="$B/tests/wcrec-static"
 elif ! readelf -l "$B/wcrec" 2>/dev/null | grep -q 'INTERP'; then
 	SREC="$B/wcrec" # configured with --enable-static-recorder
-elif ldd "$B/wcrec" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+elif sanitizer_build; then
 	echo "SKIP: a sanitizer build: no static recorder (ASan cannot link statically)"
 	exit 77
 else

@@ -28,7 +28,7 @@ STAT="$B/tests/wct-stat"
 
 for p in wcrec-static wcdemo-static wall-workload-static; do
 	if [ ! -x "$B/tests/$p" ]; then
-		if ldd "$B/wcrec" 2>/dev/null | grep -q 'libasan\|libubsan'; then
+		if sanitizer_build; then
 			echo "SKIP: a sanitizer build: no static recorder (ASan cannot link statically)"
 			exit 77
 		fi
