@@ -146,6 +146,17 @@ check() {
 	*) expect "$tag: idle stats: per-CPU, each CPU's ($(sed -n 2p "$t.idle"))" \
 		"$unknown" -eq 0 -a "$(grep -c ' idle for ' "$t.idle")" -ge 1 ;;
 	esac
+	# threads --all-tasks: a per-task file knows other tasks only as wakers and woken, and
+	# lists the target's threads alone (storm's, all named storm*); a per-CPU file lists the
+	# host's too
+	"$WCA" threads --all-tasks "$t.wct" 2>/dev/null >"$t.threads"
+	others=$(awk '/^ *[0-9]+ +[0-9]+ / && $3 !~ /^storm/ { n++ } END { print n + 0 }' "$t.threads")
+	case $note in
+	per-task*) expect "$tag: threads --all-tasks: the target's threads alone: $others other rows, '$(head -1 "$t.threads")' (want 0, and as many shown as seen)" \
+		"$others" -eq 0 -a "$(sed -n 's/^# .*: \([0-9]*\) threads shown of \([0-9]*\) seen.*/\1 \2/p' "$t.threads" | awk '{ print $1 == $2 }')" = 1 ;;
+	*) expect "$tag: threads --all-tasks: the host's threads too in a per-CPU file ($others rows not storm's)" \
+		"$others" -gt 0 ;;
+	esac
 	# a row: time, [CPU], comm[tid/pid] or comm[tid] from column 25, ..., the state last
 	awk 'NR == FNR { kind[$1] = $2; next }
 		NF < 5 || substr($0, 25, 1) == " " { next }

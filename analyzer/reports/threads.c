@@ -599,6 +599,8 @@ int wc_threads_finish(struct wc_threads *T, struct wc_analysis *a, struct wc_sym
 		if (i == 0 || i >= wc_analysis_tasks(a)->nthreads)
 			continue;
 		t = &wc_analysis_tasks(a)->threads[i];
+		if (wc_analysis_facts(a)->per_task && !t->target)
+			continue; /* a per-task file knows other tasks only as wakers and woken */
 		if (c->seen || (t->at_start && wc_analysis_facts(a)->have_switch))
 			T->seen_threads++;
 		if (!shown(T, c, t))

@@ -211,17 +211,21 @@ void th_footer(struct wc_timehist *th)
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t cut = 0;
 
+	char idle[48] = "not recorded (a per-task recording)";
+
 	for (uint32_t i = 0; i < th->ncpus; i++)
 		cut += th->cpus[i].cut_all;
+	/* a per-task file has the target's switches alone: every CPU's idle periods are cut */
+	if (!wc_analysis_facts(a)->per_task)
+		snprintf(idle, sizeof(idle), "not closed: %" PRIu64, cut);
 	th_outf(th,
 		"\nEvents lost: %" PRIu64 ", samples lost: %" PRIu64 ", late: %" PRIu64
 		", undecodable: %" PRIu64 "; runs of unknown start: %" PRIu64
 		", off-CPU intervals of unknown start: %" PRIu64 ", switch-ins not traced: %" PRIu64
-		" (inferred %" PRIu64 ", dropped %" PRIu64 "), idle periods not closed: %" PRIu64
-		"%s\n",
+		" (inferred %" PRIu64 ", dropped %" PRIu64 "), idle periods %s%s\n",
 		st->lost_records, st->lost_samples, st->late, wc_analysis_facts(a)->decode_errors,
 		c->run_start_unknown, c->start_unknown, c->double_switch_out, c->inferred_switch_in,
-		c->unknown_dropped, cut,
+		c->unknown_dropped, idle,
 		wc_analysis_facts(a)->format_errors
 			? "; tracepoint formats left out (see wcanalyze info)"
 			: "");
