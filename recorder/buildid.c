@@ -110,6 +110,53 @@ int wc_elf_build_id(const char *path, uint8_t *id, size_t len)
 	return ret;
 }
 
+/* The GNU build-id among the notes @buf[0...@n - 1] (wc_kernel_build_id()). */
+static int notes_build_id(const uint8_t *buf, size_t n, uint8_t *id, size_t len)
+{
+	size_t off = 0;
+
+	while (n - off >= 12) {
+		uint32_t nh[3]; /* n_namesz, n_descsz, n_type */
+		size_t name, desc;
+
+		memcpy(nh, buf + off, sizeof(nh));
+		name = ((size_t)nh[0] + 3) & ~(size_t)3;
+		desc = ((size_t)nh[1] + 3) & ~(size_t)3;
+		if (name > n - off - 12 || desc > n - off - 12 - name)
+			break; /* truncated */
+		if (nh[2] == NT_GNU_BUILD_ID && nh[0] == sizeof(ELF_NOTE_GNU) && nh[1] &&
+		    !memcmp(buf + off + 12, ELF_NOTE_GNU, sizeof(ELF_NOTE_GNU))) {
+			if (nh[1] > len)
+				return -ERANGE;
+			memcpy(id, buf + off + 12 + name, nh[1]);
+			return (int)nh[1];
+		}
+		off += 12 + name + desc;
+	}
+	return -ENODATA;
+}
+
+int wc_kernel_build_id(const char *path, uint8_t *id, size_t len)
+{
+	uint8_t buf[4096]; /* the kernel's notes: some 200 bytes */
+	int fd = open(path ? path : "/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t got = 1;
+
+	if (fd < 0)
+		return -errno;
+	while (n < sizeof(buf) && (got = read(fd, buf + n, sizeof(buf) - n)) > 0)
+		n += (size_t)got;
+	if (got < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	close(fd);
+	return notes_build_id(buf, n, id, len);
+}
+
 struct slot {
 	bool used;
 	struct wc_bid e;

@@ -37,6 +37,22 @@ int wc_elf_build_id_fd(int fd, uint8_t *id, size_t len);
  */
 int wc_elf_build_id_mem(void *image, size_t size, uint8_t *id, size_t len);
 
+/**
+ * wc_kernel_build_id() - the running kernel's GNU build-id, from its ELF notes as sysfs gives
+ * them (/sys/kernel/notes: the notes section of vmlinux, as perf reads it in
+ * tools/perf/util/build-id.c, sysfs__read_build_id())
+ * @path: the notes file (NULL: /sys/kernel/notes)
+ * @id:   set to the build-id bytes
+ * @len:  bytes of @id
+ *
+ * The file is a sequence of notes in the host's byte order: n_namesz, n_descsz and n_type
+ * (4 bytes each), then the name and the descriptor, each padded to 4 bytes.
+ * Return: the build-id's length in bytes, or -errno: that of open(2) or read(2), -ENODATA when
+ * no note is an NT_GNU_BUILD_ID of name "GNU" (a truncated note ends the search), -ERANGE
+ * when the build-id is longer than @len.
+ */
+int wc_kernel_build_id(const char *path, uint8_t *id, size_t len);
+
 /* A file's identity: its device (any encoding, the same for every key of one cache), inode
  * number and inode generation (0 where unknown). */
 struct wc_bid_key {

@@ -30,6 +30,7 @@
 #include "common/kallsyms.h"
 #include "common/wct.h"
 #include "common/writer.h"
+#include "recorder/buildid.h"
 #include "recorder/metadata-priv.h"
 #include "recorder/metadata.h"
 
@@ -172,6 +173,19 @@ int wc_meta_write_clock(struct wc_writer *w, int clockid)
 		}
 	}
 	return wc_writer_add(w, &r);
+}
+
+int wc_meta_write_kernel_build_id(struct wc_writer *w)
+{
+	uint8_t id[WC_BUILD_ID_MAX];
+	char hex[2 * WC_BUILD_ID_MAX + 1];
+	int n = wc_kernel_build_id(NULL, id, sizeof(id));
+
+	if (n <= 0)
+		return 0;
+	for (int i = 0; i < n; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return wc_meta_write_note(w, "kernel_build_id", hex);
 }
 
 int wc_meta_write_note(struct wc_writer *w, const char *key, const char *value)

@@ -85,6 +85,17 @@ int wc_meta_write_kallsyms(struct wc_writer *w, bool full, struct wc_kallsyms **
 			   bool *restricted);
 
 /**
+ * wc_meta_write_kernel_build_id() - write the NOTE kernel_build_id: the running kernel's
+ * GNU build-id (wc_kernel_build_id(), recorder/buildid.h) in lowercase hex, as perf's
+ * [kernel.kallsyms] build-id, for the analysis elsewhere to name the kernel it symbolizes
+ * @w: writer
+ *
+ * A kernel without the notes file, or without a build-id, writes nothing and is no error.
+ * Return: 0, or the error of wc_meta_write_note().
+ */
+int wc_meta_write_kernel_build_id(struct wc_writer *w);
+
+/**
  * wc_meta_write_vdso() - write a WC_REC_IMAGE record of the recorder's own vdso, "[vdso]"
  * @w:       writer
  * @written: set to the image's bytes, 0 when no record was written; may be NULL

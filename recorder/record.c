@@ -350,6 +350,8 @@ static int write_metadata(struct rec *r)
 		err = wc_meta_write_vdso(r->w, NULL);
 	if (!err)
 		err = wc_meta_write_kallsyms(r->w, o->full_kallsyms, &snapshot, &kptr_hidden);
+	if (!err)
+		err = wc_meta_write_kernel_build_id(r->w);
 	if (!err && snapshot) {
 		r->kw = wc_ksym_writer_new(snapshot);
 		if (!r->kw)

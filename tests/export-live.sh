@@ -13,6 +13,8 @@
 #    thread's Chrome slices (the same intervals and runs);
 #  - -o, stdout, a cut trace (exit 3, a complete document), a damaged one (exit 1, no file),
 #    bad options (exit 2);
+#  - the kernel's build-id in the file (info) and on pprof's kernel mapping, as perf
+#    buildid-list -k reads it;
 #  - the demo's 5 s of ping-pong: more than a million slices get a warning (fewer, none);
 #    figures (time, sizes) printed, not checked.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
@@ -36,6 +38,25 @@ field() { # field TID N: field N of the line of TID in $tmp/summary
 rc=$?
 expect "wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $rc -eq 0
 expect "wall-workload printed its threads" "$(grep -c '^thread ' "$tmp/wl.out")" -ge 5
+
+# 1b. the kernel's build-id: in the file (info), and on pprof's [kernel.kallsyms] mapping, as
+# perf reads it (perf buildid-list -k, from the same /sys/kernel/notes)
+kbid=$(perf buildid-list -k 2>/dev/null)
+ours=$("$WCA" info "$tmp/wl.wct" 2>/dev/null | sed -n 's/^kernel: *build-id //p')
+if [ -n "$kbid" ]; then
+	expect "info: the kernel's build-id ($ours), perf buildid-list -k's ($kbid)" "$ours" = "$kbid"
+else
+	echo "note: no perf buildid-list -k here: info says the kernel's build-id is '$ours'"
+fi
+if command -v go >/dev/null 2>&1 && go tool pprof -h >/dev/null 2>&1; then
+	"$WCA" export --format pprof -o "$tmp/wl.pb.gz" "$tmp/wl.wct" 2>/dev/null
+	kmap=$(go tool pprof -raw "$tmp/wl.pb.gz" 2>/dev/null | sed -n '/^Mappings/,$p' |
+		awk '$3 == "[kernel.kallsyms]" { print $4 }')
+	expect "pprof: [kernel.kallsyms]'s build-id ($kmap), the file's ($ours)" \
+		"${kmap:-none}" = "${ours:-unknown}"
+else
+	echo "note: no go tool pprof here (apt-get install golang-go): the pprof mapping unchecked"
+fi
 
 # 2. chrome
 "$WCA" export --format chrome -o "$tmp/wl.json" "$tmp/wl.wct" 2>"$tmp/err"

@@ -59,9 +59,23 @@ static void span_add(struct wc_out_span *span, struct wc_out_span s, bool first)
 	span->duration_ns = end - span->wall_ns;
 }
 
-/* The profile of file @i of @c into @m.  Return: its exit status, or -errno when @m failed. */
+/* @args' kernel build-id: @kbid, the first file's (@first), or "" once two files differ;
+ * *@mixed then. */
+static void kernel_add(struct wc_out_args *args, const char *kbid, bool first, bool *mixed)
+{
+	if (first)
+		snprintf(args->kernel_build_id, sizeof(args->kernel_build_id), "%s",
+			 kbid ? kbid : "");
+	else if (strcmp(args->kernel_build_id, kbid ? kbid : ""))
+		*mixed = true;
+	if (*mixed)
+		args->kernel_build_id[0] = '\0';
+}
+
+/* The profile of file @i of @c into @m, its kernel's build-id into @args.  Return: its exit
+ * status, or -errno when @m failed. */
 static int one_file(struct wc_cli *c, int i, bool waker, struct wc_out_merge *m,
-		    struct wc_out_span *span, bool first)
+		    struct wc_out_span *span, bool first, struct wc_out_args *args, bool *mixed)
 {
 	struct wc_cli_session s = { 0 };
 	struct wc_profile *p = NULL;
@@ -77,6 +91,7 @@ static int one_file(struct wc_cli *c, int i, bool waker, struct wc_out_merge *m,
 		if (!err)
 			err = wc_profile_lines(p, s.a, s.sym, wc_out_merge_line, m);
 		span_add(span, wc_out_span_of(s.a, &c->prof), first);
+		kernel_add(args, wc_analysis_kernel_build_id(s.a), first, mixed);
 		wc_cli_profile_notes(&s, p, c->file, stderr);
 		wc_info_counts_line(s.a, stderr);
 		s.counts_shown = true;
@@ -93,6 +108,7 @@ int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_op
 	struct wc_out_merge *m = wc_out_merge_new(c->prof.split_threads);
 	struct wc_out_span span = { 0 };
 	int worst = WC_EXIT_OK, err = m ? 0 : -ENOMEM, done = 0;
+	bool mixed = false;
 	char what[300];
 
 	c->prof.unit = WC_UNIT_NS; /* summed in ns, rounded once */
@@ -100,7 +116,7 @@ int wc_cli_profile_files(struct wc_cli *c, bool waker, const struct wc_output_op
 		int ret;
 
 		c->file = c->files[i];
-		ret = one_file(c, i, waker, m, &span, !done);
+		ret = one_file(c, i, waker, m, &span, !done, args, &mixed);
 		if (ret < 0)
 			err = ret;
 		else if (ret == WC_EXIT_USAGE)

@@ -564,6 +564,14 @@ const char *wc_analysis_error(const struct wc_analysis *a)
 	return a->error;
 }
 
+const char *wc_analysis_kernel_build_id(const struct wc_analysis *a)
+{
+	const char *v = wc_replay_note(a->replay, "kernel_build_id");
+	size_t n = v ? strspn(v, "0123456789abcdef") : 0;
+
+	return n && !v[n] && n % 2 == 0 && n <= 2 * WC_BUILD_ID_MAX ? v : NULL;
+}
+
 struct wc_replay *wc_analysis_replay(const struct wc_analysis *a)
 {
 	return a->replay;

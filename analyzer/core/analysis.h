@@ -168,6 +168,12 @@ const struct wc_analysis_facts *wc_analysis_facts(const struct wc_analysis *a);
 const char *wc_analysis_path(const struct wc_analysis *a);
 /* wc_analysis_error() - why wc_analysis_run() failed, "" when it did not say. */
 const char *wc_analysis_error(const struct wc_analysis *a);
+/*
+ * wc_analysis_kernel_build_id() - the recording kernel's build-id, as lowercase hex (NOTE
+ * kernel_build_id, wcrec-trace(5)); NULL when the file has none, or one that is not 2 to 40
+ * hex digits (not shown, not exported).
+ */
+const char *wc_analysis_kernel_build_id(const struct wc_analysis *a);
 /* wc_analysis_replay() - the replay: its metadata, stacks and stats (replay.h). */
 struct wc_replay *wc_analysis_replay(const struct wc_analysis *a);
 /* wc_analysis_tasks() - the threads and address spaces (tasks.h). */

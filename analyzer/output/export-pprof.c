@@ -17,7 +17,8 @@
  *                        but a function's calls inlined at one address (--inline): one
  *                        location of several Lines, the innermost call first
  *   mapping              per mapped file of a user frame (path, build-id as hex), and
- *                        "[kernel.kallsyms]"; all with has_functions
+ *                        "[kernel.kallsyms]" (the build-id of the trace's NOTE
+ *                        kernel_build_id); all with has_functions
  *   time_nanos           the CLOCK_REALTIME of the recording's start (or of the --time
  *                        window's), duration_nanos its length; period_type wall/nanoseconds
  *
@@ -95,7 +96,8 @@ struct pp {
 	const struct wc_dso *dsos; /* the frames' files (wc_out_args) */
 	size_t ndsos;
 	struct wc_out_span span;
-	const struct wc_profile_opts *o; /* the --time window of time_nanos */
+	char kernel_build_id[2 * WC_BUILD_ID_MAX + 1]; /* hex, "" unknown (wc_out_args) */
+	const struct wc_profile_opts *o;	       /* the --time window of time_nanos */
 	FILE *out;
 	bool fleet;
 	struct wc_pb pb;	/* encoded and not yet compressed */
@@ -425,6 +427,8 @@ static void mappings(struct pp *pp)
 
 		for (size_t k = 0; d && k < d->build_id_len && k < WC_BUILD_ID_MAX; k++)
 			snprintf(hex + 2 * k, 3, "%02x", d->build_id[k]);
+		if (!dso) /* the kernel's, from the trace's note */
+			snprintf(hex, sizeof(hex), "%s", pp->kernel_build_id);
 		wc_pb_uint(&pp->pb, MAPPING_ID, i + 1);
 		wc_pb_uint(&pp->pb, MAPPING_FILENAME,
 			   sidx(pp, d	  ? d->path
@@ -536,6 +540,7 @@ static int pp_begin(const struct wc_out_args *args, void **state)
 	pp->dsos = args->dsos;
 	pp->ndsos = args->ndsos;
 	pp->span = args->span;
+	memcpy(pp->kernel_build_id, args->kernel_build_id, sizeof(pp->kernel_build_id));
 	pp->out = args->out;
 	pp->fleet = args->fleet;
 	pp->o = args->prof;

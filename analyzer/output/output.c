@@ -65,6 +65,9 @@ int wc_output_begin(const struct wc_output_ops *ops, const struct wc_out_args *a
 	}
 	if (!x.span.wall_ns && !x.span.duration_ns && x.a)
 		x.span = wc_out_span_of(x.a, x.prof);
+	if (!x.kernel_build_id[0] && x.a && wc_analysis_kernel_build_id(x.a))
+		snprintf(x.kernel_build_id, sizeof(x.kernel_build_id), "%s",
+			 wc_analysis_kernel_build_id(x.a));
 	return ops->begin(&x, state);
 }
 

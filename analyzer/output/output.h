@@ -99,6 +99,9 @@ struct wc_out_args {
 					     * analysis's (wc_out_span_of()) */
 	const struct wc_profile_opts *prof; /* the profile's options: unit, mode, waker */
 	bool fleet;			    /* pprof: no pid and tid labels (--fleet) */
+	/* pprof: the kernel's build-id, hex (wc_analysis_kernel_build_id()); "": unknown, or
+	 * several files of different kernels; "" with args->a: wc_output_run() takes its */
+	char kernel_build_id[2 * WC_BUILD_ID_MAX + 1];
 	const struct wc_flamegraph_opts
 		*svg; /* the SVG's options (NULL: the defaults); its title
 		       * (NULL: by mode), subtitle, legend, countname and off_cpu are the row's */

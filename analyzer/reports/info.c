@@ -219,6 +219,7 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t end = wc_analysis_end_ns(a), processes = 0, threads = 0;
 	const char *target = wc_replay_note(wc_analysis_replay(a), "target");
+	const char *kbid = wc_analysis_kernel_build_id(a);
 	const struct wc_analysis_facts *fa = wc_analysis_facts(a);
 
 	fprintf(out, "file:         %s, %.1f MB, ended %s\n", wc_analysis_path(a),
@@ -230,6 +231,8 @@ int wc_info_write(const struct wc_analysis *a, const struct wc_info_acc *acc,
 		fprintf(out, "host:         %s, %s %s %s, %u CPUs online, page size %u\n",
 			m->nodename, m->sysname, m->release, m->machine, m->ncpus_online,
 			m->page_size);
+	if (kbid)
+		fprintf(out, "kernel:       build-id %s\n", kbid);
 	if (m->recorder[0])
 		fprintf(out, "recorder:     %s\n", m->recorder);
 	if (target) {

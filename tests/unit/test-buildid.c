@@ -2,7 +2,8 @@
 /*
  * test-buildid.c - the build-id cache (recorder/buildid.h): a file is read once, whatever
  * else is added after it; files differ by device, inode or generation; entries survive the
- * table's growth; and the cache gives the build-id of a real ELF file as read directly.
+ * table's growth; and the cache gives the build-id of a real ELF file as read directly; the
+ * kernel's build-id among its notes.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -123,4 +124,62 @@ Test(buildid, the_first_page_of_an_image)
 	cr_assert_lt(wc_elf_build_id_mem(page, 40, got, sizeof(got)), 0, "the ELF header cut");
 	memset(page, 0, 4);
 	cr_assert_eq(wc_elf_build_id_mem(page, sizeof(page), got, sizeof(got)), -ENOEXEC);
+}
+
+/* Append to @buf at *@off a note: namesz, descsz, type, @name (with its NUL, padded to 4),
+ * @ndesc bytes of 0xa0, 0xa1, ... (padded to 4). */
+static void put_note(uint8_t *buf, size_t *off, const char *name, uint32_t ndesc, uint32_t type)
+{
+	uint32_t nh[3] = { (uint32_t)strlen(name) + 1, ndesc, type };
+
+	memcpy(buf + *off, nh, sizeof(nh));
+	*off += sizeof(nh);
+	memset(buf + *off, 0, ((nh[0] + 3) & ~3u) + ((ndesc + 3) & ~3u));
+	memcpy(buf + *off, name, nh[0]);
+	*off += (nh[0] + 3) & ~3u;
+	for (uint32_t i = 0; i < ndesc; i++)
+		buf[*off + i] = (uint8_t)(0xa0 + i);
+	*off += (ndesc + 3) & ~3u;
+}
+
+/* @n bytes of @buf into a new temporary file; its path in @path. */
+static void notes_file(char path[64], const uint8_t *buf, size_t n)
+{
+	int fd;
+
+	snprintf(path, 64, "/tmp/test-buildid-notes.XXXXXX");
+	fd = mkstemp(path);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, buf, n), (ssize_t)n);
+	close(fd);
+}
+
+/* The kernel's notes as /sys/kernel/notes lays them out (here: "Xen" and "Linux" notes around
+ * the GNU build-id, as on this project's VMs): the build-id is the NT_GNU_BUILD_ID (3) note of
+ * name "GNU" only, not a GNU note of another type nor a type-3 note of another name; a note
+ * cut short by the file's end, a build-id longer than asked, and no file are errors. */
+Test(buildid, the_kernel_s_notes)
+{
+	uint8_t buf[512], id[WC_BUILD_ID_MAX];
+	size_t off = 0, cut;
+	char path[64];
+
+	put_note(buf, &off, "Xen", 4, 3);   /* type 3, but not GNU's */
+	put_note(buf, &off, "GNU", 16, 1);  /* GNU, but an ABI tag */
+	put_note(buf, &off, "Linux", 6, 6); /* odd lengths: padded */
+	cut = off;
+	put_note(buf, &off, "GNU", 20, 3);
+	notes_file(path, buf, off);
+	cr_assert_eq(wc_kernel_build_id(path, id, sizeof(id)), 20);
+	cr_assert_eq(id[0], 0xa0);
+	cr_assert_eq(id[19], 0xb3);
+	cr_assert_eq(wc_kernel_build_id(path, id, 19), -ERANGE);
+	unlink(path);
+	notes_file(path, buf, off - 1); /* the build-id's last byte cut */
+	cr_assert_eq(wc_kernel_build_id(path, id, sizeof(id)), -ENODATA);
+	unlink(path);
+	notes_file(path, buf, cut); /* no build-id */
+	cr_assert_eq(wc_kernel_build_id(path, id, sizeof(id)), -ENODATA);
+	unlink(path);
+	cr_assert_eq(wc_kernel_build_id("/nonexistent/notes", id, sizeof(id)), -ENOENT);
 }
