@@ -28,10 +28,12 @@
  *        wct-stat --sched FILE
  */
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/grow.h"
 #include "common/reader.h"
 #include "common/rectypes.h"
 
@@ -97,20 +99,24 @@ static void keep_map(const struct wc_rec_mmap *m, const char *mapname)
 	printf("\n");
 }
 
+/* Room for slot @id in the array *@p of *@n slots of @elem bytes, the new ones zeroed
+ * (common/grow.h).  Return: false when out of memory, the array unchanged. */
+static bool slot_room(void **p, size_t *n, size_t id, size_t elem)
+{
+	size_t had = *n;
+
+	if (wc_grow(p, n, id + 1, elem))
+		return false;
+	memset((char *)*p + had * elem, 0, (*n - had) * elem);
+	return true;
+}
+
 static void keep_stack(const struct wc_rec_stack *st)
 {
 	uint64_t *copy;
 
-	if (st->id >= nstacks) {
-		size_t n = st->id * 2 + 16;
-		uint64_t **grown = realloc(stacks, n * sizeof(*stacks));
-
-		if (!grown)
-			return;
-		memset(grown + nstacks, 0, (n - nstacks) * sizeof(*stacks));
-		stacks = grown;
-		nstacks = n;
-	}
+	if (!slot_room((void **)&stacks, &nstacks, st->id, sizeof(*stacks)))
+		return;
 	copy = malloc((st->nr + 1) * sizeof(uint64_t));
 	if (!copy)
 		return;
@@ -262,16 +268,8 @@ static void keep_payload(const struct wc_rec_payload *p)
 {
 	uint8_t *copy;
 
-	if (p->id >= npayloads) {
-		size_t n = p->id * 2 + 16;
-		uint8_t **grown = realloc(payloads, n * sizeof(*payloads));
-
-		if (!grown)
-			return;
-		memset(grown + npayloads, 0, (n - npayloads) * sizeof(*payloads));
-		payloads = grown;
-		npayloads = n;
-	}
+	if (!slot_room((void **)&payloads, &npayloads, p->id, sizeof(*payloads)))
+		return;
 	copy = malloc(p->size + 2u);
 	if (!copy)
 		return;
