@@ -56,6 +56,7 @@ struct wc_out_span wc_out_span_of(struct wc_analysis *a, const struct wc_profile
 int wc_output_begin(const struct wc_output_ops *ops, const struct wc_out_args *args, void **state)
 {
 	struct wc_out_args x = *args;
+	const char *kbid;
 
 	if (!x.dsos && x.a) {
 		const struct wc_tasks *t = wc_analysis_tasks(x.a);
@@ -65,9 +66,9 @@ int wc_output_begin(const struct wc_output_ops *ops, const struct wc_out_args *a
 	}
 	if (!x.span.wall_ns && !x.span.duration_ns && x.a)
 		x.span = wc_out_span_of(x.a, x.prof);
-	if (!x.kernel_build_id[0] && x.a && wc_analysis_kernel_build_id(x.a))
-		snprintf(x.kernel_build_id, sizeof(x.kernel_build_id), "%s",
-			 wc_analysis_kernel_build_id(x.a));
+	kbid = x.a ? wc_analysis_kernel_build_id(x.a) : NULL;
+	if (!x.kernel_build_id[0] && kbid)
+		snprintf(x.kernel_build_id, sizeof(x.kernel_build_id), "%s", kbid);
 	return ops->begin(&x, state);
 }
 

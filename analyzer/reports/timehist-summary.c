@@ -210,12 +210,11 @@ void th_footer(struct wc_timehist *th)
 	const struct wc_replay_stats *st = wc_replay_stats(wc_analysis_replay(a));
 	const struct wc_sched_counts *c = &wc_analysis_sched(a)->counts;
 	uint64_t cut = 0;
-
+	/* a per-task file has the target's switches alone: no CPU's idle periods */
 	char idle[48] = "not recorded (a per-task recording)";
 
 	for (uint32_t i = 0; i < th->ncpus; i++)
 		cut += th->cpus[i].cut_all;
-	/* a per-task file has the target's switches alone: every CPU's idle periods are cut */
 	if (!wc_analysis_facts(a)->per_task)
 		snprintf(idle, sizeof(idle), "not closed: %" PRIu64, cut);
 	th_outf(th,
