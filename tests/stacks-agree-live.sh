@@ -17,7 +17,7 @@
 # first, per off-CPU interval).
 # Checked:
 #  - each recorder exits 0 on SIGINT; the exports work;
-#  - at least 10,000 paired events with a complete user stack in both;
+#  - at least 5,000 paired events with a complete user stack in both, in 3 s of recording;
 #  - of those, at least 99% with the same user functions in the same order;
 #  - fewer than 1% of either recording's switch-outs in the time both recorded left unpaired,
 #    beyond those the other recorder lost (wct-stat's lost).
@@ -167,7 +167,7 @@ agree() {
 fig() { awk -v k="$1" -v i="${2:-2}" '$1 == k { print $i }' "$tmp/agree.out"; }
 
 shared_begin # the lock first: a wait for it must not outlast the program
-"$DEMO" 3 >"$tmp/demo.out" &
+"$DEMO" 4 >"$tmp/demo.out" &
 demo=$!
 sleep 0.2
 # $WCREC is testlib's wrapper that execs wcrec: $! is the recorder's pid.  -m 8192 for both:
@@ -176,7 +176,7 @@ sleep 0.2
 rec_fp=$!
 "$WCREC" -q -g dwarf -m 8192 -p "$demo" -o "$tmp/dw.wct" 2>"$tmp/dw.err" &
 rec_dw=$!
-sleep 1.5
+sleep 3
 kill -INT "$rec_fp" "$rec_dw"
 wait "$rec_fp"
 rc_fp=$?
@@ -205,8 +205,10 @@ echo "note: unpaired in the time both recorded: $(fig unpaired) ($FP) and $(fig 
 echo "note: $same agree and $differ disagree ($(awk -v s="$same" -v c="$compared" 'BEGIN { printf "%.3f", c ? 100 * s / c : 0 }')%)"
 sed -n 's/^example /note: /p' "$tmp/agree.out"
 
-# a sanitizer build records fewer in the same time (CI's ASan pass on a slower VM: 3,265)
-least=10000
+# a sanitizer build records fewer in the same time (CI's ASan pass on a slower VM: 3,265 in
+# 1.5 s).  A fixed time, so a fixed count is a bar on the machine's speed: CI's fresh machines
+# paired from 9,896 to 44,861 events in 1.5 s, and one failed a bar of 10,000 with all agreeing
+least=5000
 sanitizer_build && least=1000
 expect "at least $least paired events with a complete user stack in both ($compared)" "$compared" -ge $least
 expect "the user functions agree for at least 99% of them ($same of $compared)" \
