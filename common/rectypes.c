@@ -32,4 +32,5 @@ const struct wc_rec_type_info wc_rec_types[WC_REC_TYPE_COUNT] = {
 	ROW(WC_REC_SWITCH_IN, "switch_in", sizeof(struct wc_rec_switch_in), TIMED | QUEUED),
 	ROW(WC_REC_IMAGE, "image", sizeof(struct wc_rec_image), META),
 	ROW(WC_REC_USYM, "usym", sizeof(struct wc_rec_usym), META),
+	ROW(WC_REC_CARRIED, "carried", sizeof(struct wc_rec_carried), TIMED | QUEUED),
 };

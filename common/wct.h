@@ -32,7 +32,7 @@
 #define WC_FILE_ENDIAN_MARK   0x01020304u /* reads as 0x04030201 on a byte-swapped file */
 #define WC_FILE_VERSION_MAJOR 1		  /* a reader refuses a file with another major version */
 #define WC_FILE_VERSION_MINOR                                                                      \
-	11 /* additions a reader of the same major may ignore                                      \
+	12 /* additions a reader of the same major may ignore                                      \
 	    * (1.1: TP_INLINE records, the RUNTIME event kind;                                     \
 	    * 1.2: KSYM records, WC_KALLSYMS_REFERENCED;                                           \
 	    * 1.3: the state of a COMM from /proc, EXITs of the snapshot's                         \
@@ -44,7 +44,8 @@
 	    * 1.8: USYM records;                                                                   \
 	    * 1.9: USYM records of inlined calls;                                                  \
 	    * 1.10: packed USYM records;                                                           \
-	    * 1.11: per-task recordings (the NOTE "events"), their SWITCH_IN records) */
+	    * 1.11: per-task recordings (the NOTE "events"), their SWITCH_IN records;              \
+	    * 1.12: CARRIED records) */
 
 /* Largest record, and largest decompressed frame content, a reader accepts (bytes). */
 #define WC_REC_MAX_BYTES   (256u << 20)
@@ -89,6 +90,7 @@ enum wc_rec_type {
 	WC_REC_SWITCH_IN = 21,	/* struct wc_rec_switch_in (since 1.5) */
 	WC_REC_IMAGE = 22,	/* struct wc_rec_image (since 1.7) */
 	WC_REC_USYM = 23,	/* struct wc_rec_usym (since 1.8) */
+	WC_REC_CARRIED = 24,	/* struct wc_rec_carried (since 1.12) */
 	WC_REC_TYPE_COUNT	/* one past the highest type this version knows */
 };
 
@@ -540,6 +542,34 @@ struct wc_rec_throttle {
 	uint16_t throttled;
 };
 static_assert(sizeof(struct wc_rec_throttle) == 24, "throttle record");
+
+/*
+ * CARRIED (since 1.12): the state of a thread when this file of a rotated recording (wcrec
+ * --rotate) began, as the earlier files' events left it: off-CPU since its last switch-out,
+ * or on a CPU since its last switch-in.  The file that held that switch ended with the
+ * interval or the run under way; this record lets the file where it ends count it, whole, as
+ * one uninterrupted recording would (at its end, as perf sched timehist and BCC's offcputime
+ * count an interval).  Written after the metadata, before the file's events, at most one per
+ * thread, and one on-CPU per CPU.  time_ns is the file's start (the moment of the rotation);
+ * since_ns and cpu are the switch's.  Off-CPU, payload_id (its sched_switch payload) and
+ * stack_id are the switch-out's; on-CPU all three are 0.  It is not a switch: readers do not
+ * count it as one, nor show it as a row.
+ */
+#define WC_CARRIED_ON_CPU 0x1u /* on a CPU since since_ns; else off-CPU */
+
+struct wc_rec_carried {
+	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
+	uint64_t time_ns;	/* the file's start, ns */
+	uint64_t since_ns;	/* the switch-out (or switch-in), ns, at or before time_ns */
+	uint32_t payload_id;	/* its sched_switch payload (PAYLOAD record); 0 on-CPU */
+	uint32_t stack_id;	/* its callchain, WC_STACK_NONE without */
+	uint32_t tid;		/* the thread */
+	uint32_t pid;		/* its process (tgid), 0 unknown */
+	uint32_t cpu;		/* the CPU it left (or runs on) */
+	uint16_t event_id;	/* EVENT_ATTR of the switch-out's sched_switch; 0 on-CPU */
+	uint16_t flags;		/* WC_CARRIED_* */
+};
+static_assert(sizeof(struct wc_rec_carried) == 48, "carried record");
 
 /*
  * NOTE: a key=value fact about the recording ("wakeup_event"="sched_waking", a fallback

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "recorder/carry.h"
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
 #include "recorder/sample.h"
@@ -194,6 +195,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		if (ev->next_pid_off >= 0 && s.raw && (uint64_t)ev->next_pid_off + 4 <= raw_size)
 			memcpy(&next, s.raw + ev->next_pid_off, 4);
 		st->switches++;
+		if (ev->carry &&
+		    ((err = wc_carry_out(ev->carry, s.tid, s.pid, s.cpu, (uint16_t)e->event_id,
+					 s.time, s.ips, (uint32_t)s.nr, s.raw, raw_size)) ||
+		     (next > 0 &&
+		      (err = wc_carry_in(ev->carry, (uint32_t)next, 0, s.cpu, s.time)))))
+			return err;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
 		ring->switch_next = ring->last_next = next;
 		ring->switch_ns = s.time;
@@ -312,6 +319,12 @@ static uint32_t in_delay(const struct wc_events *ev)
 	return 0;
 }
 
+/* The switch-in @r tells: its time less its delay, as wcanalyze takes it. */
+static uint64_t switched_at(const struct wc_rec_switch_in *r)
+{
+	return r->time_ns > r->delay_ns ? r->time_ns - r->delay_ns : r->time_ns;
+}
+
 /*
  * A context-switch record (PERF_RECORD_SWITCH_CPU_WIDE).  For each switch the kernel writes,
  * in this CPU's ring and in this order: the sched_switch event and the switch-out record in
@@ -360,6 +373,8 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	r.delay_ns = in_delay(ev);
 	ring->rt_kept_tid = 0;
 	st->switch_ins++;
+	if (ev->carry && wc_carry_in(ev->carry, r.tid, r.pid, r.cpu, switched_at(&r)))
+		return -ENOMEM;
 	return wc_writer_add(w, &r);
 }
 
@@ -405,6 +420,8 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
 	st->switch_ins++;
+	if (ev->carry && wc_carry_in(ev->carry, r.tid, r.pid, r.cpu, switched_at(&r)))
+		return -ENOMEM;
 	return wc_writer_add(w, &r);
 }
 
@@ -447,10 +464,13 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 	memcpy(&r.tid, p + 8, 4);
 	memcpy(&r.ptid, p + 12, 4);
 	memcpy(&r.time_ns, p + 16, 8);
-	if (h->type == PERF_RECORD_FORK)
+	if (h->type == PERF_RECORD_FORK) {
 		st->fork++;
-	else
+	} else {
 		st->exit++;
+		if (ev->carry)
+			wc_carry_exit(ev->carry, r.tid, r.time_ns);
+	}
 	/* a new process: a pid reused; the exit of a process is not its end while any of
 	 * its threads still run (a leader's pthread_exit()) */
 	if (h->type == PERF_RECORD_FORK && r.pid != r.ppid && r.pid == r.tid && ev->unwind) {
@@ -711,4 +731,23 @@ int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 	if (ev->unwind)
 		wc_unwind_end_round(ev->unwind);
 	return wc_writer_add(w, &round);
+}
+
+int wc_events_carry_on(struct wc_events *ev)
+{
+	if (!ev->carry)
+		ev->carry = wc_carry_new();
+	return ev->carry ? 0 : -ENOMEM;
+}
+
+void wc_events_carry_check(struct wc_events *ev)
+{
+	if (ev->carry)
+		wc_carry_check(ev->carry);
+}
+
+int wc_events_write_carried(struct wc_events *ev, struct wc_writer *w, uint64_t start_ns, size_t *n)
+{
+	*n = 0;
+	return ev->carry ? wc_carry_write(ev->carry, w, ev->stacks, ev->payloads, start_ns, n) : 0;
 }

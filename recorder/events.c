@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "recorder/carry.h"
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
 #include "recorder/tracefs.h"
@@ -751,5 +752,6 @@ void wc_events_free(struct wc_events *ev)
 	wc_unwind_free(ev->unwind);
 	wc_stack_table_free(ev->stacks);
 	wc_stack_table_free(ev->payloads);
+	wc_carry_free(ev->carry);
 	free(ev);
 }

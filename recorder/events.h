@@ -7,6 +7,7 @@
 #define WC_RECORDER_EVENTS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <linux/perf_event.h>
@@ -148,6 +149,29 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
  * Return: 0 or -ENOMEM (the old tables kept).
  */
 int wc_events_new_file(struct wc_events *ev);
+
+/**
+ * wc_events_carry_on() - keep, from now on, each thread's last switch-out, to carry the
+ * threads off-CPU at a rotation into the next file (wcrec --rotate; recorder/carry.h)
+ * Return: 0 or -ENOMEM.
+ */
+int wc_events_carry_on(struct wc_events *ev);
+
+/**
+ * wc_events_carry_check() - before the last drain into a file that a rotation ends: note the
+ * threads /proc no longer lists, which are not carried (recorder/carry.h)
+ */
+void wc_events_carry_check(struct wc_events *ev);
+
+/**
+ * wc_events_write_carried() - after wc_events_new_file() and the new file's metadata: an
+ * OFF_CPU record (wct.h) for each thread off-CPU at @start_ns (ns, the file's start), with
+ * its switch-out's callchain and payload; none without wc_events_carry_on()
+ * @n: set to the records written
+ * Return: 0, -ENOMEM, or the writer's error.
+ */
+int wc_events_write_carried(struct wc_events *ev, struct wc_writer *w, uint64_t start_ns,
+			    size_t *n);
 
 /**
  * wc_events_write_end_notes() - at the end of a recording, a NOTE "user_stacks_mended" with

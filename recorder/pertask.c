@@ -197,13 +197,19 @@ void wc_pertask_close(struct wc_events *ev)
  * Per-task events for a targeted recording (pertask.c), unless the kernel cannot place the
  * target's switch-ins without CPU-wide events: no context-switch records (before Linux 4.3),
  * or --no-switch-records.  WCREC_FORCE_PER_CPU (o->force_per_cpu) acts as such a kernel.
+ * Either way, ev->next_pid_off: where sched_switch keeps next_pid.
  */
 void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 {
 	const char *why = NULL;
 	unsigned off, size;
 
+	/* sched_switch's next task: the switch-ins of per-task events, and of --rotate's carry */
 	ev->next_pid_off = -1;
+	if (o->sched &&
+	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
+	    size == 4 && off < 4096)
+		ev->next_pid_off = (int)off;
 	if (!o->ntask_pids)
 		return;
 	if (o->force_per_cpu)
@@ -220,10 +226,6 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 		return;
 	}
 	ev->per_task = true;
-	if (o->sched &&
-	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
-	    size == 4 && off < 4096)
-		ev->next_pid_off = (int)off;
 }
 
 /*

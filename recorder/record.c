@@ -385,6 +385,11 @@ static int start(struct rec *r)
 		fprintf(stderr, "wcrec: out of memory\n");
 		return 1;
 	}
+	/* --rotate: the threads off-CPU at a rotation are carried into the next file */
+	if (r->rot && wc_events_carry_on(r->ev)) {
+		fprintf(stderr, "wcrec: out of memory\n");
+		return 1;
+	}
 	err = wc_events_enable(r->ev, true);
 	if (err) {
 		fprintf(stderr, "wcrec: cannot enable the events: %s\n", strerror(-err));
@@ -448,7 +453,11 @@ static int rotate(struct rec *r)
 	uint64_t now = clock_now(wc_events_clockid(r->ev)), closed;
 	struct wc_writer_stats ws;
 	const char *next;
-	int err = end_file(r, now);
+	size_t carried = 0;
+	int err;
+
+	wc_events_carry_check(r->ev); /* before the file's last drain (recorder/carry.h) */
+	err = end_file(r, now);
 
 	if (err) {
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
@@ -481,12 +490,16 @@ static int rotate(struct rec *r)
 	closed = clock_now(wc_events_clockid(r->ev));
 	err = write_metadata(r);
 	wc_meta_snapshot_fini(&r->tasks);
+	if (!err) /* the intervals under way: their switch-outs, for the file of their switch-in */
+		err = wc_events_write_carried(r->ev, r->w, now, &carried);
 	if (err)
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 	else if (r->o->verbose > 1)
-		fprintf(stderr, "wcrec: %s: %.1f ms to close the last file, %.1f ms of metadata\n",
+		fprintf(stderr,
+			"wcrec: %s: %.1f ms to close the last file, %.1f ms of metadata, %zu "
+			"threads carried over (off-CPU or running)\n",
 			r->path, (double)(closed - now) / 1e6,
-			(double)(clock_now(wc_events_clockid(r->ev)) - closed) / 1e6);
+			(double)(clock_now(wc_events_clockid(r->ev)) - closed) / 1e6, carried);
 	return err;
 }
 

@@ -5,8 +5,13 @@
 #     rings of two recorders on 2 CPUs): every file is complete (its trailer, wcanalyze info
 #     exits 0), the files are named in time order after -o, nothing is lost, and the
 #     workload's switch-outs summed over the files equal the uninterrupted recording's,
-#     thread by thread (no event lost or written twice at a switch); --on-rotate ran once per file, the last one included, on a file that was
-#     there, with $1 and WCREC_FILE the same;
+#     thread by thread (no event lost or written twice at a switch); each file after the first
+#     starts with the state of the threads (CARRIED records), and the workload's wall-clock
+#     time per thread (folded --per-thread, ns), summed over the files, is the uninterrupted
+#     recording's within 0.1%: an interval or a run under way at a seam counts, whole, in the
+#     file where it ends (without CARRIED records, 0.19% to 1.92% of it was lost, 5 threads
+#     here); --on-rotate ran once per file, the last one included, on a file that was there,
+#     with $1 and WCREC_FILE the same;
 #  2. --rotate 1s --keep 2, SIGKILLed after 3.5 s: the 2 last closed files are kept and
 #     complete, the open one reads up to its last flush;
 #  3. --rotate 64K: a file ends once it holds that much;
@@ -40,6 +45,14 @@ switch_outs() {
 		sort -n
 }
 
+# walls FILE...: "TID NS" per thread, its wall-clock time (folded --per-thread --unit ns, each
+# line's stack led by COMM-TID) summed over the files
+walls() {
+	"$WCA" folded --per-thread --unit ns "$@" 2>/dev/null |
+		awk '{ split($1, f, ";"); k = split(f[1], w, "-"); s[w[k]] += $NF }
+			END { for (t in s) printf "%s %.0f\n", t, s[t] }' | sort -n
+}
+
 # the recordings alone: another test's demo beside them (130,000 switches a second) would
 # overflow the rings of two system-wide recorders on 2 CPUs
 alone_begin
@@ -71,7 +84,8 @@ expect "--rotate 1s exits 0 ($rc1: $(head -1 "$tmp/rot.err"))" $rc1 -eq 0
 expect "the uninterrupted one exits 0 ($rc2: $(head -1 "$tmp/whole.err"))" $rc2 -eq 0
 set -- "$tmp"/rot/t.*.wct
 n=$#
-expect "7 s at 1 s a file: 6 to 8 files ($n)" "$n" -ge 6 -a "$n" -le 8
+# 6 to 8 here; 6 in 8 of 12 runs of CI's ASan pass, whose start takes longer
+expect "7 s at 1 s a file: 5 to 8 files ($n)" "$n" -ge 5 -a "$n" -le 8
 names=$(ls "$tmp/rot" | grep -vc '^t\.[0-9]\{17\}\.wct$')
 expect "files named t.YYYYmmddHHMMSSmmm.wct ($names others)" "$names" -eq 0
 bad=0
@@ -89,6 +103,26 @@ expect "the workload's threads switched out in the files ($(wc -l <"$tmp/rot.out
 	"$(awk '{ s += $2 } END { print s + 0 }' "$tmp/rot.outs")" -gt 100
 cmp -s "$tmp/rot.outs" "$tmp/whole.outs"
 expect "the workload's switch-outs per thread, summed over the files, are the uninterrupted recording's ($(diff "$tmp/rot.outs" "$tmp/whole.outs" | head -3 | tr '\n' ' '))" $? -eq 0
+nocarry=0
+for f in "$@"; do
+	[ "$f" = "$1" ] && continue
+	"$STAT" "$f" | grep -q '^records.carried [1-9]' || nocarry=$((nocarry + 1))
+done
+expect "each file after the first starts with CARRIED records ($nocarry not)" $nocarry -eq 0
+walls "$@" >"$tmp/rot.walls"
+walls "$tmp/whole.wct" >"$tmp/whole.walls"
+far=$(awk 'FILENAME == ARGV[1] { want[$1] = 1; next }
+	FILENAME == ARGV[2] { r[$1] = $2; next }
+	($1 in want) {
+		d = r[$1] - $2; d = d < 0 ? -d : d; n++
+		printf "  wall ns of %s: %.0f rotated, %.0f whole (%+.0f ns, %+.5f%%)\n", $1, r[$1], $2, r[$1] - $2, $2 ? (r[$1] - $2) * 100 / $2 : 0 >"/dev/stderr"
+		if (d * 1000 > $2) bad++
+	}
+	END { print n + 0, bad + 0 }' "$tmp/rot.outs" "$tmp/rot.walls" "$tmp/whole.walls" 2>"$tmp/walls.txt")
+cat "$tmp/walls.txt"
+set -- $far
+expect "the workload's wall time per thread, summed over the files, is the uninterrupted recording's within 0.1% ($2 of $1 threads not)" "$1" -ge 5 -a "$2" -eq 0
+set -- "$tmp"/rot/t.*.wct
 expect "--on-rotate ran on each of the $n files ($(grep -c '^ok' "$tmp/hooks" 2>/dev/null) ok, $(grep -c '^bad' "$tmp/hooks" 2>/dev/null) bad)" \
 	"$(grep -c '^ok' "$tmp/hooks" 2>/dev/null)" -eq "$n" -a "$(grep -c '^bad' "$tmp/hooks" 2>/dev/null)" -eq 0
 
@@ -116,7 +150,8 @@ expect "the open file, SIGKILLed, is read to its last flush ($(grep -m1 '^file' 
 
 # 3. by size
 mkdir -p "$tmp/size"
-"$WCREC" -q -a --rotate 64K -o "$tmp/size/s.wct" -- "$DEMO" 3 >/dev/null 2>"$tmp/size.err"
+# a file ends at the first flush (about a second) past 64K: 2 files in 3 s in one ASan run
+"$WCREC" -q -a --rotate 64K -o "$tmp/size/s.wct" -- "$DEMO" 5 >/dev/null 2>"$tmp/size.err"
 expect "--rotate 64K exits 0 ($(head -1 "$tmp/size.err"))" $? -eq 0
 set -- "$tmp"/size/s.*.wct
 big=$(for f in "$@"; do wc -c <"$f"; done | sort -n | tail -1)

@@ -45,21 +45,27 @@ cleanup() {
 		mountpoint -q "$m" 2>/dev/null && umount "$m"
 	done
 }
-trap 'cleanup; keep_on_failure' EXIT
+# the script's status through cleanup to keep_on_failure, which exits with it
+trap 'rc=$?; cleanup; (exit $rc); keep_on_failure' EXIT
 mount -t proc proc "$root/proc" && mount -t sysfs sysfs "$root/sys" ||
 	skip "cannot mount /proc and /sys in a chroot here"
 # (find -xdev: not into the mounts)
 expect "the chroot holds one file: $(cd "$root" && find . -xdev -type f | tr '\n' ' ')" \
 	"$(cd "$root" && find . -xdev -type f | wc -l)" -eq 1
 
+# the lock held across both recordings, and taken before the demo starts: on CI, waiting for
+# it before the second (while another test recorded alone) outlasted the demo's 60 s, and
+# wcrec -p found no process
+shared_begin
 "$DEMO" 60 >/dev/null 2>&1 &
 demo_pid=$!
 dp=$demo_pid
 sleep 0.5
-shared_run chroot "$root" /wcrec -q -a -d 2 -o /tmp/all.wct 2>"$tmp/err"
+chroot "$root" /wcrec -q -a -d 2 -o /tmp/all.wct 2>"$tmp/err"
 expect "chroot: wcrec -a -d 2 exits 0 ($(cat "$tmp/err"))" $? -eq 0
-shared_run chroot "$root" /wcrec -q -p "$demo_pid" -d 2 -o /tmp/pid.wct 2>"$tmp/err"
+chroot "$root" /wcrec -q -p "$demo_pid" -d 2 -o /tmp/pid.wct 2>"$tmp/err"
 expect "chroot: wcrec -p WCDEMO -d 2 exits 0 ($(cat "$tmp/err"))" $? -eq 0
+shared_end
 kill "$demo_pid"
 wait "$demo_pid" 2>/dev/null
 demo_pid=

@@ -299,8 +299,9 @@ static int32_t payload_pid(uint32_t id, int at)
  * wct-stat --sched FILE: every scheduler record in the file's order, duplicates included:
  * "switch TIME CPU TID PID" (a sched_switch: TID is the task switched out), "WAKE TIME CPU
  * TID PID WOKEN" (WAKE waking, wakeup or wakeup_new: TID the task it fired in, WOKEN the pid
- * field, the task woken) and "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
- * in).  Return: the exit status.
+ * field, the task woken), "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
+ * in) and "carried TIME CPU TID PID on|off SINCE" (a CARRIED record).  Return: the exit
+ * status.
  */
 static int print_sched(const char *path)
 {
@@ -351,6 +352,12 @@ static int print_sched(const char *path)
 
 			printf("switch_in %llu %u %u %u\n", (unsigned long long)x->time_ns, x->cpu,
 			       x->tid, x->pid);
+		} else if (h->type == WC_REC_CARRIED) {
+			const struct wc_rec_carried *x = (const void *)h;
+
+			printf("carried %llu %u %u %u %s %llu\n", (unsigned long long)x->time_ns,
+			       x->cpu, x->tid, x->pid, x->flags & WC_CARRIED_ON_CPU ? "on" : "off",
+			       (unsigned long long)x->since_ns);
 		}
 	}
 	clean = wc_reader_state(r) == WC_READER_CLEAN;

@@ -428,6 +428,31 @@ static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 	return a->consumer->sample(a->consumer->ctx, t, &s, w ? w : s.period);
 }
 
+/* A CARRIED record: a thread's state when the file began, since a switch before (wct.h). */
+static int on_carried(struct wc_analysis *a, const struct wc_rec_carried *r)
+{
+	int k;
+
+	if (r->since_ns > r->time_ns) {
+		a->f.decode_errors++; /* a switch to come is not a state at the start */
+		return 0;
+	}
+	if (r->flags & WC_CARRIED_ON_CPU)
+		return wc_sched_carried(&a->sched, r->tid, r->pid, r->since_ns, r->cpu, NULL, 0);
+	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != WC_TP_SWITCH ||
+	    a->skip[r->event_id])
+		return 0;
+	k = decode(a, r->payload_id, r->event_id);
+	if (k < 0)
+		return k;
+	if (k != 1) { /* no switch in it */
+		a->f.decode_errors++;
+		return 0;
+	}
+	return wc_sched_carried(&a->sched, r->tid, r->pid, r->since_ns, r->cpu,
+				&a->switches[r->payload_id], r->stack_id);
+}
+
 static int event(void *ctx, const struct wc_rec_header *h)
 {
 	struct wc_analysis *a = ctx;
@@ -441,6 +466,8 @@ static int event(void *ctx, const struct wc_rec_header *h)
 	switch (h->type) {
 	case WC_REC_TRACEPOINT:
 		return on_tracepoint(a, (const void *)h);
+	case WC_REC_CARRIED:
+		return on_carried(a, (const void *)h);
 	case WC_REC_SAMPLE:
 		return on_sample(a, (const void *)h);
 	case WC_REC_TP_INLINE: {

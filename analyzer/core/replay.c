@@ -428,6 +428,17 @@ static int queue_event(struct wc_replay *r, const struct wc_rec_header *h)
 		}
 		break;
 	}
+	case WC_REC_CARRIED: {
+		const struct wc_rec_carried *t = (const void *)h;
+
+		if (undefined(r->stacks, r->nstacks, t->stack_id) ||
+		    undefined(r->payloads, r->npayloads, t->payload_id) ||
+		    (t->payload_id && r->payloads[t->payload_id].event_id != t->event_id)) {
+			r->stats.bad_refs++;
+			return 0;
+		}
+		break;
+	}
 	case WC_REC_SAMPLE:
 		if (undefined(r->stacks, r->nstacks, ((const struct wc_rec_sample *)h)->stack_id)) {
 			r->stats.bad_refs++;

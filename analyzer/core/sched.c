@@ -380,6 +380,43 @@ static int report_lost(struct wc_sched *s, int32_t tid, enum wc_sched_lost kind)
 	return t && s->sink->lost ? s->sink->lost(s->ctx, t, kind) : 0;
 }
 
+int wc_sched_carried(struct wc_sched *s, uint32_t tid, uint32_t pid, uint64_t since_ns,
+		     uint32_t cpu, const struct wc_switch *sw, uint32_t stack_id)
+{
+	struct wc_thread *t;
+	struct wc_sched_thread *st;
+
+	if (cpu >= s->ncpus) {
+		s->counts.bad_cpu++;
+		return 0;
+	}
+	if (!tid || tid == UINT32_MAX || (sw && sw->prev_tid != (int32_t)tid))
+		return 0;
+	t = wc_tasks_thread(s->tasks, tid, pid, since_ns);
+	if (!t || !(st = state_of(s, t)))
+		return -ENOMEM;
+	if (st->run_state != WC_TS_UNKNOWN)
+		return 0;
+	s->counts.carried++;
+	if (!sw) {
+		go_on(st, (int32_t)cpu, since_ns);
+		if (since_ns >= s->cpu_since_ns[cpu]) {
+			s->cpu_curr[cpu] = tid;
+			s->cpu_since_ns[cpu] = since_ns;
+		}
+		return 0;
+	}
+	if (sw->prev_comm[0] && !t->comm[0])
+		memcpy(t->comm, sw->prev_comm, sizeof(t->comm) - 1);
+	st->run_state = WC_TS_OFF_CPU;
+	st->since_ns = since_ns;
+	st->state = sw->state;
+	st->preempted = sw->preempted;
+	st->stack_id = stack_id;
+	st->cpu = (int32_t)cpu;
+	return 0;
+}
+
 int wc_sched_switch(struct wc_sched *s, uint64_t time_ns, uint32_t cpu, const struct wc_switch *sw,
 		    uint32_t stack_id, uint32_t ctx_pid)
 {

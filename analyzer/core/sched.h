@@ -95,6 +95,7 @@ struct wc_sched_counts {
 	uint64_t stat_intervals;      /* ... that gave an interval: no switch-in recorded */
 	uint64_t stat_unmatched;      /* ... of a tid not switched out as last seen: ignored */
 	uint64_t stat_repeated;	      /* ... a second one since the switch-out: ignored */
+	uint64_t carried;	      /* threads whose state at the file's start was carried */
 };
 
 struct wc_sched_sink {
@@ -140,6 +141,17 @@ struct wc_sched {
 int wc_sched_init(struct wc_sched *s, struct wc_tasks *tasks, uint32_t ncpus,
 		  const struct wc_sched_sink *sink, void *ctx);
 void wc_sched_fini(struct wc_sched *s);
+
+/**
+ * wc_sched_carried() - thread @tid (process @pid, 0 unknown) as the earlier files of a rotated
+ * recording left it when this one began (a CARRIED record, wct.h): with @sw, off-CPU since
+ * that sched_switch at @since_ns on @cpu, @stack_id its callchain; without, on @cpu since its
+ * switch-in at @since_ns.  Not a switch: not counted as one.  Only the first state a thread
+ * gets: ignored for a thread seen already.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_sched_carried(struct wc_sched *s, uint32_t tid, uint32_t pid, uint64_t since_ns,
+		     uint32_t cpu, const struct wc_switch *sw, uint32_t stack_id);
 
 /**
  * wc_sched_switch() - a sched_switch at @time_ns on @cpu

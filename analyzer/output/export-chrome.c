@@ -125,6 +125,8 @@ static void set_window(struct wc_chrome *c)
 
 	c->window_set = true;
 	c->win = wc_filter_window(&c->o.filter, start);
+	if (c->win.t0 < start) /* a rotated file's carried interval or run: from the start */
+		c->win.t0 = start;
 	if (!start || !wc_replay_wall_ns(m, start, &wall))
 		wall = 0;
 	c->offset_ns = 0;

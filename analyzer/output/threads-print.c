@@ -324,6 +324,8 @@ int wc_threads_write_json(struct wc_threads *T, struct wc_analysis *a, struct wc
 	jnum(out, "undefined_refs", st->bad_refs);
 	jnum(out, "start_unknown", c->start_unknown);
 	jnum(out, "run_start_unknown", c->run_start_unknown);
+	if (c->carried) /* a rotated recording's files after the first */
+		jnum(out, "carried", c->carried);
 	jnum(out, "double_switch_out", c->double_switch_out);
 	jnum(out, "inferred_switch_in", c->inferred_switch_in);
 	jnum(out, "unknown_dropped", c->unknown_dropped);

@@ -151,6 +151,9 @@ static void edge_cases(const struct wc_analysis *a, const struct wc_replay_stats
 		c->start_unknown);
 	fprintf(out, "  first event a switch-out (run unknown)      %" PRIu64 "\n",
 		c->run_start_unknown);
+	if (c->carried) /* wcrec --rotate's files after the first */
+		fprintf(out, "  state at the start, from the file before    %" PRIu64 "\n",
+			c->carried);
 	fprintf(out, "  switch-ins from context-switch records      %" PRIu64 "\n",
 		c->switch_in_records);
 	fprintf(out, "  two switch-outs, no switch-in between       %" PRIu64 "\n",

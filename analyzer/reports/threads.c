@@ -11,8 +11,12 @@
 
 static void set_window(struct wc_threads *T)
 {
+	uint64_t start = wc_analysis_facts(T->a)->start_ns;
+
 	T->window_set = true;
-	T->win = wc_filter_window(&T->o.filter, wc_analysis_facts(T->a)->start_ns);
+	T->win = wc_filter_window(&T->o.filter, start);
+	if (T->win.t0 < start) /* a rotated file's carried interval or run: from the start */
+		T->win.t0 = start;
 }
 
 static uint64_t clamp(const struct wc_threads *T, uint64_t x)

@@ -257,9 +257,9 @@ static void put_int(uint8_t *p, size_t off, int64_t v, size_t size)
  * common_pid int @4, prev_comm[16] @8, prev_pid @24, prev_prio @28, prev_state long @32,
  * next_comm[16] @40, next_pid @56, next_prio @60; 64 bytes.
  */
-void st_switch(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t prev,
-	       const char *prev_comm, uint64_t prev_state, uint32_t next, const char *next_comm,
-	       uint32_t stack_id)
+/* The id of a sched_switch payload: @prev out in @prev_state, @next in. */
+static uint32_t switch_payload(struct st_trace *t, uint32_t prev, const char *prev_comm,
+			       uint64_t prev_state, uint32_t next, const char *next_comm)
 {
 	uint8_t p[64] = { 0 };
 
@@ -272,8 +272,16 @@ void st_switch(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t prev
 	strncpy((char *)p + 40, next_comm, 15);
 	put_int(p, 56, next, 4);
 	put_int(p, 60, 120, 4);
-	tracepoint(t, time_ns, cpu, prev, ST_EV_SWITCH, payload(t, ST_EV_SWITCH, p, sizeof(p)),
-		   stack_id);
+	return payload(t, ST_EV_SWITCH, p, sizeof(p));
+}
+
+void st_switch(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t prev,
+	       const char *prev_comm, uint64_t prev_state, uint32_t next, const char *next_comm,
+	       uint32_t stack_id)
+{
+	uint32_t id = switch_payload(t, prev, prev_comm, prev_state, next, next_comm);
+
+	tracepoint(t, time_ns, cpu, prev, ST_EV_SWITCH, id, stack_id);
 }
 
 /*
@@ -572,4 +580,25 @@ void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, u
 	put_int(x->data, 24, tid, 4);
 	put_int(x->data, 32, (int64_t)delay_ns, 8);
 	add(t, sizeof(*x) + 40);
+}
+
+void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu, uint32_t tid,
+		const char *comm, uint64_t prev_state, uint32_t stack_id, bool on)
+{
+	uint32_t id = on ? 0 : switch_payload(t, tid, comm, prev_state, 0, "swapper");
+	struct wc_rec_carried *x = (void *)buf;
+
+	memset(x, 0, sizeof(*x));
+	x->h.type = WC_REC_CARRIED;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->since_ns = since_ns;
+	x->payload_id = id;
+	x->stack_id = on ? 0 : stack_id;
+	x->tid = tid;
+	x->pid = pid_of(t, tid);
+	x->cpu = cpu;
+	x->event_id = on ? 0 : ST_EV_SWITCH;
+	x->flags = on ? WC_CARRIED_ON_CPU : 0;
+	add(t, sizeof(*x));
 }

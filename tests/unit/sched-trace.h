@@ -166,4 +166,10 @@ void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, u
 void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t delay_ns, uint32_t cpu,
 		  uint32_t tid, uint32_t prev);
 
+/* st_carried() - a CARRIED record at @time_ns (the file's start), as wcrec --rotate writes one:
+ * @tid off-CPU since @since_ns on @cpu, switched out in @prev_state with callchain @stack_id
+ * (the payload of that sched_switch, to idle); or with @on, on @cpu since @since_ns */
+void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu, uint32_t tid,
+		const char *comm, uint64_t prev_state, uint32_t stack_id, bool on);
+
 #endif /* WC_TESTS_SCHED_TRACE_H */

@@ -154,5 +154,6 @@ void expect_counts(struct wc_sched_counts want)
 	C(stat_intervals);
 	C(stat_unmatched);
 	C(stat_repeated);
+	C(carried);
 #undef C
 }

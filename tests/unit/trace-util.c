@@ -14,7 +14,7 @@ const uint16_t tu_types[] = {
 	WC_REC_COMM,	   WC_REC_FORK,	   WC_REC_EXIT,	      WC_REC_MMAP,	WC_REC_STACK,
 	WC_REC_TRACEPOINT, WC_REC_SAMPLE,  WC_REC_LOST,	      WC_REC_ROUND,	WC_REC_THROTTLE,
 	WC_REC_NOTE,	   WC_REC_PAYLOAD, WC_REC_TP_INLINE,  WC_REC_KSYM,	WC_REC_SWITCH_IN,
-	WC_REC_IMAGE,
+	WC_REC_IMAGE,	   WC_REC_CARRIED,
 };
 const size_t tu_ntypes = sizeof(tu_types) / sizeof(tu_types[0]);
 
@@ -205,6 +205,19 @@ uint32_t tu_make_record(void *buf, uint16_t type, uint32_t seq)
 		x->prev_tid = seq % 3 ? 0 : 41;
 		x->prev_pid = x->prev_tid ? 40 : 0;
 		x->delay_ns = 1000 + seq % 7 * 125;
+		size = sizeof(*x);
+		break;
+	}
+	case WC_REC_CARRIED: {
+		struct wc_rec_carried *x = buf;
+
+		x->h.flags = WC_REC_F_TIME;
+		x->time_ns = time;
+		x->since_ns = time - 1000 * (seq % 9);
+		x->tid = 40 + seq % 5;
+		x->pid = 40;
+		x->cpu = seq % 2;
+		x->flags = seq % 2 ? WC_CARRIED_ON_CPU : 0;
 		size = sizeof(*x);
 		break;
 	}

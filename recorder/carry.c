@@ -1,0 +1,270 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* carry.c - the threads off-CPU at a rotation (see carry.h). */
+#include "recorder/carry.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/grow.h"
+#include "common/map64.h"
+#include "common/wct.h"
+
+struct thread {
+	uint64_t out_ns;  /* its last switch-out, 0: none seen */
+	uint64_t in_ns;	  /* its last switch-in, 0: none seen */
+	uint64_t exit_ns; /* its EXIT, 0: none seen */
+	bool gone;	  /* /proc did not list it before the file's last drain */
+	uint32_t tid, pid;
+	uint32_t cpu, in_cpu; /* the CPU of the switch-out, of the switch-in */
+	uint16_t event_id;
+	uint16_t size; /* payload bytes, after the ips in buf */
+	uint32_t nr;   /* ips in buf */
+	uint8_t *buf;  /* nr ips, then the payload; owned */
+	size_t cap;    /* bytes of buf */
+};
+
+struct wc_carry {
+	struct wc_map64 index; /* tid -> its index in threads */
+	struct thread *threads;
+	size_t n, cap;
+	uint64_t *last_in; /* per CPU, the latest switch-in of a thread carried on it */
+	size_t ncpus;
+};
+
+#define MAX_CPUS 8192 /* a switch-in on a CPU beyond: not carried on-CPU */
+
+struct wc_carry *wc_carry_new(void)
+{
+	struct wc_carry *c = calloc(1, sizeof(*c));
+
+	if (c && wc_map64_init(&c->index)) {
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* The entry of @tid, created empty.  Return: it, or NULL on ENOMEM. */
+static struct thread *thread_of(struct wc_carry *c, uint32_t tid)
+{
+	int inserted;
+	uint64_t *i;
+
+	if (wc_grow((void **)&c->threads, &c->cap, c->n + 1, sizeof(*c->threads)))
+		return NULL;
+	i = wc_map64_put(&c->index, tid, c->n, &inserted);
+	if (!i)
+		return NULL;
+	if (inserted)
+		c->threads[c->n++] = (struct thread){ .tid = tid };
+	return &c->threads[*i];
+}
+
+int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint16_t event_id,
+		 uint64_t time_ns, const uint64_t *ips, uint32_t nr, const void *payload,
+		 uint32_t size)
+{
+	struct thread *t;
+	size_t need = (size_t)nr * sizeof(*ips) + size;
+
+	if (!tid || size > UINT16_MAX)
+		return 0; /* the idle task; a payload no writer keeps */
+	t = thread_of(c, tid);
+	if (!t)
+		return -ENOMEM;
+	if (time_ns < t->out_ns)
+		return 0; /* drained after a later one, from another CPU's ring */
+	if (need > t->cap) {
+		uint8_t *b = realloc(t->buf, need);
+
+		if (!b)
+			return -ENOMEM;
+		t->buf = b;
+		t->cap = need;
+	}
+	if (nr)
+		memcpy(t->buf, ips, (size_t)nr * sizeof(*ips));
+	if (size)
+		memcpy(t->buf + (size_t)nr * sizeof(*ips), payload, size);
+	t->out_ns = time_ns;
+	t->pid = pid;
+	t->cpu = cpu;
+	t->event_id = event_id;
+	t->nr = nr;
+	t->size = (uint16_t)size;
+	return 0;
+}
+
+int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns)
+{
+	struct thread *t;
+
+	if (!tid || tid == UINT32_MAX)
+		return 0;
+	t = thread_of(c, tid);
+	if (!t)
+		return -ENOMEM;
+	if (time_ns > t->in_ns) {
+		t->in_ns = time_ns;
+		t->in_cpu = cpu;
+		if (pid && pid != UINT32_MAX && pid != UINT32_MAX - 1)
+			t->pid = pid;
+	}
+	if (t->exit_ns && time_ns > t->exit_ns)
+		t->exit_ns = 0; /* its tid taken again by a new thread */
+	return 0;
+}
+
+void wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns)
+{
+	uint64_t *i = wc_map64_get(&c->index, tid);
+
+	if (i && *i < c->n)
+		c->threads[*i].exit_ns = time_ns ? time_ns : 1;
+}
+
+/* Does /proc list @t (its pid known, or as a process: /proc has every tid)? */
+static bool listed(const struct thread *t)
+{
+	char path[64];
+
+	if (t->pid)
+		snprintf(path, sizeof(path), "/proc/%u/task/%u", t->pid, t->tid);
+	else
+		snprintf(path, sizeof(path), "/proc/%u", t->tid);
+	return access(path, F_OK) == 0;
+}
+
+void wc_carry_check(struct wc_carry *c)
+{
+	for (size_t i = 0; i < c->n; i++)
+		c->threads[i].gone = !listed(&c->threads[i]);
+}
+
+/* Is @t alive: no EXIT seen, and listed by /proc before the last drain? */
+static bool alive(const struct thread *t)
+{
+	return !t->exit_ns && !t->gone;
+}
+
+/* Is @t off-CPU (since its last switch-out), and carried? */
+static bool off_cpu(const struct thread *t)
+{
+	return t->out_ns && t->out_ns >= t->in_ns && alive(t);
+}
+
+/* Is @t on a CPU (since its last switch-in), and the latest switched in there? */
+static bool on_cpu(const struct wc_carry *c, const struct thread *t)
+{
+	return t->in_ns > t->out_ns && t->in_cpu < c->ncpus && c->last_in[t->in_cpu] == t->in_ns &&
+	       alive(t);
+}
+
+/* c->last_in of the threads on a CPU.  Return: 0 or -ENOMEM. */
+static int latest_ins(struct wc_carry *c)
+{
+	size_t need = 0;
+
+	for (size_t i = 0; i < c->n; i++)
+		if (c->threads[i].in_ns > c->threads[i].out_ns && c->threads[i].in_cpu < MAX_CPUS &&
+		    c->threads[i].in_cpu >= need)
+			need = c->threads[i].in_cpu + 1;
+	if (need > c->ncpus) {
+		uint64_t *l = realloc(c->last_in, need * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		c->last_in = l;
+		c->ncpus = need;
+	}
+	memset(c->last_in, 0, c->ncpus * sizeof(*c->last_in));
+	for (size_t i = 0; i < c->n; i++) {
+		const struct thread *t = &c->threads[i];
+
+		if (t->in_ns > t->out_ns && t->in_cpu < c->ncpus &&
+		    t->in_ns > c->last_in[t->in_cpu])
+			c->last_in[t->in_cpu] = t->in_ns;
+	}
+	return 0;
+}
+
+static int cmp_tid(const void *a, const void *b)
+{
+	const struct thread *x = a, *y = b;
+
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+/* Write @t's CARRIED record, an off-CPU one's callchain and payload first.  Return: 0 or the
+ * error. */
+static int write_one(const struct thread *t, struct wc_writer *w, struct wc_stack_table *stacks,
+		     struct wc_stack_table *payloads, uint64_t start_ns)
+{
+	bool on = t->in_ns > t->out_ns;
+	uint64_t since = on ? t->in_ns : t->out_ns;
+	struct wc_rec_carried r = {
+		.h = { sizeof(r), WC_REC_CARRIED, WC_REC_F_TIME },
+		.time_ns = start_ns > since ? start_ns : since,
+		.since_ns = since,
+		.tid = t->tid,
+		.pid = t->pid,
+		.cpu = on ? t->in_cpu : t->cpu,
+		.event_id = on ? 0 : t->event_id,
+		.flags = on ? WC_CARRIED_ON_CPU : 0,
+	};
+	const uint64_t *ips = (const uint64_t *)(const void *)t->buf; /* malloc's alignment */
+	int err = 0;
+
+	if (!on && t->nr)
+		err = wc_writer_stack(w, stacks, ips, t->nr, &r.stack_id);
+	if (!on && !err)
+		err = wc_writer_payload(w, payloads, t->event_id, t->buf + (size_t)t->nr * 8,
+					t->size, &r.payload_id);
+	return err ? err : wc_writer_add(w, &r);
+}
+
+int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_table *stacks,
+		   struct wc_stack_table *payloads, uint64_t start_ns, size_t *n)
+{
+	size_t kept = 0;
+	int err = latest_ins(c);
+
+	*n = 0;
+	if (err)
+		return err;
+	for (size_t i = 0; i < c->n; i++) {
+		if (off_cpu(&c->threads[i]) || on_cpu(c, &c->threads[i]))
+			c->threads[kept++] = c->threads[i];
+		else
+			free(c->threads[i].buf);
+	}
+	c->n = kept;
+	qsort(c->threads, c->n, sizeof(*c->threads), cmp_tid);
+	wc_map64_fini(&c->index);
+	if (wc_map64_init(&c->index))
+		err = -ENOMEM;
+	for (size_t i = 0; !err && i < c->n; i++) {
+		err = wc_map64_put(&c->index, c->threads[i].tid, i, NULL) ? 0 : -ENOMEM;
+		if (!err)
+			err = write_one(&c->threads[i], w, stacks, payloads, start_ns);
+		if (!err)
+			(*n)++;
+	}
+	return err;
+}
+
+void wc_carry_free(struct wc_carry *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->n; i++)
+		free(c->threads[i].buf);
+	free(c->threads);
+	free(c->last_in);
+	wc_map64_fini(&c->index);
+	free(c);
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * carry.h - the state of the threads at a rotation (wcrec --rotate), carried into the next
+ * file as CARRIED records (wct.h), so that an off-CPU interval or a run under way at the seam
+ * counts, whole, in the file where it ends, as in one uninterrupted recording.
+ *
+ *   in   the drain's switch-outs (sched_switch: its prev task, callchain and payload), its
+ *        switch-ins (sched_switch's next task, SWITCH_IN records) and its EXIT records, in
+ *        the drain's order: the rings one after the other, so not in time order; each thread
+ *        keeps the time of its last switch-out and of its last switch-in, and is off-CPU where
+ *        the first is the later;
+ *   out  wc_carry_write(): a CARRIED record per thread off-CPU, with its switch-out's
+ *        callchain and payload written anew (the next file's tables start empty), and per
+ *        thread on a CPU: the one switched in last on each CPU (another there lost its
+ *        switch-out);
+ *   rule a thread whose EXIT was seen, or that /proc no longer listed before the file's last
+ *        drain (wc_carry_check(): its EXIT was lost), is not carried (its last switch-out was
+ *        its death: it never comes back); not /proc after that drain, which would drop a
+ *        thread that exits after the file's last event, its EXIT in the next file's events
+ *        (CI's rotate-live under load: the metadata of the next file took long enough for
+ *        a workload to end meanwhile); the table forgets at each rotation
+ *        every thread it does not carry, so it holds the threads that switched in one file
+ *        and those carried into it.
+ */
+#ifndef WC_RECORDER_CARRY_H
+#define WC_RECORDER_CARRY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/stack_table.h"
+#include "common/writer.h"
+
+struct wc_carry;
+
+/** wc_carry_new() - an empty table.  Return: it, or NULL out of memory. */
+struct wc_carry *wc_carry_new(void);
+
+/**
+ * wc_carry_out() - thread @tid (process @pid) left @cpu at @time_ns (ns, the recording's
+ * clock), by a sched_switch of event @event_id whose payload is @payload (@size bytes) and
+ * callchain @ips (@nr entries, as written: mended); all copied.  Kept only when later than
+ * the thread's last switch-out seen.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint16_t event_id,
+		 uint64_t time_ns, const uint64_t *ips, uint32_t nr, const void *payload,
+		 uint32_t size);
+
+/**
+ * wc_carry_in() - thread @tid (process @pid, 0 unknown) came on @cpu at @time_ns
+ * Return: 0 or -ENOMEM.
+ */
+int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns);
+
+/** wc_carry_exit() - thread @tid exited at @time_ns (its EXIT record). */
+void wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns);
+
+/**
+ * wc_carry_check() - before the last drain into a file: note which threads /proc lists no
+ * longer (gone before that drain: their EXIT, if not lost, is in this file or before)
+ */
+void wc_carry_check(struct wc_carry *c);
+
+/**
+ * wc_carry_write() - at the start of a new file (@start_ns, ns), after its metadata: a
+ * CARRIED record for each thread carried, in tid order, an off-CPU one's STACK and PAYLOAD
+ * records through @stacks and @payloads (the file's tables); then forget the others.
+ * @n: set to the records written
+ * Return: 0, -ENOMEM, or the writer's error.
+ */
+int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_table *stacks,
+		   struct wc_stack_table *payloads, uint64_t start_ns, size_t *n);
+
+/** wc_carry_free() - free @c; NULL is a no-op. */
+void wc_carry_free(struct wc_carry *c);
+
+#endif /* WC_RECORDER_CARRY_H */
