@@ -181,7 +181,8 @@ static int latest_ins(struct wc_carry *c)
 		c->last_in = l;
 		c->ncpus = need;
 	}
-	memset(c->last_in, 0, c->ncpus * sizeof(*c->last_in));
+	if (c->ncpus)
+		memset(c->last_in, 0, c->ncpus * sizeof(*c->last_in));
 	for (size_t i = 0; i < c->n; i++) {
 		const struct thread *t = &c->threads[i];
 
@@ -243,7 +244,8 @@ int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_tabl
 			free(c->threads[i].buf);
 	}
 	c->n = kept;
-	qsort(c->threads, c->n, sizeof(*c->threads), cmp_tid);
+	if (c->n)
+		qsort(c->threads, c->n, sizeof(*c->threads), cmp_tid);
 	wc_map64_fini(&c->index);
 	if (wc_map64_init(&c->index))
 		err = -ENOMEM;

@@ -669,8 +669,31 @@ static bool behind(const struct wc_events *ev, const struct ring *r, uint64_t ta
 	return false;
 }
 
+/* Is record @h stamped after @until_ns (0: no limit)?  A record without a time is not. */
+static bool after(const struct wc_events *ev, const struct perf_event_header *h, uint64_t until_ns)
+{
+	uint64_t ident, time = 0;
+	uint32_t pid, tid, cpu;
+	int i;
+
+	if (!until_ns)
+		return false;
+	if (h->type != PERF_RECORD_SAMPLE)
+		return parse_sample_id(h, &pid, &tid, &time, &cpu) && time > until_ns;
+	/* PERF_SAMPLE_IDENTIFIER, then (no PERF_SAMPLE_IP) TID, then TIME: at 16 */
+	if (h->size < sizeof(*h) + 24)
+		return false;
+	memcpy(&ident, h + 1, 8);
+	i = id_get(ev, ident);
+	if (i < 0 || (ev->events[i].sample_type & PERF_SAMPLE_IP) ||
+	    !(ev->events[i].sample_type & PERF_SAMPLE_TIME))
+		return false;
+	memcpy(&time, (const uint8_t *)(h + 1) + 16, 8);
+	return time > until_ns;
+}
+
 static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
-		      struct wc_drain_stats *st)
+		      uint64_t until_ns, struct wc_drain_stats *st)
 {
 	uint32_t n = 0;
 	/* acquire: the record bytes below head are visible once head is */
@@ -707,6 +730,8 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 			memcpy(ev->copy + first, r->data, hdr.size - first);
 			h = (const void *)ev->copy;
 		}
+		if (after(ev, h, until_ns))
+			break; /* the next file's: left in the ring */
 		if (ev->unwind && !(n++ % 64))
 			wc_unwind_set_busy(ev->unwind, behind(ev, r, tail));
 		err = on_record(ev, r, w, h, self_pid, st);
@@ -720,11 +745,17 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 		    struct wc_drain_stats *stats)
 {
+	return wc_events_drain_until(ev, w, self_pid, 0, stats);
+}
+
+int wc_events_drain_until(struct wc_events *ev, struct wc_writer *w, int self_pid,
+			  uint64_t until_ns, struct wc_drain_stats *stats)
+{
 	static const struct wc_rec_header round = { sizeof(round), WC_REC_ROUND, 0 };
 	int err;
 
 	for (int c = 0; c < ev->ncpus; c++) {
-		err = drain_ring(ev, &ev->rings[c], w, self_pid, stats);
+		err = drain_ring(ev, &ev->rings[c], w, self_pid, until_ns, stats);
 		if (err)
 			return err;
 	}

@@ -207,6 +207,17 @@ int wc_events_drain(struct wc_events *ev, struct wc_writer *w, int self_pid,
 		    struct wc_drain_stats *stats);
 
 /**
+ * wc_events_drain_until() - as wc_events_drain(), but each ring only up to its first record
+ * stamped after @until_ns (ns, the events' clock; 0: no limit), the rest left for the next
+ * drain: wcrec --rotate ends a file at one time on every CPU, where a whole drain of one ring
+ * after another would cut each CPU's events at the moment its ring was read (one ASan run:
+ * 12 ms apart, a thread's events on CPU 0 in the next file before those on CPU 1 in this one)
+ * Return: as wc_events_drain().
+ */
+int wc_events_drain_until(struct wc_events *ev, struct wc_writer *w, int self_pid,
+			  uint64_t until_ns, struct wc_drain_stats *stats);
+
+/**
  * wc_events_set_targets() - mend (or, with -g dwarf, unwind) the user stacks of these @n
  * processes and of those they fork while recording only; the others keep the kernel's
  * frame-pointer walk (-g fp) or their ip alone, [truncated] (-g dwarf).  Without a call, every

@@ -425,11 +425,11 @@ static int poll_ms(uint64_t now, uint64_t deadline)
 	return (int)((deadline - now + 999999) / 1000000);
 }
 
-/* The last drain into the open file, its end notes and its trailer, the file's end at end_ns.
- * Return: 0 or the error. */
-static int end_file(struct rec *r, uint64_t end_ns)
+/* The last drain into the open file (with @cut, of the events up to end_ns only: a rotation),
+ * its end notes and its trailer, the file's end at end_ns.  Return: 0 or the error. */
+static int end_file(struct rec *r, uint64_t end_ns, bool cut)
 {
-	int err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
+	int err = wc_events_drain_until(r->ev, r->w, getpid(), cut ? end_ns : 0, &r->ds);
 
 	if (!err)
 		err = wc_events_write_end_notes(r->ev, r->w);
@@ -457,7 +457,7 @@ static int rotate(struct rec *r)
 	int err;
 
 	wc_events_carry_check(r->ev); /* before the file's last drain (recorder/carry.h) */
-	err = end_file(r, now);
+	err = end_file(r, now, true);
 
 	if (err) {
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
@@ -568,7 +568,7 @@ static void finish_trace(struct rec *r)
 	r->t_end = clock_now(wc_events_clockid(r->ev)); /* the recording's end: no event after */
 	if (r->trailer_flags & WC_TRAILER_WRITE_ERROR)
 		return;
-	err = end_file(r, r->t_end);
+	err = end_file(r, r->t_end, false);
 	if (err) {
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 		r->trailer_flags |= WC_TRAILER_WRITE_ERROR;

@@ -5,7 +5,8 @@
 #     rings of two recorders on 2 CPUs): every file is complete (its trailer, wcanalyze info
 #     exits 0), the files are named in time order after -o, nothing is lost, and the
 #     workload's switch-outs summed over the files equal the uninterrupted recording's,
-#     thread by thread (no event lost or written twice at a switch); each file after the first
+#     thread by thread (no event lost or written twice at a switch), the files cut at one time
+#     for every CPU (each file's sched_switches before the next file's); each file after the first
 #     starts with the state of the threads (CARRIED records), and the workload's wall-clock
 #     time per thread (folded --per-thread, ns), summed over the files, is the uninterrupted
 #     recording's within 0.1%: an interval or a run under way at a seam counts, whole, in the
@@ -103,6 +104,16 @@ expect "the workload's threads switched out in the files ($(wc -l <"$tmp/rot.out
 	"$(awk '{ s += $2 } END { print s + 0 }' "$tmp/rot.outs")" -gt 100
 cmp -s "$tmp/rot.outs" "$tmp/whole.outs"
 expect "the workload's switch-outs per thread, summed over the files, are the uninterrupted recording's ($(diff "$tmp/rot.outs" "$tmp/whole.outs" | head -3 | tr '\n' ' '))" $? -eq 0
+# one cut for every CPU: each file's sched_switch events all come before the next file's
+overlap=0 prev_last=0
+for f in "$@"; do
+	span=$("$STAT" "$f" | awk '$1 == "switch_span" { if (!f || $3 < f) f = $3; if ($4 > l) l = $4 }
+		END { printf "%.0f %.0f\n", f, l }')
+	first=${span% *} last=${span#* }
+	[ "$first" -gt 0 ] && [ "$prev_last" -gt "$first" ] && overlap=$((overlap + 1))
+	[ "$last" -gt 0 ] && prev_last=$last
+done
+expect "each file's switches end before the next file's begin, on every CPU ($overlap seams not)" $overlap -eq 0
 nocarry=0
 for f in "$@"; do
 	[ "$f" = "$1" ] && continue
