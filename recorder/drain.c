@@ -617,8 +617,8 @@ static bool second_set(struct wc_events *ev, int c, const struct perf_event_head
 	return false;
 }
 
-static int on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
-		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
+int wc_events_on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
 	if (ev->per_task && second_set(ev, (int)(ring - ev->rings), h)) {
 		st->second_sets++;
@@ -696,12 +696,15 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 		      uint64_t until_ns, struct wc_drain_stats *st)
 {
 	uint32_t n = 0;
-	/* acquire: the record bytes below head are visible once head is */
-	uint64_t head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = r->meta->data_tail;
-	uint64_t mask = r->size - 1;
-	int err = 0;
+	uint64_t head, tail, mask = r->size - 1;
+	/* first what a rotation spilled, older (it may spill the rings again: seam.c) */
+	int err = r->spill_len ? wc_events_drain_spill(ev, r, w, self_pid, st) : 0;
 
+	if (err)
+		return err;
+	/* acquire: the record bytes below head are visible once head is */
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	tail = r->meta->data_tail;
 	st->ring_bytes = r->size;
 	if (head - tail > st->peak_fill) {
 		st->peak_fill = head - tail;
@@ -734,7 +737,7 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 			break; /* the next file's: left in the ring */
 		if (ev->unwind && !(n++ % 64))
 			wc_unwind_set_busy(ev->unwind, behind(ev, r, tail));
-		err = on_record(ev, r, w, h, self_pid, st);
+		err = wc_events_on_record(ev, r, w, h, self_pid, st);
 		tail += hdr.size;
 	}
 	/* release: we are done reading the bytes below tail before the kernel may reuse them */
@@ -762,23 +765,4 @@ int wc_events_drain_until(struct wc_events *ev, struct wc_writer *w, int self_pi
 	if (ev->unwind)
 		wc_unwind_end_round(ev->unwind);
 	return wc_writer_add(w, &round);
-}
-
-int wc_events_carry_on(struct wc_events *ev)
-{
-	if (!ev->carry)
-		ev->carry = wc_carry_new();
-	return ev->carry ? 0 : -ENOMEM;
-}
-
-void wc_events_carry_check(struct wc_events *ev)
-{
-	if (ev->carry)
-		wc_carry_check(ev->carry);
-}
-
-int wc_events_write_carried(struct wc_events *ev, struct wc_writer *w, uint64_t start_ns, size_t *n)
-{
-	*n = 0;
-	return ev->carry ? wc_carry_write(ev->carry, w, ev->stacks, ev->payloads, start_ns, n) : 0;
 }

@@ -5,6 +5,7 @@
 
 #include <linux/perf_event.h>
 #include <poll.h>
+#include <pthread.h>
 
 #include "common/map64.h"
 #include "recorder/buildid.h"
@@ -40,7 +41,14 @@ struct ring {
 	uint32_t probe_idle_ns,
 		probe_task_ns; /* probe.c: the switch-in records' delay after a
 				* switch from idle, from another process; 0 unknown */
+	/* seam.c: records moved out of the ring while a rotation held the drain, older than
+	 * what the ring holds; drained first (bytes; owned) */
+	uint8_t *spill;
+	size_t spill_len, spill_cap;
 };
+
+/* seam.c: at most this many bytes spilled per ring during one rotation */
+#define WC_SPILL_MAX (512ull << 20)
 
 /*
  * How long after its switch-out record the kernel writes the switch-in record of the same
@@ -104,7 +112,11 @@ struct wc_events {
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
-	struct wc_carry *carry;	   /* --rotate: the threads off-CPU, carried into the next file */
+	struct wc_carry *carry;
+	pthread_t spill_thread; /* seam.c: the thread spilling the rings during a rotation */
+	bool spilling;		/* ... running */
+	int spill_stop; /* ... told to stop (atomic) */ /* --rotate: the threads off-CPU, carried
+							   into the next file */
 	uint8_t *copy;		   /* a record that wraps around the buffer end */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
@@ -162,6 +174,15 @@ void wc_pertask_hung_up(struct wc_events *ev, int c);
 
 /* pertask.c: close the per-task events, and forget their threads.  Their ids stay known. */
 void wc_pertask_close(struct wc_events *ev);
+
+/* drain.c for seam.c: one record @h of ring @ring into the writer.  Return: 0 or the error. */
+int wc_events_on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st);
+
+/* seam.c for drain.c: the records ring @r spilled, into the writer, before the ring's own.
+ * Return: 0 or the writer's error. */
+int wc_events_drain_spill(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
+			  struct wc_drain_stats *st);
 
 static inline int id_get(const struct wc_events *ev, uint64_t id)
 {

@@ -729,9 +729,12 @@ void wc_events_free(struct wc_events *ev)
 
 	if (!ev)
 		return;
-	for (int c = 0; ev->rings && c < ev->ncpus; c++)
+	wc_events_spill_stop(ev);
+	for (int c = 0; ev->rings && c < ev->ncpus; c++) {
 		if (ev->rings[c].meta)
 			munmap(ev->rings[c].meta, ev->rings[c].size + (size_t)page);
+		free(ev->rings[c].spill);
+	}
 	for (int k = 0; ev->fds && k < ev->ncpus * ev->nevents; k++)
 		if (ev->fds[k] >= 0)
 			close(ev->fds[k]);

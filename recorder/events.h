@@ -164,6 +164,18 @@ int wc_events_carry_on(struct wc_events *ev);
 void wc_events_carry_check(struct wc_events *ev);
 
 /**
+ * wc_events_spill_start() - while a rotation keeps the recorder from draining (the last file
+ * closed, the next one's metadata written: about 200 ms here), a thread moves what the rings
+ * hold into memory every 2 ms, so that they do not fill; the next drain writes it first
+ * (at most 512 MiB per CPU; past that the ring fills and the kernel counts its losses)
+ * Return: 0, or a negative errno (no thread: the rings wait, as before).
+ */
+int wc_events_spill_start(struct wc_events *ev);
+
+/** wc_events_spill_stop() - stop that thread and wait for it; a no-op when none runs */
+void wc_events_spill_stop(struct wc_events *ev);
+
+/**
  * wc_events_write_carried() - after wc_events_new_file() and the new file's metadata: an
  * OFF_CPU record (wct.h) for each thread off-CPU at @start_ns (ns, the file's start), with
  * its switch-out's callchain and payload; none without wc_events_carry_on()

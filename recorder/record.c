@@ -431,6 +431,10 @@ static int end_file(struct rec *r, uint64_t end_ns, bool cut)
 {
 	int err = wc_events_drain_until(r->ev, r->w, getpid(), cut ? end_ns : 0, &r->ds);
 
+	/* a rotation: the rings spilled to memory until the next file takes events (rotate());
+	 * without the thread, they wait, as they did */
+	if (!err && cut)
+		wc_events_spill_start(r->ev);
 	if (!err)
 		err = wc_events_write_end_notes(r->ev, r->w);
 	if (!err && r->uw) /* the last frame's: wc_writer_close() calls no flush hook */
@@ -442,13 +446,8 @@ static int end_file(struct rec *r, uint64_t end_ns, bool cut)
 	return err;
 }
 
-/*
- * --rotate: end the open file, complete, and go on in the next one with the metadata a
- * recording starts with (threads, maps and kernel symbols read now, stacks and USYM records
- * anew); the events stay on, and what the rings hold goes into the next file.
- * Return: 0 or the error, said on stderr.
- */
-static int rotate(struct rec *r)
+/* rotate()'s work, but the spilling thread's stop.  Return: 0 or the error, said on stderr. */
+static int switch_files(struct rec *r)
 {
 	uint64_t now = clock_now(wc_events_clockid(r->ev)), closed;
 	struct wc_writer_stats ws;
@@ -500,6 +499,21 @@ static int rotate(struct rec *r)
 			"threads carried over (off-CPU or running)\n",
 			r->path, (double)(closed - now) / 1e6,
 			(double)(clock_now(wc_events_clockid(r->ev)) - closed) / 1e6, carried);
+	return err;
+}
+
+/*
+ * --rotate: end the open file, complete, and go on in the next one with the metadata a
+ * recording starts with (threads, maps and kernel symbols read now, stacks and USYM records
+ * anew, the threads' state carried over); the events stay on: those up to now go into the
+ * closed file, the later ones into the next, spilled to memory meanwhile.
+ * Return: 0 or the error, said on stderr.
+ */
+static int rotate(struct rec *r)
+{
+	int err = switch_files(r);
+
+	wc_events_spill_stop(r->ev);
 	return err;
 }
 

@@ -19,6 +19,8 @@
 # network namespace of its own; curl for it and for the push recipes (tests/pprof-push.sh).
 # libc6-dbg (libc's debug file, with its DWARF) lets tests/inline-agree.sh,
 # tests/symbols-anywhere.sh and tests/pprof-export.sh check inlined calls in libc too.
+# stress-ng (its --switch futex ping-pong, 180,000 events a second here) is the busy machine of
+# tests/rotate-live.sh and tests/bench-pprof.sh.
 # debhelper and lintian build and check the Debian packages (scripts/package.sh).
 # Run as root (or through sudo).  Used by quickstart.sh and test.sh.
 set -eu
@@ -29,7 +31,7 @@ PKGS="build-essential autoconf automake pkg-config
       chromium libxml2-utils w3c-sgml-lib python3-jsonschema golang-go
       clang clang-format libclang-rt-14-dev time
       postgresql redis-server redis-tools nginx wrk procps debuginfod iproute2 curl
-      qemu-system-x86 busybox-static libc6-dbg
+      qemu-system-x86 busybox-static libc6-dbg stress-ng
       debhelper lintian"
 missing=""
 for p in $PKGS; do

@@ -300,8 +300,8 @@ static int32_t payload_pid(uint32_t id, int at)
  * "switch TIME CPU TID PID" (a sched_switch: TID is the task switched out), "WAKE TIME CPU
  * TID PID WOKEN" (WAKE waking, wakeup or wakeup_new: TID the task it fired in, WOKEN the pid
  * field, the task woken), "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
- * in) and "carried TIME CPU TID PID on|off SINCE" (a CARRIED record).  Return: the exit
- * status.
+ * in), "carried TIME CPU TID PID on|off SINCE" (a CARRIED record) and "lost TIME CPU N" (a
+ * LOST record).  Return: the exit status.
  */
 static int print_sched(const char *path)
 {
@@ -352,6 +352,11 @@ static int print_sched(const char *path)
 
 			printf("switch_in %llu %u %u %u\n", (unsigned long long)x->time_ns, x->cpu,
 			       x->tid, x->pid);
+		} else if (h->type == WC_REC_LOST) {
+			const struct wc_rec_lost *x = (const void *)h;
+
+			printf("lost %llu %u %llu\n", (unsigned long long)x->time_ns, x->cpu,
+			       (unsigned long long)x->count);
 		} else if (h->type == WC_REC_CARRIED) {
 			const struct wc_rec_carried *x = (const void *)h;
 
