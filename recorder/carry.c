@@ -31,8 +31,9 @@ struct wc_carry {
 	struct wc_map64 index; /* tid -> its index in threads */
 	struct thread *threads;
 	size_t n, cap;
-	uint64_t *last_in; /* per CPU, the latest switch-in of a thread carried on it */
+	uint64_t *last_in; /* per CPU, its latest switch-in (idle's included) or LOST record */
 	size_t ncpus;
+	uint64_t last_ns; /* the latest time of any record seen */
 };
 
 #define MAX_CPUS 8192 /* a switch-in on a CPU beyond: not carried on-CPU */
@@ -71,8 +72,11 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
 	struct thread *t;
 	size_t need = (size_t)nr * sizeof(*ips) + size;
 
-	if (!tid || size > UINT16_MAX)
-		return 0; /* the idle task; a payload no writer keeps */
+	if (time_ns > c->last_ns)
+		c->last_ns = time_ns;
+	if (!tid || tid == UINT32_MAX || size > UINT16_MAX)
+		return 0; /* the idle task; an exiting task's last switch; a payload no writer keeps
+			   */
 	t = thread_of(c, tid);
 	if (!t)
 		return -ENOMEM;
@@ -99,10 +103,33 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
 	return 0;
 }
 
+/* Note a switch-in (or a LOST record) on @cpu at @time_ns.  Return: 0 or -ENOMEM. */
+static int cpu_event(struct wc_carry *c, uint32_t cpu, uint64_t time_ns)
+{
+	if (cpu >= MAX_CPUS)
+		return 0;
+	if (cpu >= c->ncpus) {
+		uint64_t *l = realloc(c->last_in, (cpu + 1) * sizeof(*l));
+
+		if (!l)
+			return -ENOMEM;
+		memset(l + c->ncpus, 0, (cpu + 1 - c->ncpus) * sizeof(*l));
+		c->last_in = l;
+		c->ncpus = cpu + 1;
+	}
+	if (time_ns > c->last_in[cpu])
+		c->last_in[cpu] = time_ns;
+	return 0;
+}
+
 int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns)
 {
 	struct thread *t;
 
+	if (time_ns > c->last_ns)
+		c->last_ns = time_ns;
+	if (cpu_event(c, cpu, time_ns))
+		return -ENOMEM;
 	if (!tid || tid == UINT32_MAX)
 		return 0;
 	t = thread_of(c, tid);
@@ -119,12 +146,23 @@ int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, ui
 	return 0;
 }
 
-void wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns)
+int wc_carry_lost(struct wc_carry *c, uint32_t cpu, uint64_t time_ns)
 {
-	uint64_t *i = wc_map64_get(&c->index, tid);
+	return cpu_event(c, cpu, time_ns);
+}
 
-	if (i && *i < c->n)
-		c->threads[*i].exit_ns = time_ns ? time_ns : 1;
+int wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns)
+{
+	struct thread *t;
+
+	if (!tid || tid == UINT32_MAX)
+		return 0;
+	t = thread_of(c, tid); /* its switches may come later, from another CPU's ring */
+	if (!t)
+		return -ENOMEM;
+	if (time_ns > t->in_ns) /* not a new thread's of the same tid, seen switched in after */
+		t->exit_ns = time_ns ? time_ns : 1;
+	return 0;
 }
 
 /* Does /proc list @t (its pid known, or as a process: /proc has every tid)? */
@@ -157,40 +195,12 @@ static bool off_cpu(const struct thread *t)
 	return t->out_ns && t->out_ns >= t->in_ns && alive(t);
 }
 
-/* Is @t on a CPU (since its last switch-in), and the latest switched in there? */
+/* Is @t on a CPU (since its last switch-in), and the last switch-in of that CPU (no later
+ * one, of another thread or the idle task, and no LOST record since)? */
 static bool on_cpu(const struct wc_carry *c, const struct thread *t)
 {
 	return t->in_ns > t->out_ns && t->in_cpu < c->ncpus && c->last_in[t->in_cpu] == t->in_ns &&
 	       alive(t);
-}
-
-/* c->last_in of the threads on a CPU.  Return: 0 or -ENOMEM. */
-static int latest_ins(struct wc_carry *c)
-{
-	size_t need = 0;
-
-	for (size_t i = 0; i < c->n; i++)
-		if (c->threads[i].in_ns > c->threads[i].out_ns && c->threads[i].in_cpu < MAX_CPUS &&
-		    c->threads[i].in_cpu >= need)
-			need = c->threads[i].in_cpu + 1;
-	if (need > c->ncpus) {
-		uint64_t *l = realloc(c->last_in, need * sizeof(*l));
-
-		if (!l)
-			return -ENOMEM;
-		c->last_in = l;
-		c->ncpus = need;
-	}
-	if (c->ncpus)
-		memset(c->last_in, 0, c->ncpus * sizeof(*c->last_in));
-	for (size_t i = 0; i < c->n; i++) {
-		const struct thread *t = &c->threads[i];
-
-		if (t->in_ns > t->out_ns && t->in_cpu < c->ncpus &&
-		    t->in_ns > c->last_in[t->in_cpu])
-			c->last_in[t->in_cpu] = t->in_ns;
-	}
-	return 0;
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -222,7 +232,7 @@ static int write_one(const struct thread *t, struct wc_writer *w, struct wc_stac
 
 	if (!on && t->nr)
 		err = wc_writer_stack(w, stacks, ips, t->nr, &r.stack_id);
-	if (!on && !err)
+	if (!on && !err && t->size) /* t->buf is NULL without a payload */
 		err = wc_writer_payload(w, payloads, t->event_id, t->buf + (size_t)t->nr * 8,
 					t->size, &r.payload_id);
 	return err ? err : wc_writer_add(w, &r);
@@ -232,11 +242,11 @@ int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_tabl
 		   struct wc_stack_table *payloads, uint64_t start_ns, size_t *n)
 {
 	size_t kept = 0;
-	int err = latest_ins(c);
+	int err = 0;
 
 	*n = 0;
-	if (err)
-		return err;
+	if (!start_ns) /* events not on the clock of now (a kernel without use_clockid) */
+		start_ns = c->last_ns;
 	for (size_t i = 0; i < c->n; i++) {
 		if (off_cpu(&c->threads[i]) || on_cpu(c, &c->threads[i]))
 			c->threads[kept++] = c->threads[i];

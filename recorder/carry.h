@@ -11,8 +11,8 @@
  *        the first is the later;
  *   out  wc_carry_write(): a CARRIED record per thread off-CPU, with its switch-out's
  *        callchain and payload written anew (the next file's tables start empty), and per
- *        thread on a CPU: the one switched in last on each CPU (another there lost its
- *        switch-out);
+ *        thread on a CPU whose switch-in is that CPU's last (no later one of another task or
+ *        of idle, no LOST record after it);
  *   rule a thread whose EXIT was seen, or that /proc no longer listed before the file's last
  *        drain (wc_carry_check(): its EXIT was lost), is not carried (its last switch-out was
  *        its death: it never comes back); not /proc after that drain, which would drop a
@@ -48,13 +48,26 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
 		 uint32_t size);
 
 /**
- * wc_carry_in() - thread @tid (process @pid, 0 unknown) came on @cpu at @time_ns
+ * wc_carry_in() - thread @tid (process @pid, 0 unknown) came on @cpu at @time_ns; @tid 0: the
+ * idle task, or a task outside the recording (a per-task recording's sched_switch to another
+ * process), which only makes that CPU's earlier switch-ins not the last
  * Return: 0 or -ENOMEM.
  */
 int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns);
 
-/** wc_carry_exit() - thread @tid exited at @time_ns (its EXIT record). */
-void wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns);
+/**
+ * wc_carry_exit() - thread @tid exited at @time_ns (its EXIT record): not carried, unless a
+ * switch-in of it comes later (a new thread of the same tid)
+ * Return: 0 or -ENOMEM.
+ */
+int wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns);
+
+/**
+ * wc_carry_lost() - a LOST record of @cpu's ring at @time_ns: the thread switched in last
+ * there may have left unseen, so none is carried as running there until its next switch-in
+ * Return: 0 or -ENOMEM.
+ */
+int wc_carry_lost(struct wc_carry *c, uint32_t cpu, uint64_t time_ns);
 
 /**
  * wc_carry_check() - before the last drain into a file: note which threads /proc lists no
@@ -63,7 +76,8 @@ void wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns);
 void wc_carry_check(struct wc_carry *c);
 
 /**
- * wc_carry_write() - at the start of a new file (@start_ns, ns), after its metadata: a
+ * wc_carry_write() - at the start of a new file (@start_ns, ns; 0: the events are not on the
+ * clock it was read on, take the latest time seen), after its metadata: a
  * CARRIED record for each thread carried, in tid order, an off-CPU one's STACK and PAYLOAD
  * records through @stacks and @payloads (the file's tables); then forget the others.
  * @n: set to the records written

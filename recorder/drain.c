@@ -195,11 +195,13 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		if (ev->next_pid_off >= 0 && s.raw && (uint64_t)ev->next_pid_off + 4 <= raw_size)
 			memcpy(&next, s.raw + ev->next_pid_off, 4);
 		st->switches++;
+		/* the next task: a switch-in (per task, only the CPU's: it is not the target's, or
+		 * its switch-in comes as a SWITCH_IN record) */
 		if (ev->carry &&
 		    ((err = wc_carry_out(ev->carry, s.tid, s.pid, s.cpu, (uint16_t)e->event_id,
 					 s.time, s.ips, (uint32_t)s.nr, s.raw, raw_size)) ||
-		     (next > 0 &&
-		      (err = wc_carry_in(ev->carry, (uint32_t)next, 0, s.cpu, s.time)))))
+		     (err = wc_carry_in(ev->carry, ev->per_task || next < 0 ? 0 : (uint32_t)next, 0,
+					s.cpu, s.time))))
 			return err;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
 		ring->switch_next = ring->last_next = next;
@@ -468,8 +470,8 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 		st->fork++;
 	} else {
 		st->exit++;
-		if (ev->carry)
-			wc_carry_exit(ev->carry, r.tid, r.time_ns);
+		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))
+			return -ENOMEM;
 	}
 	/* a new process: a pid reused; the exit of a process is not its end while any of
 	 * its threads still run (a leader's pthread_exit()) */
@@ -501,6 +503,8 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		wc_unwind_forget_all(ev->unwind, time);
 	r.time_ns = time;
 	r.cpu = cpu;
+	if (ev->carry && wc_carry_lost(ev->carry, (uint32_t)ring->cpu, time))
+		return -ENOMEM;
 	if (h->type == PERF_RECORD_LOST) {
 		memcpy(&r.count, p + 8, 8);
 		r.kind = WC_LOST_RECORDS;
@@ -669,8 +673,11 @@ static bool behind(const struct wc_events *ev, const struct ring *r, uint64_t ta
 	return false;
 }
 
-/* Is record @h stamped after @until_ns (0: no limit)?  A record without a time is not. */
-static bool after(const struct wc_events *ev, const struct perf_event_header *h, uint64_t until_ns)
+/* A record stamped after the cut is the next file's.  NMI-context records (cpu-clock samples)
+ * may come, within a ring, before an earlier-stamped one: such a record, rarely, moves to the
+ * next file with what follows it. */
+bool wc_events_after(const struct wc_events *ev, const struct perf_event_header *h,
+		     uint64_t until_ns)
 {
 	uint64_t ident, time = 0;
 	uint32_t pid, tid, cpu;
@@ -697,11 +704,12 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 {
 	uint32_t n = 0;
 	uint64_t head, tail, mask = r->size - 1;
-	/* first what a rotation spilled, older (it may spill the rings again: seam.c) */
-	int err = r->spill_len ? wc_events_drain_spill(ev, r, w, self_pid, st) : 0;
+	/* first what a rotation spilled, older (it may spill the rings again: seam.c); when it
+	 * reaches @until_ns, the ring's records are later still */
+	int err = r->spill_len ? wc_events_drain_spill(ev, r, w, self_pid, until_ns, st) : 0;
 
 	if (err)
-		return err;
+		return err < 0 ? err : 0;
 	/* acquire: the record bytes below head are visible once head is */
 	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
 	tail = r->meta->data_tail;
@@ -733,7 +741,7 @@ static int drain_ring(struct wc_events *ev, struct ring *r, struct wc_writer *w,
 			memcpy(ev->copy + first, r->data, hdr.size - first);
 			h = (const void *)ev->copy;
 		}
-		if (after(ev, h, until_ns))
+		if (wc_events_after(ev, h, until_ns))
 			break; /* the next file's: left in the ring */
 		if (ev->unwind && !(n++ % 64))
 			wc_unwind_set_busy(ev->unwind, behind(ev, r, tail));

@@ -112,7 +112,7 @@ struct wc_events {
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
-	struct wc_carry *carry;
+	struct wc_carry *carry; /* --rotate: the threads' state, carried into the next file */
 	pthread_t spill_thread; /* seam.c: the thread spilling the rings during a rotation */
 	bool spilling;		/* ... running */
 	int spill_stop; /* ... told to stop (atomic) */ /* --rotate: the threads off-CPU, carried
@@ -179,10 +179,16 @@ void wc_pertask_close(struct wc_events *ev);
 int wc_events_on_record(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 			const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st);
 
-/* seam.c for drain.c: the records ring @r spilled, into the writer, before the ring's own.
- * Return: 0 or the writer's error. */
+/* drain.c for seam.c: is record @h stamped after @until_ns (0: no limit)?  A record without a
+ * time is not. */
+bool wc_events_after(const struct wc_events *ev, const struct perf_event_header *h,
+		     uint64_t until_ns);
+
+/* seam.c for drain.c: the records ring @r spilled, into the writer, before the ring's own; up
+ * to the first stamped after @until_ns (0: all), the rest kept.  Return: 0 (all written), 1
+ * (stopped at @until_ns), or the writer's error. */
 int wc_events_drain_spill(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
-			  struct wc_drain_stats *st);
+			  uint64_t until_ns, struct wc_drain_stats *st);
 
 static inline int id_get(const struct wc_events *ev, uint64_t id)
 {

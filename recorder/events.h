@@ -176,9 +176,10 @@ int wc_events_spill_start(struct wc_events *ev);
 void wc_events_spill_stop(struct wc_events *ev);
 
 /**
- * wc_events_write_carried() - after wc_events_new_file() and the new file's metadata: an
- * OFF_CPU record (wct.h) for each thread off-CPU at @start_ns (ns, the file's start), with
- * its switch-out's callchain and payload; none without wc_events_carry_on()
+ * wc_events_write_carried() - after wc_events_new_file() and the new file's metadata: a
+ * CARRIED record (wct.h) for each thread off-CPU or running at @start_ns (ns, the file's start;
+ * 0: the latest event's time), an off-CPU one's with its switch-out's callchain and payload;
+ * none without wc_events_carry_on()
  * @n: set to the records written
  * Return: 0, -ENOMEM, or the writer's error.
  */

@@ -429,7 +429,10 @@ static int poll_ms(uint64_t now, uint64_t deadline)
  * its end notes and its trailer, the file's end at end_ns.  Return: 0 or the error. */
 static int end_file(struct rec *r, uint64_t end_ns, bool cut)
 {
-	int err = wc_events_drain_until(r->ev, r->w, getpid(), cut ? end_ns : 0, &r->ds);
+	/* no cut where the events are not on the clock end_ns was read on (no use_clockid) */
+	bool on_clock = wc_events_clockid(r->ev) >= 0;
+	int err =
+		wc_events_drain_until(r->ev, r->w, getpid(), cut && on_clock ? end_ns : 0, &r->ds);
 
 	/* a rotation: the rings spilled to memory until the next file takes events (rotate());
 	 * without the thread, they wait, as they did */
@@ -490,7 +493,8 @@ static int switch_files(struct rec *r)
 	err = write_metadata(r);
 	wc_meta_snapshot_fini(&r->tasks);
 	if (!err) /* the intervals under way: their switch-outs, for the file of their switch-in */
-		err = wc_events_write_carried(r->ev, r->w, now, &carried);
+		err = wc_events_write_carried(r->ev, r->w, wc_events_clockid(r->ev) >= 0 ? now : 0,
+					      &carried);
 	if (err)
 		fprintf(stderr, "wcrec: %s: %s\n", r->path, wc_strerror(err));
 	else if (r->o->verbose > 1)

@@ -14,6 +14,8 @@
 
 #include "common/grow.h"
 
+extern char **environ;
+
 struct wc_rotate {
 	struct wc_rotate_opts o;
 	char path[PATH_MAX];
@@ -100,26 +102,60 @@ bool wc_rotate_due(const struct wc_rotate *ro, uint64_t start_ns, uint64_t now_n
 	       (ro->o.size_bytes && bytes >= ro->o.size_bytes);
 }
 
+/*
+ * The environment of --on-rotate's command: ours, WCREC_FILE=@path in place of any.  Made
+ * before the fork: the recorder has a second thread then (the spilling one, recorder/seam.c),
+ * and the child of a threaded process may call only async-signal-safe functions.
+ * Return: the array (its strings ours but the one, *@var, to free with it), or NULL on ENOMEM.
+ */
+static char **command_env(const char *path, char **var)
+{
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 2, sizeof(*env));
+	*var = malloc(strlen(path) + sizeof("WCREC_FILE="));
+	if (!env || !*var) {
+		free(env);
+		free(*var);
+		return NULL;
+	}
+	strcpy(*var, "WCREC_FILE=");
+	strcat(*var, path);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], "WCREC_FILE=", 11))
+			env[k++] = environ[i];
+	env[k] = *var;
+	return env;
+}
+
 /* Start --on-rotate's command on path, not waiting for it.  Return: 0 or -ENOMEM. */
 static int run_command(struct wc_rotate *ro, const char *path)
 {
+	char *var, **env;
 	pid_t pid;
 
 	if (wc_grow((void **)&ro->running, &ro->running_cap, ro->nrunning + 1,
 		    sizeof(*ro->running)))
 		return -ENOMEM;
+	env = command_env(path, &var);
+	if (!env)
+		return -ENOMEM;
 	pid = fork();
+	if (pid == 0) {
+		/* not the recorder's SIGINT: a push in flight finishes when wcrec is stopped */
+		signal(SIGINT, SIG_IGN);
+		execle("/bin/sh", "sh", "-c", ro->o.on_rotate, "sh", path, (char *)NULL, env);
+		_exit(127);
+	}
+	free(env);
+	free(var);
 	if (pid < 0) {
 		fprintf(stderr, "wcrec: --on-rotate: cannot start the command for %s: %s\n", path,
 			strerror(errno));
 		return 0;
-	}
-	if (pid == 0) {
-		/* not the recorder's SIGINT: a push in flight finishes when wcrec is stopped */
-		signal(SIGINT, SIG_IGN);
-		setenv("WCREC_FILE", path, 1);
-		execl("/bin/sh", "sh", "-c", ro->o.on_rotate, "sh", path, (char *)NULL);
-		_exit(127);
 	}
 	ro->running[ro->nrunning++] = pid;
 	return 0;

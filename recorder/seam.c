@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -74,6 +75,11 @@ static void *spill_main(void *arg)
 	struct wc_events *ev = arg;
 	const struct timespec pause = { 0, 2000000 };
 
+	sigset_t all;
+
+	/* the recorder's signals (SIGINT, SIGTERM, SIGCHLD) are the main thread's to take */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* a higher weight than the threads it records: on a busy machine this thread went 120 ms
 	 * without a CPU at nice 0 (the rings filled); where wcrec may not (not root), it stays */
 	setpriority(PRIO_PROCESS, 0, -10);
@@ -108,24 +114,34 @@ void wc_events_spill_stop(struct wc_events *ev)
 }
 
 int wc_events_drain_spill(struct wc_events *ev, struct ring *r, struct wc_writer *w, int self_pid,
-			  struct wc_drain_stats *st)
+			  uint64_t until_ns, struct wc_drain_stats *st)
 {
 	size_t at = 0, k = 0;
-	int err = 0;
+	int err = 0, cut = 0;
 
 	while (!err && r->spill_len - at >= sizeof(struct perf_event_header)) {
 		const struct perf_event_header *h;
 
 		/* writing out 200 ms of spilled events takes a while (mending their user stacks):
-		 * the rings, meanwhile, spilled after them (one run lost 914 events without) */
-		if (!(++k % 256))
+		 * the rings, meanwhile, spilled after them (one run lost 914 events without); not
+		 * in a rotation's last drain, which takes what comes before its time only */
+		if (!until_ns && !(++k % 256))
 			for (int c = 0; c < ev->ncpus; c++)
 				spill_ring(&ev->rings[c]);
 		h = (const void *)(r->spill + at); /* spill_ring() may move the buffer */
 		if (h->size < sizeof(*h) || h->size > r->spill_len - at)
 			break; /* cannot happen: whole records were copied */
+		if (wc_events_after(ev, h, until_ns)) {
+			cut = 1; /* the next file's: kept, at the front */
+			break;
+		}
 		err = wc_events_on_record(ev, r, w, h, self_pid, st);
 		at += h->size;
+	}
+	if (cut) {
+		memmove(r->spill, r->spill + at, r->spill_len - at);
+		r->spill_len -= at;
+		return err ? err : 1;
 	}
 	r->spill_len = 0;
 	if (r->spill_cap > 4 * r->size) { /* a long rotation's: not kept for the next */

@@ -235,3 +235,78 @@ Test(carry, proc_asked_before_the_drain)
 	cr_expect_eq(got[0].r.tid, (uint32_t)child);
 	cr_expect_eq(write_and_read(), 0);
 }
+
+/*
+ * A running thread is carried only when its switch-in is its CPU's last: thread 1 in on CPU 0
+ * at 1000, then the idle task in there at 2000 (1's switch-out lost): not carried.  Thread 2 in
+ * on CPU 1 at 1000, then a LOST record of CPU 1 at 1500: not carried.  This process's thread
+ * in on CPU 2 at 1000, nothing after: carried, running.
+ */
+Test(carry, running_only_when_last_on_its_cpu)
+{
+	cr_assert_eq(wc_carry_in(c, 1, 1, 0, 1000), 0);
+	cr_assert_eq(wc_carry_in(c, 0, 0, 0, 2000), 0);
+	cr_assert_eq(wc_carry_in(c, 2, 2, 1, 1000), 0);
+	cr_assert_eq(wc_carry_lost(c, 1, 1500), 0);
+	cr_assert_eq(wc_carry_in(c, (uint32_t)getpid(), (uint32_t)getpid(), 2, 1000), 0);
+	cr_assert_eq(write_and_read(), 1);
+	cr_expect_eq(got[0].r.tid, (uint32_t)getpid());
+	cr_expect_eq(got[0].r.flags, WC_CARRIED_ON_CPU);
+	cr_expect_eq(got[0].r.cpu, 2);
+}
+
+/*
+ * EXIT records in the drain's order: thread 1's EXIT at 500 drained before its switch-out at
+ * 400 (another CPU's ring): not carried.  Thread 2 switched in on CPU 1 at 900, an EXIT of
+ * its tid at 800 drained after (the thread before, of the same tid): carried, running.  The
+ * exiting task's last switch (tid -1) is no thread.
+ */
+Test(carry, exits_in_drain_order)
+{
+	uint8_t pay[8] = "e";
+
+	cr_assert_eq(wc_carry_exit(c, 1, 500), 0);
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 400, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_in(c, 2, 2, 1, 900), 0);
+	cr_assert_eq(wc_carry_exit(c, 2, 800), 0);
+	cr_assert_eq(wc_carry_out(c, UINT32_MAX, UINT32_MAX, 0, 7, 450, NULL, 0, pay, 8), 0);
+	cr_assert_eq(write_and_read(), 1);
+	cr_expect_eq(got[0].r.tid, 2);
+	cr_expect_eq(got[0].r.flags, WC_CARRIED_ON_CPU);
+}
+
+/* Without a start on the events' clock (0: no use_clockid), the records' time is the latest
+ * time seen: thread 1 off since 1000, thread 2 in at 4000. */
+Test(carry, start_unknown_takes_the_latest_time)
+{
+	uint8_t pay[8] = "t";
+	struct wc_stack_table *stacks = wc_stack_table_new(0), *payloads = wc_stack_table_new(0);
+	const struct wc_rec_header *h;
+	struct wc_reader *rd;
+	struct wc_writer *w;
+	size_t n = 0, seen = 0;
+	int fd = mkstemp(path);
+
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 1000, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_in(c, 2, 2, 1, 4000), 0);
+	cr_assert_geq(fd, 0);
+	w = wc_writer_new(fd, NULL);
+	cr_assert_not_null(w);
+	wc_carry_check(c);
+	cr_assert_eq(wc_carry_write(c, w, stacks, payloads, 0, &n), 0);
+	cr_assert_eq(n, 2);
+	cr_assert_eq(wc_writer_close(w, 5000, 0), 0);
+	wc_writer_free(w);
+	close(fd);
+	wc_stack_table_free(stacks);
+	wc_stack_table_free(payloads);
+	rd = wc_reader_open(path);
+	cr_assert_not_null(rd);
+	while (wc_reader_next(rd, &h))
+		if (h->type == WC_REC_CARRIED) {
+			cr_expect_eq(((const struct wc_rec_carried *)h)->time_ns, 4000);
+			seen++;
+		}
+	wc_reader_free(rd);
+	cr_expect_eq(seen, 2);
+}
