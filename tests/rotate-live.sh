@@ -145,7 +145,13 @@ mkdir -p "$tmp/keep"
 "$WCREC" -q -a --rotate 1s --keep 2 -o "$tmp/keep/k.wct" -- "$DEMO" 30 >/dev/null 2>"$tmp/keep.err" &
 rk=$!
 started "$tmp/keep/k.*.wct"
+# SIGKILLed after 3.5 s, once 3 files are there (2 closed, 1 open), waiting 30 s at most: a
+# rotation's catch-up on a slow build delays the next (one run here had 1 closed at 3.5 s)
 sleep 3.5
+for _ in $(seq 300); do
+	[ "$(ls "$tmp/keep" | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
 kill -9 $rk
 wait $rk 2>/dev/null
 pkill -f "$DEMO 30" 2>/dev/null
