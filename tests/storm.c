@@ -14,7 +14,8 @@
  *      Each new task sleeps 1 ms and exits: a switch-out at least (its exit's, when it was
  *      preempted inside its nanosleep() and the timer fired meanwhile, else its sleep's).
  * Then OUT gets one line per task created: "thread TID", "child TID", "cthread TID", and
- * "ping TID WOKEN" and "pong TID WOKEN" (WOKEN: how often the other one's FUTEX_WAKE woke it).
+ * "ping TID WOKEN FROM TO" and "pong TID WOKEN FROM TO" (WOKEN: how often the other one's
+ * FUTEX_WAKE woke it; FROM, TO: CLOCK_MONOTONIC ns before and after its turns).
  * usage: storm [-w FIFO] OUT [ROUNDS]   (ROUNDS 3000 by default)
  */
 #include <errno.h>
@@ -32,6 +33,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifndef MADV_POPULATE_READ /* Linux 5.14; a kernel before says EINVAL */
+#define MADV_POPULATE_READ  22
+#define MADV_POPULATE_WRITE 23
+#endif
 
 #define STORM_N			 500
 #define STORM_CHILD_THREAD_EVERY 5
@@ -96,17 +102,31 @@ static int wait_fifo(const char *path)
  * schedule(), so try_to_wake_up() finds the state it wakes and fires sched_waking (on two
  * CPUs a waiter dequeued while still on its way to sleep could be woken with no event).  The
  * stacks are main's, mapped and populated before: a thread's start takes no page of its
- * own that main could be mapping meanwhile (a wait on mmap_lock is a wakeup by main).  Each
+ * own that main could be mapping meanwhile (a wait on mmap_lock is a wakeup by main).  The
+ * program's and its libraries' file pages are mapped before too (populate_files()): a fault
+ * on a page of pp_run()'s code still being read from disk waits on the page's lock, and the
+ * reader wakes it (once in CI, under ASan, a task outside the process).  Each
  * also has its sched_wakeup_new, and the wake of main at its exit is main's.  Not every pass
  * wakes: the one woken can preempt its waker before that one queues, and find the turn passed
- * back with nobody to wake (about half of them, here).
+ * back with nobody to wake (about half of them, here).  Before its first turn and after its
+ * last, a thread can be woken by others: its exit under ASan unmaps its own memory and waits
+ * on mmap_lock for the other's exit (seen: pong woken by ping); hence FROM and TO.
  */
 static atomic_int turn;
 static struct pp {
 	const char *comm;
 	int me;
 	long tid, woken_other;
-} ping = { "storm-ping", 0, 0, 0 }, pong = { "storm-pong", 1, 0, 0 };
+	unsigned long long from_ns, to_ns;
+} ping = { "storm-ping", 0, 0, 0, 0, 0 }, pong = { "storm-pong", 1, 0, 0, 0, 0 };
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
 
 static long pass(int to)
 {
@@ -129,6 +149,7 @@ static void *pp_run(void *arg)
 
 	prctl(PR_SET_NAME, p->comm);
 	p->tid = tid_now();
+	p->from_ns = mono_ns();
 	for (long i = 0; i < rounds; i++) {
 		if (p->me == 0) {
 			p->woken_other += pass(other);
@@ -138,7 +159,34 @@ static void *pp_run(void *arg)
 			p->woken_other += pass(other);
 		}
 	}
+	p->to_ns = mono_ns();
 	return NULL;
+}
+
+/* Maps every page of the process's file mappings (its code, its data, its libraries'), as a
+ * fault in ping_pong() would: MADV_POPULATE_READ / _WRITE (Linux 5.14), else a read of each
+ * page.  Best effort: a page left out costs at most a wakeup from outside the ping-pong. */
+static void populate_files(void)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	unsigned long lo, hi;
+	char perms[8], line[512];
+	long page = sysconf(_SC_PAGESIZE);
+
+	while (maps && fgets(line, sizeof(line), maps)) {
+		if (sscanf(line, "%lx-%lx %7s", &lo, &hi, perms) != 3 || perms[0] != 'r' ||
+		    !strchr(line, '/'))
+			continue;
+		if (perms[1] == 'w' && perms[3] == 'p' &&
+		    !madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE))
+			continue;
+		if (!madvise((void *)lo, hi - lo, MADV_POPULATE_READ))
+			continue;
+		for (unsigned long a = lo; a < hi; a += (unsigned long)page)
+			(void)*(volatile const char *)a;
+	}
+	if (maps)
+		fclose(maps);
 }
 
 static int ping_pong(void)
@@ -164,6 +212,7 @@ static int ping_pong(void)
 		pthread_attr_init(&attr[i]);
 		pthread_attr_setstack(&attr[i], stack, PP_STACK_BYTES);
 	}
+	populate_files();
 	for (int i = 0; i < 2 && !err; i++)
 		err = pthread_create(&t[i], &attr[i], pp_run, pps[i]);
 	if (err) {
@@ -293,8 +342,8 @@ int main(int argc, char **argv)
 	ret = ping_pong();
 	if (ret)
 		perror("storm: ping-pong");
-	fprintf(out, "ping %ld %ld\npong %ld %ld\n", ping.tid, pong.woken_other, pong.tid,
-		ping.woken_other);
+	fprintf(out, "ping %ld %ld %llu %llu\npong %ld %ld %llu %llu\n", ping.tid, pong.woken_other,
+		ping.from_ns, ping.to_ns, pong.tid, ping.woken_other, pong.from_ns, pong.to_ns);
 	if (!ret)
 		ret = storm(out);
 	return fclose(out) || ret ? 1 : 0;
