@@ -51,17 +51,17 @@ static int tid_add(struct wc_events *ev, uint32_t tid)
 	return wc_map64_put(&ev->task_tids, tid, 1, NULL) ? 0 : -ENOMEM;
 }
 
-/*
- * Open every event of @ev on thread @tid and every CPU, each writing into its CPU's ring.
- * Return: 1 when opened, 0 when the thread is gone (ESRCH: its events, if any, stay open and
- * silent), or a negative errno (ev->why may say more).
- */
 /* The wakeup events are opened per CPU (see above): is event kind @kind one of them? */
 static bool per_cpu_kind(uint32_t kind)
 {
 	return kind == WC_EVENT_WAKING || kind == WC_EVENT_WAKEUP || kind == WC_EVENT_WAKEUP_NEW;
 }
 
+/*
+ * Open every event of @ev on thread @tid and every CPU, each writing into its CPU's ring.
+ * Return: 1 when opened, 0 when the thread is gone (ESRCH: its events, if any, stay open and
+ * silent), or a negative errno (ev->why may say more).
+ */
 static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint32_t tid)
 {
 	int err;
