@@ -549,13 +549,20 @@ static_assert(sizeof(struct wc_rec_throttle) == 24, "throttle record");
  * or on a CPU since its last switch-in.  The file that held that switch ended with the
  * interval or the run under way; this record lets the file where it ends count it, whole, as
  * one uninterrupted recording would (at its end, as perf sched timehist and BCC's offcputime
- * count an interval).  Written after the metadata, before the file's events, at most one per
- * thread, and one on-CPU per CPU.  time_ns is the file's start (the moment of the rotation);
- * since_ns and cpu are the switch's.  Off-CPU, payload_id (its sched_switch payload) and
+ * count an interval).  Written after the metadata, before the file's events, at most one
+ * state per thread, and one on-CPU per CPU.  time_ns is the file's start (the moment of the
+ * rotation); since_ns and cpu are the switch's.  Off-CPU, payload_id (its sched_switch payload) and
  * stack_id are the switch-out's; on-CPU all three are 0.  It is not a switch: readers do not
  * count it as one, nor show it as a row.
+ * With WC_CARRIED_WAKEUP, the record is the wakeup of a thread woken and not yet run when the
+ * file began (its wait in the run queue under way): a copy of that wakeup event, since_ns its
+ * time, tid, pid and cpu its context's (the waker's), event_id, payload_id (the woken task is
+ * in it) and stack_id (the waker's callchain) its own.  It follows the woken thread's
+ * off-CPU record, or stands alone for a sched_wakeup_new of a task that has not run yet.  It
+ * is not a wakeup of this file: readers do not count it as one, nor show it as a row.
  */
 #define WC_CARRIED_ON_CPU 0x1u /* on a CPU since since_ns; else off-CPU */
+#define WC_CARRIED_WAKEUP 0x2u /* a wakeup of a thread not yet run (see above) */
 
 struct wc_rec_carried {
 	struct wc_rec_header h; /* flags include WC_REC_F_TIME */
@@ -563,10 +570,11 @@ struct wc_rec_carried {
 	uint64_t since_ns;	/* the switch-out (or switch-in), ns, at or before time_ns */
 	uint32_t payload_id;	/* its sched_switch payload (PAYLOAD record); 0 on-CPU */
 	uint32_t stack_id;	/* its callchain, WC_STACK_NONE without */
-	uint32_t tid;		/* the thread */
+	uint32_t tid;		/* the thread (WC_CARRIED_WAKEUP: the waker) */
 	uint32_t pid;		/* its process (tgid), 0 unknown */
-	uint32_t cpu;		/* the CPU it left (or runs on) */
-	uint16_t event_id;	/* EVENT_ATTR of the switch-out's sched_switch; 0 on-CPU */
+	uint32_t cpu;		/* the CPU it left (or runs on; the wakeup's) */
+	uint16_t event_id;	/* EVENT_ATTR of the switch-out's sched_switch (or the wakeup's); 0
+				   on-CPU */
 	uint16_t flags;		/* WC_CARRIED_* */
 };
 static_assert(sizeof(struct wc_rec_carried) == 48, "carried record");

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* carry.c - the threads off-CPU at a rotation (see carry.h). */
+/* carry.c - the threads' state at a rotation (see carry.h). */
 #include "recorder/carry.h"
 
 #include <errno.h>
@@ -13,18 +13,27 @@
 #include "common/map64.h"
 #include "common/wct.h"
 
-struct thread {
-	uint64_t out_ns;  /* its last switch-out, 0: none seen */
-	uint64_t in_ns;	  /* its last switch-in, 0: none seen */
-	uint64_t exit_ns; /* its EXIT, 0: none seen */
-	bool gone;	  /* /proc did not list it before the file's last drain */
-	uint32_t tid, pid;
-	uint32_t cpu, in_cpu; /* the CPU of the switch-out, of the switch-in */
+/* An event kept: its time, context, callchain and payload. */
+struct kept {
+	uint64_t ns;	   /* 0: none seen */
+	uint32_t tid, pid; /* the task in whose context it fired */
+	uint32_t cpu;
 	uint16_t event_id;
 	uint16_t size; /* payload bytes, after the ips in buf */
 	uint32_t nr;   /* ips in buf */
 	uint8_t *buf;  /* nr ips, then the payload; owned */
 	size_t cap;    /* bytes of buf */
+};
+
+struct thread {
+	struct kept out;  /* its last switch-out (out.ns 0: none seen) */
+	struct kept wake; /* its last wakeup (the waker's context) */
+	bool wake_new;	  /* that wakeup is a sched_wakeup_new */
+	uint64_t in_ns;	  /* its last switch-in, 0: none seen */
+	uint64_t exit_ns; /* its EXIT, 0: none seen */
+	bool gone;	  /* /proc did not list it before the file's last drain */
+	uint32_t tid, pid;
+	uint32_t in_cpu; /* the CPU of the switch-in */
 };
 
 struct wc_carry {
@@ -65,12 +74,41 @@ static struct thread *thread_of(struct wc_carry *c, uint32_t tid)
 	return &c->threads[*i];
 }
 
+/* Copy an event into @k: @ips (@nr entries), then @payload (@size bytes).
+ * Return: 0 or -ENOMEM. */
+static int keep(struct kept *k, uint32_t tid, uint32_t pid, uint32_t cpu, uint16_t event_id,
+		uint64_t time_ns, const uint64_t *ips, uint32_t nr, const void *payload,
+		uint32_t size)
+{
+	size_t need = (size_t)nr * sizeof(*ips) + size;
+
+	if (need > k->cap) {
+		uint8_t *b = realloc(k->buf, need);
+
+		if (!b)
+			return -ENOMEM;
+		k->buf = b;
+		k->cap = need;
+	}
+	if (nr)
+		memcpy(k->buf, ips, (size_t)nr * sizeof(*ips));
+	if (size)
+		memcpy(k->buf + (size_t)nr * sizeof(*ips), payload, size);
+	k->ns = time_ns;
+	k->tid = tid;
+	k->pid = pid;
+	k->cpu = cpu;
+	k->event_id = event_id;
+	k->nr = nr;
+	k->size = (uint16_t)size;
+	return 0;
+}
+
 int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint16_t event_id,
 		 uint64_t time_ns, const uint64_t *ips, uint32_t nr, const void *payload,
 		 uint32_t size)
 {
 	struct thread *t;
-	size_t need = (size_t)nr * sizeof(*ips) + size;
 
 	if (time_ns > c->last_ns)
 		c->last_ns = time_ns;
@@ -80,27 +118,31 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
 	t = thread_of(c, tid);
 	if (!t)
 		return -ENOMEM;
-	if (time_ns < t->out_ns)
+	if (time_ns < t->out.ns)
 		return 0; /* drained after a later one, from another CPU's ring */
-	if (need > t->cap) {
-		uint8_t *b = realloc(t->buf, need);
-
-		if (!b)
-			return -ENOMEM;
-		t->buf = b;
-		t->cap = need;
-	}
-	if (nr)
-		memcpy(t->buf, ips, (size_t)nr * sizeof(*ips));
-	if (size)
-		memcpy(t->buf + (size_t)nr * sizeof(*ips), payload, size);
-	t->out_ns = time_ns;
 	t->pid = pid;
-	t->cpu = cpu;
-	t->event_id = event_id;
-	t->nr = nr;
-	t->size = (uint16_t)size;
-	return 0;
+	return keep(&t->out, tid, pid, cpu, event_id, time_ns, ips, nr, payload, size);
+}
+
+int wc_carry_wake(struct wc_carry *c, uint32_t woken, bool is_new, uint32_t tid, uint32_t pid,
+		  uint32_t cpu, uint16_t event_id, uint64_t time_ns, const uint64_t *ips,
+		  uint32_t nr, const void *payload, uint32_t size)
+{
+	struct thread *t;
+
+	if (time_ns > c->last_ns)
+		c->last_ns = time_ns;
+	if (!woken || woken >= INT32_MAX || size > UINT16_MAX)
+		return 0;
+	t = thread_of(c, woken);
+	if (!t)
+		return -ENOMEM;
+	if (time_ns < t->wake.ns)
+		return 0;
+	if (t->exit_ns && time_ns > t->exit_ns)
+		t->exit_ns = 0; /* its tid taken again by a new thread */
+	t->wake_new = is_new;
+	return keep(&t->wake, tid, pid, cpu, event_id, time_ns, ips, nr, payload, size);
 }
 
 /* Note a switch-in (or a LOST record) on @cpu at @time_ns.  Return: 0 or -ENOMEM. */
@@ -160,7 +202,8 @@ int wc_carry_exit(struct wc_carry *c, uint32_t tid, uint64_t time_ns)
 	t = thread_of(c, tid); /* its switches may come later, from another CPU's ring */
 	if (!t)
 		return -ENOMEM;
-	if (time_ns > t->in_ns) /* not a new thread's of the same tid, seen switched in after */
+	if (time_ns > t->in_ns && time_ns >= t->wake.ns) /* not a new thread's of the same tid,
+							     seen switched in or woken after */
 		t->exit_ns = time_ns ? time_ns : 1;
 	return 0;
 }
@@ -192,15 +235,31 @@ static bool alive(const struct thread *t)
 /* Is @t off-CPU (since its last switch-out), and carried? */
 static bool off_cpu(const struct thread *t)
 {
-	return t->out_ns && t->out_ns >= t->in_ns && alive(t);
+	return t->out.ns && t->out.ns >= t->in_ns && alive(t);
 }
 
 /* Is @t on a CPU (since its last switch-in), and the last switch-in of that CPU (no later
  * one, of another thread or the idle task, and no LOST record since)? */
 static bool on_cpu(const struct wc_carry *c, const struct thread *t)
 {
-	return t->in_ns > t->out_ns && t->in_cpu < c->ncpus && c->last_in[t->in_cpu] == t->in_ns &&
+	return t->in_ns > t->out.ns && t->in_cpu < c->ncpus && c->last_in[t->in_cpu] == t->in_ns &&
 	       alive(t);
+}
+
+/* Is @t woken and waiting for its CPU: off-CPU and woken since, or new (its
+ * sched_wakeup_new) and not run yet? */
+static bool woken(const struct thread *t)
+{
+	if (t->wake_new)
+		return t->wake.ns && !t->in_ns && !t->out.ns && alive(t);
+	return off_cpu(t) && t->wake.ns > t->out.ns;
+}
+
+/* Free what @t holds. */
+static void forget(struct thread *t)
+{
+	free(t->out.buf);
+	free(t->wake.buf);
 }
 
 static int cmp_tid(const void *a, const void *b)
@@ -210,32 +269,59 @@ static int cmp_tid(const void *a, const void *b)
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
 }
 
-/* Write @t's CARRIED record, an off-CPU one's callchain and payload first.  Return: 0 or the
- * error. */
-static int write_one(const struct thread *t, struct wc_writer *w, struct wc_stack_table *stacks,
-		     struct wc_stack_table *payloads, uint64_t start_ns)
+/* Write the CARRIED record of @k (flags @flags, time @time_ns), its callchain and payload
+ * first, into *@r.  Return: 0 or the error. */
+static int write_kept(const struct kept *k, struct wc_writer *w, struct wc_stack_table *stacks,
+		      struct wc_stack_table *payloads, struct wc_rec_carried *r)
 {
-	bool on = t->in_ns > t->out_ns;
-	uint64_t since = on ? t->in_ns : t->out_ns;
+	const uint64_t *ips = (const uint64_t *)(const void *)k->buf; /* malloc's alignment */
+	int err = 0;
+
+	r->event_id = k->event_id;
+	if (k->nr)
+		err = wc_writer_stack(w, stacks, ips, k->nr, &r->stack_id);
+	if (!err && k->size) /* k->buf is NULL without a payload */
+		err = wc_writer_payload(w, payloads, k->event_id, k->buf + (size_t)k->nr * 8,
+					k->size, &r->payload_id);
+	return err ? err : wc_writer_add(w, r);
+}
+
+/* Write @t's CARRIED records: its state (none for a new task not run yet), then its wakeup
+ * where it waits for its CPU; *@n counts them.  Return: 0 or the error. */
+static int write_one(const struct thread *t, struct wc_writer *w, struct wc_stack_table *stacks,
+		     struct wc_stack_table *payloads, uint64_t start_ns, size_t *n)
+{
+	bool on = t->in_ns > t->out.ns;
+	uint64_t since = on ? t->in_ns : t->out.ns;
 	struct wc_rec_carried r = {
 		.h = { sizeof(r), WC_REC_CARRIED, WC_REC_F_TIME },
 		.time_ns = start_ns > since ? start_ns : since,
 		.since_ns = since,
 		.tid = t->tid,
 		.pid = t->pid,
-		.cpu = on ? t->in_cpu : t->cpu,
-		.event_id = on ? 0 : t->event_id,
+		.cpu = on ? t->in_cpu : t->out.cpu,
 		.flags = on ? WC_CARRIED_ON_CPU : 0,
 	};
-	const uint64_t *ips = (const uint64_t *)(const void *)t->buf; /* malloc's alignment */
 	int err = 0;
 
-	if (!on && t->nr)
-		err = wc_writer_stack(w, stacks, ips, t->nr, &r.stack_id);
-	if (!on && !err && t->size) /* t->buf is NULL without a payload */
-		err = wc_writer_payload(w, payloads, t->event_id, t->buf + (size_t)t->nr * 8,
-					t->size, &r.payload_id);
-	return err ? err : wc_writer_add(w, &r);
+	if (on || t->out.ns) {
+		err = on ? wc_writer_add(w, &r) : write_kept(&t->out, w, stacks, payloads, &r);
+		*n += !err;
+	}
+	if (err || !woken(t))
+		return err;
+	r = (struct wc_rec_carried){
+		.h = { sizeof(r), WC_REC_CARRIED, WC_REC_F_TIME },
+		.time_ns = start_ns > t->wake.ns ? start_ns : t->wake.ns,
+		.since_ns = t->wake.ns,
+		.tid = t->wake.tid,
+		.pid = t->wake.pid,
+		.cpu = t->wake.cpu,
+		.flags = WC_CARRIED_WAKEUP,
+	};
+	err = write_kept(&t->wake, w, stacks, payloads, &r);
+	*n += !err;
+	return err;
 }
 
 int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_table *stacks,
@@ -248,10 +334,10 @@ int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_tabl
 	if (!start_ns) /* events not on the clock of now (a kernel without use_clockid) */
 		start_ns = c->last_ns;
 	for (size_t i = 0; i < c->n; i++) {
-		if (off_cpu(&c->threads[i]) || on_cpu(c, &c->threads[i]))
+		if (off_cpu(&c->threads[i]) || on_cpu(c, &c->threads[i]) || woken(&c->threads[i]))
 			c->threads[kept++] = c->threads[i];
 		else
-			free(c->threads[i].buf);
+			forget(&c->threads[i]);
 	}
 	c->n = kept;
 	if (c->n)
@@ -262,9 +348,7 @@ int wc_carry_write(struct wc_carry *c, struct wc_writer *w, struct wc_stack_tabl
 	for (size_t i = 0; !err && i < c->n; i++) {
 		err = wc_map64_put(&c->index, c->threads[i].tid, i, NULL) ? 0 : -ENOMEM;
 		if (!err)
-			err = write_one(&c->threads[i], w, stacks, payloads, start_ns);
-		if (!err)
-			(*n)++;
+			err = write_one(&c->threads[i], w, stacks, payloads, start_ns, n);
 	}
 	return err;
 }
@@ -274,7 +358,7 @@ void wc_carry_free(struct wc_carry *c)
 	if (!c)
 		return;
 	for (size_t i = 0; i < c->n; i++)
-		free(c->threads[i].buf);
+		forget(&c->threads[i]);
 	free(c->threads);
 	free(c->last_in);
 	wc_map64_fini(&c->index);

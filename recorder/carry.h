@@ -5,14 +5,17 @@
  * counts, whole, in the file where it ends, as in one uninterrupted recording.
  *
  *   in   the drain's switch-outs (sched_switch: its prev task, callchain and payload), its
- *        switch-ins (sched_switch's next task, SWITCH_IN records) and its EXIT records, in
+ *        switch-ins (sched_switch's next task, SWITCH_IN records), its wakeups (the woken
+ *        task, the waker, its callchain and the payload) and its EXIT records, in
  *        the drain's order: the rings one after the other, so not in time order; each thread
  *        keeps the time of its last switch-out and of its last switch-in, and is off-CPU where
  *        the first is the later;
  *   out  wc_carry_write(): a CARRIED record per thread off-CPU, with its switch-out's
  *        callchain and payload written anew (the next file's tables start empty), and per
  *        thread on a CPU whose switch-in is that CPU's last (no later one of another task or
- *        of idle, no LOST record after it);
+ *        of idle, no LOST record after it); after an off-CPU one, the thread's wakeup when
+ *        one came after its switch-out (woken, not yet run: its wait in the run queue goes
+ *        on), and alone the sched_wakeup_new of a new task that has not run yet;
  *   rule a thread whose EXIT was seen, or that /proc no longer listed before the file's last
  *        drain (wc_carry_check(): its EXIT was lost), is not carried (its last switch-out was
  *        its death: it never comes back); not /proc after that drain, which would drop a
@@ -25,6 +28,7 @@
 #ifndef WC_RECORDER_CARRY_H
 #define WC_RECORDER_CARRY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -54,6 +58,17 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
  * Return: 0 or -ENOMEM.
  */
 int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns);
+
+/**
+ * wc_carry_wake() - thread @woken was woken at @time_ns (ns) on @cpu by a wakeup event
+ * (@event_id; @is_new: sched_wakeup_new) that fired in the context of thread @tid (process
+ * @pid), with that thread's callchain @ips (@nr entries, as written) and the payload
+ * @payload (@size bytes); all copied.  Kept only when later than the thread's last wakeup.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_carry_wake(struct wc_carry *c, uint32_t woken, bool is_new, uint32_t tid, uint32_t pid,
+		  uint32_t cpu, uint16_t event_id, uint64_t time_ns, const uint64_t *ips,
+		  uint32_t nr, const void *payload, uint32_t size);
 
 /**
  * wc_carry_exit() - thread @tid exited at @time_ns (its EXIT record): not carried, unless a

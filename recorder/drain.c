@@ -210,7 +210,16 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
+		int32_t woken = -1;
+
+		if (ev->wake_pid_off >= 0 && s.raw && (uint64_t)ev->wake_pid_off + 4 <= raw_size)
+			memcpy(&woken, s.raw + ev->wake_pid_off, 4);
 		st->wakeups++;
+		if (ev->carry && woken > 0 &&
+		    (err = wc_carry_wake(ev->carry, (uint32_t)woken, e->kind == WC_EVENT_WAKEUP_NEW,
+					 s.tid, s.pid, s.cpu, (uint16_t)e->event_id, s.time, s.ips,
+					 (uint32_t)s.nr, s.raw, raw_size)))
+			return err;
 	} else
 		st->other_tp++;
 	return wc_writer_add(w, &r);

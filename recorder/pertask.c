@@ -197,7 +197,8 @@ void wc_pertask_close(struct wc_events *ev)
  * Per-task events for a targeted recording (pertask.c), unless the kernel cannot place the
  * target's switch-ins without CPU-wide events: no context-switch records (before Linux 4.3),
  * or --no-switch-records.  WCREC_FORCE_PER_CPU (o->force_per_cpu) acts as such a kernel.
- * Either way, ev->next_pid_off: where sched_switch keeps next_pid.
+ * Either way, ev->next_pid_off: where sched_switch keeps next_pid, and ev->wake_pid_off: where
+ * the wakeup events keep the woken task's pid (one template: sched_wakeup_template).
  */
 void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 {
@@ -210,6 +211,13 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 	    !wc_tracefs_field(o->tracefs, "sched", "sched_switch", "next_pid", &off, &size) &&
 	    size == 4 && off < 4096)
 		ev->next_pid_off = (int)off;
+	ev->wake_pid_off = -1;
+	for (int i = 0; i < ev->nevents && ev->wake_pid_off < 0; i++)
+		if (per_cpu_kind(ev->events[i].kind) &&
+		    !wc_tracefs_field(o->tracefs, "sched", ev->events[i].tp_name, "pid", &off,
+				      &size) &&
+		    size == 4 && off < 4096)
+			ev->wake_pid_off = (int)off;
 	if (!o->ntask_pids)
 		return;
 	if (o->force_per_cpu)

@@ -500,7 +500,7 @@ static int switch_files(struct rec *r)
 	else if (r->o->verbose > 1)
 		fprintf(stderr,
 			"wcrec: %s: %.1f ms to close the last file, %.1f ms of metadata, %zu "
-			"threads carried over (off-CPU or running)\n",
+			"records carried over (threads off-CPU, running, woken)\n",
 			r->path, (double)(closed - now) / 1e6,
 			(double)(clock_now(wc_events_clockid(r->ev)) - closed) / 1e6, carried);
 	return err;

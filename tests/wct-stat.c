@@ -300,8 +300,8 @@ static int32_t payload_pid(uint32_t id, int at)
  * "switch TIME CPU TID PID" (a sched_switch: TID is the task switched out), "WAKE TIME CPU
  * TID PID WOKEN" (WAKE waking, wakeup or wakeup_new: TID the task it fired in, WOKEN the pid
  * field, the task woken), "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
- * in), "carried TIME CPU TID PID on|off SINCE" (a CARRIED record) and "lost TIME CPU N" (a
- * LOST record).  Return: the exit status.
+ * in), "carried TIME CPU TID PID on|off|wake SINCE" (a CARRIED record: wake, a wakeup's, TID
+ * the waker) and "lost TIME CPU N" (a LOST record).  Return: the exit status.
  */
 static int print_sched(const char *path)
 {
@@ -361,7 +361,10 @@ static int print_sched(const char *path)
 			const struct wc_rec_carried *x = (const void *)h;
 
 			printf("carried %llu %u %u %u %s %llu\n", (unsigned long long)x->time_ns,
-			       x->cpu, x->tid, x->pid, x->flags & WC_CARRIED_ON_CPU ? "on" : "off",
+			       x->cpu, x->tid, x->pid,
+			       x->flags & WC_CARRIED_WAKEUP   ? "wake"
+			       : x->flags & WC_CARRIED_ON_CPU ? "on"
+							      : "off",
 			       (unsigned long long)x->since_ns);
 		}
 	}

@@ -428,6 +428,27 @@ static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 	return a->consumer->sample(a->consumer->ctx, t, &s, w ? w : s.period);
 }
 
+/* A CARRIED wakeup: of a thread not yet run when the file began (wct.h).  Not counted as a
+ * wakeup, nor shown. */
+static int on_carried_wakeup(struct wc_analysis *a, const struct wc_rec_carried *r)
+{
+	int k;
+
+	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != WC_TP_WAKEUP ||
+	    a->skip[r->event_id])
+		return 0;
+	k = decode(a, r->payload_id, r->event_id);
+	if (k < 0)
+		return k;
+	if (k != 2) { /* no wakeup in it */
+		a->f.decode_errors++;
+		return 0;
+	}
+	return wc_sched_carried_wakeup(&a->sched, r->since_ns, &a->wakeups[r->payload_id],
+				       a->kind[r->event_id] == WC_EVENT_WAKEUP_NEW, r->tid,
+				       r->stack_id);
+}
+
 /* A CARRIED record: a thread's state when the file began, since a switch before (wct.h). */
 static int on_carried(struct wc_analysis *a, const struct wc_rec_carried *r)
 {
@@ -437,6 +458,8 @@ static int on_carried(struct wc_analysis *a, const struct wc_rec_carried *r)
 		a->f.decode_errors++; /* a switch to come is not a state at the start */
 		return 0;
 	}
+	if (r->flags & WC_CARRIED_WAKEUP)
+		return on_carried_wakeup(a, r);
 	if (r->flags & WC_CARRIED_ON_CPU)
 		return wc_sched_carried(&a->sched, r->tid, r->pid, r->since_ns, r->cpu, NULL, 0);
 	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != WC_TP_SWITCH ||

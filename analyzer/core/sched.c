@@ -531,33 +531,61 @@ int wc_sched_exit(struct wc_sched *s, uint64_t time_ns, uint32_t tid, uint32_t p
 	return err ? err : 1;
 }
 
+/* A new task's wakeup (sched_wakeup_new): it waits for its first run, sch delay from here. */
+static void woken_new(struct wc_sched_thread *st, uint64_t time_ns, const struct wc_wakeup *wk,
+		      uint32_t waker_tid, uint32_t waker_stack_id)
+{
+	st->run_state = WC_TS_OFF_CPU;
+	st->since_ns = st->wake_ns = time_ns;
+	st->state = 'R';
+	st->preempted = false;
+	st->woken = true;
+	st->wake_provisional = false;
+	st->stack_id = 0;
+	st->waker_tid = waker_tid;
+	st->waker_stack_id = waker_stack_id;
+	st->cpu = wk->target_cpu;
+}
+
+/* The wakeup of a thread off-CPU, not preempted: its wait for a CPU begins. */
+static void woken(struct wc_sched_thread *st, uint64_t time_ns, const struct wc_wakeup *wk,
+		  uint32_t waker_tid, uint32_t waker_stack_id)
+{
+	st->woken = true;
+	st->wake_provisional = false;
+	st->wake_ns = time_ns;
+	st->waker_tid = waker_tid;
+	st->waker_stack_id = waker_stack_id;
+	if (wk->target_cpu >= 0)
+		st->cpu = wk->target_cpu;
+}
+
+/* The thread state of @wk->tid, made where new (its comm from @wk).  NULL: -ENOMEM. */
+static struct wc_sched_thread *woken_state(struct wc_sched *s, uint64_t time_ns,
+					   const struct wc_wakeup *wk)
+{
+	struct wc_thread *t = wc_tasks_thread(s->tasks, (uint32_t)wk->tid, 0, time_ns);
+	struct wc_sched_thread *st = t ? state_of(s, t) : NULL;
+
+	if (st && !t->comm[0])
+		memcpy(t->comm, wk->comm, sizeof(t->comm) - 1);
+	return st;
+}
+
 int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk, bool is_new,
 		    uint32_t waker_tid, uint32_t waker_stack_id)
 {
-	struct wc_thread *t;
 	struct wc_sched_thread *st;
 
 	s->counts.wakeups++;
 	if (wk->tid <= 0)
 		return 0;
-	t = wc_tasks_thread(s->tasks, (uint32_t)wk->tid, 0, time_ns);
-	if (!t || !(st = state_of(s, t)))
+	st = woken_state(s, time_ns, wk);
+	if (!st)
 		return -ENOMEM;
-	if (!t->comm[0])
-		memcpy(t->comm, wk->comm, sizeof(t->comm) - 1);
-	if (is_new) { /* a new task waits for its first run: sch delay from here */
-		if (st->run_state == WC_TS_UNKNOWN) {
-			st->run_state = WC_TS_OFF_CPU;
-			st->since_ns = st->wake_ns = time_ns;
-			st->state = 'R';
-			st->preempted = false;
-			st->woken = true;
-			st->wake_provisional = false;
-			st->stack_id = 0;
-			st->waker_tid = waker_tid;
-			st->waker_stack_id = waker_stack_id;
-			st->cpu = wk->target_cpu;
-		}
+	if (is_new) {
+		if (st->run_state == WC_TS_UNKNOWN)
+			woken_new(st, time_ns, wk, waker_tid, waker_stack_id);
 		return 0;
 	}
 	switch (st->run_state) {
@@ -579,18 +607,31 @@ int wc_sched_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup
 			s->counts.wakeup_repeated++;
 			return 0;
 		}
-		st->woken = true;
-		st->wake_provisional = false;
-		st->wake_ns = time_ns;
-		st->waker_tid = waker_tid;
-		st->waker_stack_id = waker_stack_id;
-		if (wk->target_cpu >= 0)
-			st->cpu = wk->target_cpu;
+		woken(st, time_ns, wk, waker_tid, waker_stack_id);
 		return 0;
 	default:
 		s->counts.wakeup_unknown++;
 		return 0;
 	}
+}
+
+int wc_sched_carried_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
+			    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id)
+{
+	struct wc_sched_thread *st;
+
+	if (wk->tid <= 0)
+		return 0;
+	st = woken_state(s, time_ns, wk);
+	if (!st)
+		return -ENOMEM;
+	if (is_new && st->run_state == WC_TS_UNKNOWN) {
+		s->counts.carried++; /* its state: new, waiting for its first run */
+		woken_new(st, time_ns, wk, waker_tid, waker_stack_id);
+	} else if (!is_new && st->run_state == WC_TS_OFF_CPU && !st->preempted && !st->woken &&
+		   time_ns >= st->since_ns)
+		woken(st, time_ns, wk, waker_tid, waker_stack_id);
+	return 0;
 }
 
 void wc_sched_sample(struct wc_sched *s, struct wc_thread *t, uint64_t time_ns, uint32_t cpu,

@@ -154,6 +154,17 @@ int wc_sched_carried(struct wc_sched *s, uint32_t tid, uint32_t pid, uint64_t si
 		     uint32_t cpu, const struct wc_switch *sw, uint32_t stack_id);
 
 /**
+ * wc_sched_carried_wakeup() - the wakeup at @time_ns (ns) of @wk->tid, which had not run since
+ * when this file began (a CARRIED record with WC_CARRIED_WAKEUP, wct.h), as wc_sched_wakeup()
+ * takes one, but only for a thread that wc_sched_carried() left off-CPU and not woken, or
+ * (@is_new: a sched_wakeup_new) a thread not seen yet (counted as carried); not counted as a
+ * wakeup of this file.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_sched_carried_wakeup(struct wc_sched *s, uint64_t time_ns, const struct wc_wakeup *wk,
+			    bool is_new, uint32_t waker_tid, uint32_t waker_stack_id);
+
+/**
  * wc_sched_switch() - a sched_switch at @time_ns on @cpu
  * @sw: decoded payload
  * @stack_id: the event's callchain, which is prev's (the event fires in prev's context)

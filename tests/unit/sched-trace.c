@@ -288,9 +288,9 @@ void st_switch(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t prev
  * sched_waking and sched_wakeup_new of linux-6.18: common fields as above, comm[16] @8,
  * pid @24, prio @28, target_cpu @32; 36 bytes (the kernel's raw record pads to 40).
  */
-static void wake(struct st_trace *t, uint16_t event_id, uint16_t type, uint64_t time_ns,
-		 uint32_t cpu, uint32_t waker, uint32_t tid, const char *comm, int32_t target_cpu,
-		 uint32_t stack_id)
+/* The payload of a wakeup event of @tid (sched_wakeup_template's fields).  Return: its id. */
+static uint32_t wake_payload(struct st_trace *t, uint16_t event_id, uint16_t type, uint32_t waker,
+			     uint32_t tid, const char *comm, int32_t target_cpu)
 {
 	uint8_t p[40] = { 0 };
 
@@ -300,7 +300,15 @@ static void wake(struct st_trace *t, uint16_t event_id, uint16_t type, uint64_t 
 	put_int(p, 24, tid, 4);
 	put_int(p, 28, 120, 4);
 	put_int(p, 32, target_cpu, 4);
-	tracepoint(t, time_ns, cpu, waker, event_id, payload(t, event_id, p, sizeof(p)), stack_id);
+	return payload(t, event_id, p, sizeof(p));
+}
+
+static void wake(struct st_trace *t, uint16_t event_id, uint16_t type, uint64_t time_ns,
+		 uint32_t cpu, uint32_t waker, uint32_t tid, const char *comm, int32_t target_cpu,
+		 uint32_t stack_id)
+{
+	tracepoint(t, time_ns, cpu, waker, event_id,
+		   wake_payload(t, event_id, type, waker, tid, comm, target_cpu), stack_id);
 }
 
 void st_wake(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t waker, uint32_t tid,
@@ -600,5 +608,27 @@ void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_
 	x->cpu = cpu;
 	x->event_id = on ? 0 : ST_EV_SWITCH;
 	x->flags = on ? WC_CARRIED_ON_CPU : 0;
+	add(t, sizeof(*x));
+}
+
+void st_carried_wake(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu,
+		     uint32_t waker, uint32_t tid, const char *comm, uint32_t stack_id, bool is_new)
+{
+	uint16_t ev = is_new ? ST_EV_WAKEUP_NEW : ST_EV_WAKING;
+	uint32_t id = wake_payload(t, ev, is_new ? 373 : 375, waker, tid, comm, (int32_t)cpu);
+	struct wc_rec_carried *x = (void *)buf;
+
+	memset(x, 0, sizeof(*x));
+	x->h.type = WC_REC_CARRIED;
+	x->h.flags = WC_REC_F_TIME;
+	x->time_ns = time_ns;
+	x->since_ns = since_ns;
+	x->payload_id = id;
+	x->stack_id = stack_id;
+	x->tid = waker;
+	x->pid = waker ? pid_of(t, waker) : 0;
+	x->cpu = cpu;
+	x->event_id = ev;
+	x->flags = WC_CARRIED_WAKEUP;
 	add(t, sizeof(*x));
 }

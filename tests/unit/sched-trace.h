@@ -172,4 +172,10 @@ void st_switch_in(struct st_trace *t, uint64_t time_ns, uint32_t delay_ns, uint3
 void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu, uint32_t tid,
 		const char *comm, uint64_t prev_state, uint32_t stack_id, bool on);
 
+/* st_carried_wake() - a CARRIED wakeup at @time_ns: @tid woken at @since_ns by @waker on @cpu
+ * (also its target CPU), with the waker's callchain @stack_id; @is_new: a sched_wakeup_new */
+void st_carried_wake(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu,
+		     uint32_t waker, uint32_t tid, const char *comm, uint32_t stack_id,
+		     bool is_new);
+
 #endif /* WC_TESTS_SCHED_TRACE_H */

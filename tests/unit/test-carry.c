@@ -287,3 +287,81 @@ Test(carry, start_unknown_takes_the_latest_time)
 	cr_expect_eq(got[0].r.time_ns, 4000);
 	cr_expect_eq(got[1].r.time_ns, 4000);
 }
+
+/*
+ * A thread woken and not yet run at the seam: thread 1 out on CPU 0 at 1000, woken at 1500
+ * on CPU 1 by thread 2 (process 2) with its ips {21, 22, 23} and payload "wk" (event 9); an
+ * earlier wakeup of it (1400), drained after, is ignored.
+ *   2 records: thread 1 off since 1000; then the wakeup: WC_CARRIED_WAKEUP, since 1500, the
+ *   waker's tid, pid and CPU, event 9, its ips and payload.
+ */
+Test(carry, woken_not_run_carries_its_wakeup)
+{
+	const uint64_t ips[] = { 11, 12 }, wips[] = { 21, 22, 23 };
+	uint8_t pay[8] = "one", wpay[8] = "wk", old[8] = "old";
+
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 1000, ips, 2, pay, sizeof(pay)), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, false, 2, 2, 1, 9, 1500, wips, 3, wpay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, false, 2, 2, 0, 9, 1400, NULL, 0, old, 8), 0);
+	cr_assert_eq(write_and_read(), 2);
+	cr_expect_eq(got[0].r.tid, 1);
+	cr_expect_eq(got[0].r.flags, 0);
+	cr_expect_eq(got[0].r.since_ns, 1000);
+	cr_expect_eq(got[1].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[1].r.since_ns, 1500);
+	cr_expect_eq(got[1].r.time_ns, 10000);
+	cr_expect_eq(got[1].r.tid, 2);
+	cr_expect_eq(got[1].r.pid, 2);
+	cr_expect_eq(got[1].r.cpu, 1);
+	cr_expect_eq(got[1].r.event_id, 9);
+	cr_expect_eq(got[1].nr, 3);
+	cr_expect_eq(got[1].ips[2], 23);
+	cr_expect_str_eq((const char *)got[1].payload, "wk");
+}
+
+/*
+ * A wakeup the thread has run since is not carried: thread 1 out at 1000, woken at 1100, in
+ * at 1200 and out again at 1300 (off since 1300: no wakeup); thread 2 out at 1000, woken at
+ * 1100, in on CPU 3 at 1200 (on CPU 3: no wakeup).
+ */
+Test(carry, wakeup_then_run_not_carried)
+{
+	uint8_t pay[8] = "p";
+
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 1000, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, false, 2, 2, 0, 9, 1100, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_in(c, 1, 1, 0, 1200), 0);
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 1300, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_out(c, 2, 2, 0, 7, 1000, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 2, false, 1, 1, 0, 9, 1100, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_in(c, 2, 2, 3, 1200), 0);
+	cr_assert_eq(write_and_read(), 2);
+	cr_expect_eq(got[0].r.tid, 1);
+	cr_expect_eq(got[0].r.flags, 0);
+	cr_expect_eq(got[0].r.since_ns, 1300);
+	cr_expect_eq(got[1].r.tid, 2);
+	cr_expect_eq(got[1].r.flags, WC_CARRIED_ON_CPU);
+}
+
+/*
+ * A new task not run yet: this process's sched_wakeup_new at 1500 by thread 1 on CPU 0: its
+ * wakeup alone, carried.  DEAD's (no such thread) is not; thread 2's, switched in at 1600 on
+ * CPU 3 since, gives its on-CPU record only.
+ */
+Test(carry, new_task_not_run_carries_its_wakeup_new)
+{
+	uint8_t pay[8] = "n";
+	uint32_t me = (uint32_t)getpid();
+
+	cr_assert_eq(wc_carry_wake(c, me, true, 1, 1, 0, 10, 1500, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, DEAD, true, 1, 1, 0, 10, 1500, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 2, true, 1, 1, 0, 10, 1550, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_in(c, 2, 2, 3, 1600), 0);
+	cr_assert_eq(write_and_read(), 2);
+	cr_expect_eq(got[0].r.tid, 2);
+	cr_expect_eq(got[0].r.flags, WC_CARRIED_ON_CPU);
+	cr_expect_eq(got[1].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[1].r.tid, 1);
+	cr_expect_eq(got[1].r.event_id, 10);
+	cr_expect_eq(got[1].r.since_ns, 1500);
+}

@@ -149,3 +149,90 @@ Test(carried, since_after_the_start_refused)
 	expect_counts((struct wc_sched_counts){
 		.switches = 1, .start_unknown = 1, .open_run_at_end = 1 });
 }
+
+/*
+ * 7. Woken across the seam: A switched out in S on CPU 0 at 1000 (stack K), woken at 4000 by W
+ * from CPU 1 (waker stack J), both in the file before; idle -> A on CPU 0 at 6500; A out in S
+ * at 7000.
+ *   interval: [1000, 4000, 6500], S, woken by W under J: 3000 blocked, 2500 of run-queue
+ *   wait, as one recording of both files would split it;
+ *   counts: 2 switches, no wakeup of this file, 1 carried (A), no S interval without a
+ *   wakeup.
+ */
+Test(carried, woken_across_the_seam)
+{
+	uint32_t k = st_kstack(&tr, 2), j = st_kstack(&tr, 3);
+
+	st_carried(&tr, 5000, 1000, 0, A, "a", ST_S, k, false);
+	st_carried_wake(&tr, 5000, 4000, 1, W, A, "a", j, false);
+	st_switch(&tr, 6500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 7000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(8000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 4000, 6500, 'S', false);
+
+	cr_expect(!iv->no_wakeup);
+	cr_expect_eq(iv->waker_tid, W);
+	cr_expect_eq(iv->waker_stack_id, j);
+	cr_expect_eq(iv->stack_id, k);
+	expect_counts(
+		(struct wc_sched_counts){ .switches = 2, .carried = 1, .open_off_at_end = 1 });
+}
+
+/*
+ * 8. The control of 7: the same without the carried wakeup.  The interval [1000, 6500] is
+ * blocked whole, no wakeup seen (what a seam did before wakeups were carried).
+ */
+Test(carried, woken_across_the_seam_without_the_wakeup)
+{
+	st_carried(&tr, 5000, 1000, 0, A, "a", ST_S, 0, false);
+	st_switch(&tr, 6500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 7000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(8000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 6500, 6500, 'S', false);
+
+	cr_expect(iv->no_wakeup);
+	expect_counts((struct wc_sched_counts){
+		.switches = 2, .carried = 1, .no_wakeup = 1, .open_off_at_end = 1 });
+}
+
+/*
+ * 9. A new task across the seam: A's sched_wakeup_new at 4000 by W on CPU 1 (the file before),
+ * A's first run on CPU 1 from 6000 (from idle), out in S at 6500.
+ *   interval: [4000, 4000, 6000], R, woken by W: its wait for its first run (sch delay);
+ *   run: A [6000, 6500]; counts: 2 switches, 1 carried, no start unknown.
+ */
+Test(carried, new_task_across_the_seam)
+{
+	st_carried_wake(&tr, 5000, 4000, 1, W, A, "a", 0, true);
+	st_switch(&tr, 6000, 1, 0, "swapper/1", 0, A, "a", 0);
+	st_switch(&tr, 6500, 1, A, "a", ST_S, 0, "swapper/1", 0);
+	analyse(7000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 4000, 4000, 6000, 'R', false);
+
+	cr_expect_eq(iv->waker_tid, W);
+	expect_run(0, A, 1, 6000, 6500);
+	expect_counts(
+		(struct wc_sched_counts){ .switches = 2, .carried = 1, .open_off_at_end = 1 });
+}
+
+/*
+ * 10. A carried wakeup of a thread with no carried state (not new: a sched_waking) changes
+ * nothing: A's switch-in at 6500 is of unknown start, as in 4.
+ */
+Test(carried, wakeup_without_a_state_ignored)
+{
+	st_carried_wake(&tr, 5000, 4000, 1, W, A, "a", 0, false);
+	st_switch(&tr, 6500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 7000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(8000);
+
+	cr_expect_eq(noffs, 0);
+	expect_counts((struct wc_sched_counts){
+		.switches = 2, .start_unknown = 1, .open_off_at_end = 1 });
+}
