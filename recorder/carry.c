@@ -42,7 +42,8 @@ struct wc_carry {
 	size_t n, cap;
 	uint64_t *last_in; /* per CPU, its latest switch-in (idle's included) or LOST record */
 	size_t ncpus;
-	uint64_t last_ns; /* the latest time of any record seen */
+	uint64_t last_ns;  /* the latest time of any record seen */
+	bool targets_only; /* a per-task recording: wakeups of the target's threads only */
 };
 
 #define MAX_CPUS 8192 /* a switch-in on a CPU beyond: not carried on-CPU */
@@ -124,6 +125,19 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
 	return keep(&t->out, tid, pid, cpu, event_id, time_ns, ips, nr, payload, size);
 }
 
+void wc_carry_targets_only(struct wc_carry *c)
+{
+	c->targets_only = true;
+}
+
+/* The entry of @tid when there is one, else NULL. */
+static struct thread *known(struct wc_carry *c, uint32_t tid)
+{
+	uint64_t *i = wc_map64_get(&c->index, tid);
+
+	return i ? &c->threads[*i] : NULL;
+}
+
 int wc_carry_wake(struct wc_carry *c, uint32_t woken, bool is_new, uint32_t tid, uint32_t pid,
 		  uint32_t cpu, uint16_t event_id, uint64_t time_ns, const uint64_t *ips,
 		  uint32_t nr, const void *payload, uint32_t size)
@@ -134,12 +148,15 @@ int wc_carry_wake(struct wc_carry *c, uint32_t woken, bool is_new, uint32_t tid,
 		c->last_ns = time_ns;
 	if (!woken || woken >= INT32_MAX || size > UINT16_MAX)
 		return 0;
+	/* per task: a target thread has switched (its own events), a new one is made by one */
+	if (c->targets_only && !known(c, is_new ? tid : woken))
+		return 0;
 	t = thread_of(c, woken);
 	if (!t)
 		return -ENOMEM;
 	if (time_ns < t->wake.ns)
 		return 0;
-	if (t->exit_ns && time_ns > t->exit_ns)
+	if (is_new && t->exit_ns && time_ns > t->exit_ns)
 		t->exit_ns = 0; /* its tid taken again by a new thread */
 	t->wake_new = is_new;
 	return keep(&t->wake, tid, pid, cpu, event_id, time_ns, ips, nr, payload, size);
@@ -232,10 +249,16 @@ static bool alive(const struct thread *t)
 	return !t->exit_ns && !t->gone;
 }
 
+/* Is @t a new task not run yet: its sched_wakeup_new later than anything else of its tid? */
+static bool fresh(const struct thread *t)
+{
+	return t->wake_new && t->wake.ns > t->in_ns && t->wake.ns > t->out.ns && alive(t);
+}
+
 /* Is @t off-CPU (since its last switch-out), and carried? */
 static bool off_cpu(const struct thread *t)
 {
-	return t->out.ns && t->out.ns >= t->in_ns && alive(t);
+	return t->out.ns && t->out.ns >= t->in_ns && alive(t) && !fresh(t);
 }
 
 /* Is @t on a CPU (since its last switch-in), and the last switch-in of that CPU (no later
@@ -243,16 +266,15 @@ static bool off_cpu(const struct thread *t)
 static bool on_cpu(const struct wc_carry *c, const struct thread *t)
 {
 	return t->in_ns > t->out.ns && t->in_cpu < c->ncpus && c->last_in[t->in_cpu] == t->in_ns &&
-	       alive(t);
+	       alive(t) && !fresh(t);
 }
 
-/* Is @t woken and waiting for its CPU: off-CPU and woken since, or new (its
- * sched_wakeup_new) and not run yet? */
+/* Is @t woken and waiting for its CPU: new and not run yet, or off-CPU and woken since its
+ * last switch-in (after its switch-out, or on its way out: one recording takes that wakeup
+ * too, provisionally)? */
 static bool woken(const struct thread *t)
 {
-	if (t->wake_new)
-		return t->wake.ns && !t->in_ns && !t->out.ns && alive(t);
-	return off_cpu(t) && t->wake.ns > t->out.ns;
+	return fresh(t) || (off_cpu(t) && !t->wake_new && t->wake.ns > t->in_ns);
 }
 
 /* Free what @t holds. */
@@ -304,7 +326,7 @@ static int write_one(const struct thread *t, struct wc_writer *w, struct wc_stac
 	};
 	int err = 0;
 
-	if (on || t->out.ns) {
+	if (!fresh(t) && (on || t->out.ns)) {
 		err = on ? wc_writer_add(w, &r) : write_kept(&t->out, w, stacks, payloads, &r);
 		*n += !err;
 	}

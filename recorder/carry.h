@@ -14,8 +14,9 @@
  *        callchain and payload written anew (the next file's tables start empty), and per
  *        thread on a CPU whose switch-in is that CPU's last (no later one of another task or
  *        of idle, no LOST record after it); after an off-CPU one, the thread's wakeup when
- *        one came after its switch-out (woken, not yet run: its wait in the run queue goes
- *        on), and alone the sched_wakeup_new of a new task that has not run yet;
+ *        one came after its last switch-in (woken after its switch-out, or on its way out:
+ *        not yet run, its wait in the run queue goes on), and alone the sched_wakeup_new of
+ *        a new task that has not run yet (later than all else of its tid);
  *   rule a thread whose EXIT was seen, or that /proc no longer listed before the file's last
  *        drain (wc_carry_check(): its EXIT was lost), is not carried (its last switch-out was
  *        its death: it never comes back); not /proc after that drain, which would drop a
@@ -58,6 +59,13 @@ int wc_carry_out(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, u
  * Return: 0 or -ENOMEM.
  */
 int wc_carry_in(struct wc_carry *c, uint32_t tid, uint32_t pid, uint32_t cpu, uint64_t time_ns);
+
+/**
+ * wc_carry_targets_only() - a per-task recording: its wakeup events are per CPU, every task's
+ * (pertask.c); keep the wakeups of the threads that have an entry (the target's: their own
+ * switch events made it) and the sched_wakeup_new of the threads one of them creates
+ */
+void wc_carry_targets_only(struct wc_carry *c);
 
 /**
  * wc_carry_wake() - thread @woken was woken at @time_ns (ns) on @cpu by a wakeup event

@@ -215,7 +215,8 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		if (ev->wake_pid_off >= 0 && s.raw && (uint64_t)ev->wake_pid_off + 4 <= raw_size)
 			memcpy(&woken, s.raw + ev->wake_pid_off, 4);
 		st->wakeups++;
-		if (ev->carry && woken > 0 &&
+		/* the wakeup the analyzer takes: sched_waking where both are recorded */
+		if (ev->carry && woken > 0 && (e->kind != WC_EVENT_WAKEUP || !ev->has_waking) &&
 		    (err = wc_carry_wake(ev->carry, (uint32_t)woken, e->kind == WC_EVENT_WAKEUP_NEW,
 					 s.tid, s.pid, s.cpu, (uint16_t)e->event_id, s.time, s.ips,
 					 (uint32_t)s.nr, s.raw, raw_size)))

@@ -109,6 +109,7 @@ struct wc_events {
 	uint64_t tasks_gone;	   /* threads gone before their events could be opened */
 	int next_pid_off;      /* offset of sched_switch's next_pid in its payload, -1 unknown */
 	int wake_pid_off;      /* offset of the wakeup events' pid (the woken), -1 unknown */
+	bool has_waking;       /* sched_waking is recorded (with sched_wakeup or alone) */
 	struct set_slot *sets; /* drain.c second_set(): (thread, ring, event) to its first id */
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */

@@ -212,6 +212,8 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 	    size == 4 && off < 4096)
 		ev->next_pid_off = (int)off;
 	ev->wake_pid_off = -1;
+	for (int i = 0; i < ev->nevents; i++)
+		ev->has_waking |= ev->events[i].kind == WC_EVENT_WAKING;
 	for (int i = 0; i < ev->nevents && ev->wake_pid_off < 0; i++)
 		if (per_cpu_kind(ev->events[i].kind) &&
 		    !wc_tracefs_field(o->tracefs, "sched", ev->events[i].tp_name, "pid", &off,

@@ -17,8 +17,11 @@
 
 int wc_events_carry_on(struct wc_events *ev)
 {
-	if (!ev->carry)
+	if (!ev->carry) {
 		ev->carry = wc_carry_new();
+		if (ev->carry && ev->per_task)
+			wc_carry_targets_only(ev->carry);
+	}
 	return ev->carry ? 0 : -ENOMEM;
 }
 

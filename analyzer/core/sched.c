@@ -628,9 +628,11 @@ int wc_sched_carried_wakeup(struct wc_sched *s, uint64_t time_ns, const struct w
 	if (is_new && st->run_state == WC_TS_UNKNOWN) {
 		s->counts.carried++; /* its state: new, waiting for its first run */
 		woken_new(st, time_ns, wk, waker_tid, waker_stack_id);
-	} else if (!is_new && st->run_state == WC_TS_OFF_CPU && !st->preempted && !st->woken &&
-		   time_ns >= st->since_ns)
+	} else if (!is_new && st->run_state == WC_TS_OFF_CPU && !st->preempted && !st->woken) {
 		woken(st, time_ns, wk, waker_tid, waker_stack_id);
+		/* woken on its way out: as switch_out() takes a pending wakeup */
+		st->wake_provisional = time_ns < st->since_ns;
+	}
 	return 0;
 }
 

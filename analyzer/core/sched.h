@@ -156,7 +156,8 @@ int wc_sched_carried(struct wc_sched *s, uint32_t tid, uint32_t pid, uint64_t si
 /**
  * wc_sched_carried_wakeup() - the wakeup at @time_ns (ns) of @wk->tid, which had not run since
  * when this file began (a CARRIED record with WC_CARRIED_WAKEUP, wct.h), as wc_sched_wakeup()
- * takes one, but only for a thread that wc_sched_carried() left off-CPU and not woken, or
+ * takes one, but only for a thread that wc_sched_carried() left off-CPU (not preempted) and
+ * not woken (a wakeup before its switch-out: provisional, as one on its way out is), or
  * (@is_new: a sched_wakeup_new) a thread not seen yet (counted as carried); not counted as a
  * wakeup of this file.
  * Return: 0 or -ENOMEM.

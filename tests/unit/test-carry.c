@@ -365,3 +365,65 @@ Test(carry, new_task_not_run_carries_its_wakeup_new)
 	cr_expect_eq(got[1].r.event_id, 10);
 	cr_expect_eq(got[1].r.since_ns, 1500);
 }
+
+/*
+ * Woken on its way out: thread 1 in at 900, woken at 950 (still on its CPU), out at 1000:
+ * off since 1000, and that wakeup after it (one recording takes it, provisionally).
+ */
+Test(carry, woken_on_its_way_out_carried)
+{
+	uint8_t pay[8] = "w";
+
+	cr_assert_eq(wc_carry_in(c, 1, 1, 0, 900), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, false, 2, 2, 1, 9, 950, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_out(c, 1, 1, 0, 7, 1000, NULL, 0, pay, 8), 0);
+	cr_assert_eq(write_and_read(), 2);
+	cr_expect_eq(got[0].r.flags, 0);
+	cr_expect_eq(got[0].r.since_ns, 1000);
+	cr_expect_eq(got[1].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[1].r.since_ns, 950);
+}
+
+/*
+ * A tid taken again: this process's tid exited at 10, its last switch-out at 11; a new task
+ * of the same tid woken by its sched_wakeup_new at 20 and not run: the wakeup alone, not the
+ * old thread's switch-out.
+ */
+Test(carry, tid_taken_again_carries_the_new_task_only)
+{
+	uint8_t pay[8] = "x";
+	uint32_t me = (uint32_t)getpid();
+
+	cr_assert_eq(wc_carry_exit(c, me, 10), 0);
+	cr_assert_eq(wc_carry_out(c, me, me, 0, 7, 11, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, me, true, 1, 1, 0, 10, 20, NULL, 0, pay, 8), 0);
+	cr_assert_eq(write_and_read(), 1);
+	cr_expect_eq(got[0].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[0].r.since_ns, 20);
+}
+
+/*
+ * A per-task recording (wc_carry_targets_only()): its wakeup events are every task's.  Thread
+ * 2 (a target: its switch-out at 1000) woken at 1500 by 5: carried.  Thread 1 (no event of
+ * its own) woken at 1500: not.  This process's sched_wakeup_new by thread 2 (a target):
+ * carried; thread 1's by 5 (not one): not.
+ */
+Test(carry, per_task_targets_only)
+{
+	uint8_t pay[8] = "t";
+	uint32_t me = (uint32_t)getpid();
+
+	wc_carry_targets_only(c);
+	cr_assert_eq(wc_carry_out(c, 2, 2, 0, 7, 1000, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 2, false, 5, 5, 1, 9, 1500, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, false, 5, 5, 1, 9, 1500, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, me, true, 2, 2, 0, 10, 1600, NULL, 0, pay, 8), 0);
+	cr_assert_eq(wc_carry_wake(c, 1, true, 5, 5, 0, 10, 1600, NULL, 0, pay, 8), 0);
+	cr_assert_eq(write_and_read(), 3);
+	cr_expect_eq(got[0].r.tid, 2);
+	cr_expect_eq(got[0].r.flags, 0);
+	cr_expect_eq(got[1].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[1].r.tid, 5);
+	cr_expect_eq(got[2].r.flags, WC_CARRIED_WAKEUP);
+	cr_expect_eq(got[2].r.tid, 2);
+}

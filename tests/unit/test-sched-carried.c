@@ -236,3 +236,45 @@ Test(carried, wakeup_without_a_state_ignored)
 	expect_counts((struct wc_sched_counts){
 		.switches = 2, .start_unknown = 1, .open_off_at_end = 1 });
 }
+
+/*
+ * 11. Woken on its way out, across the seam: A off in S since 1000 on CPU 0, its carried
+ * wakeup at 900 by W (before its switch-out: it was still on its CPU); A on CPU 0 at 6500.
+ *   interval: [1000, 1000, 6500]: the wakeup is provisional, no other came after the
+ *   switch-out, so all of it is sch delay (sched.h), with W as its waker; as in 12.
+ */
+Test(carried, woken_on_its_way_out_across_the_seam)
+{
+	st_carried(&tr, 5000, 1000, 0, A, "a", ST_S, 0, false);
+	st_carried_wake(&tr, 5000, 900, 1, W, A, "a", 0, false);
+	st_switch(&tr, 6500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 7000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(8000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1000, 6500, 'S', false);
+
+	cr_expect(!iv->no_wakeup);
+	cr_expect_eq(iv->waker_tid, W);
+}
+
+/*
+ * 12. The same in one recording, the control of 11: A on CPU 0 at 500, W wakes it at 900
+ * from CPU 1 while it is still there, A out in S at 1000, on CPU 0 again at 6500.
+ *   interval: [1000, 1000, 6500], woken by W, as 11.
+ */
+Test(carried, woken_on_its_way_out_in_one_recording)
+{
+	st_switch(&tr, 500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_wake(&tr, 900, 1, W, A, "a", 0, 0);
+	st_switch(&tr, 1000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	st_switch(&tr, 6500, 0, 0, "swapper/0", 0, A, "a", 0);
+	st_switch(&tr, 7000, 0, A, "a", ST_S, 0, "swapper/0", 0);
+	analyse(8000);
+
+	cr_assert_eq(noffs, 1);
+	const struct wc_off_interval *iv = expect_off(0, A, 1000, 1000, 6500, 'S', false);
+
+	cr_expect(!iv->no_wakeup);
+	cr_expect_eq(iv->waker_tid, W);
+}
