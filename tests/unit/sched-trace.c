@@ -590,10 +590,11 @@ void st_stat(struct st_trace *t, uint64_t time_ns, uint32_t cpu, uint32_t ctx, u
 	add(t, sizeof(*x) + 40);
 }
 
-void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu, uint32_t tid,
-		const char *comm, uint64_t prev_state, uint32_t stack_id, bool on)
+/* A CARRIED record with these fields. */
+static void carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu,
+		    uint32_t tid, uint32_t payload_id, uint32_t stack_id, uint16_t event_id,
+		    uint16_t flags)
 {
-	uint32_t id = on ? 0 : switch_payload(t, tid, comm, prev_state, 0, "swapper");
 	struct wc_rec_carried *x = (void *)buf;
 
 	memset(x, 0, sizeof(*x));
@@ -601,34 +602,33 @@ void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_
 	x->h.flags = WC_REC_F_TIME;
 	x->time_ns = time_ns;
 	x->since_ns = since_ns;
-	x->payload_id = id;
-	x->stack_id = on ? 0 : stack_id;
+	x->payload_id = payload_id;
+	x->stack_id = stack_id;
 	x->tid = tid;
-	x->pid = pid_of(t, tid);
+	x->pid = tid ? pid_of(t, tid) : 0;
 	x->cpu = cpu;
-	x->event_id = on ? 0 : ST_EV_SWITCH;
-	x->flags = on ? WC_CARRIED_ON_CPU : 0;
+	x->event_id = event_id;
+	x->flags = flags;
 	add(t, sizeof(*x));
+}
+
+void st_carried(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu, uint32_t tid,
+		const char *comm, uint64_t prev_state, uint32_t stack_id, bool on)
+{
+	if (on)
+		carried(t, time_ns, since_ns, cpu, tid, 0, 0, 0, WC_CARRIED_ON_CPU);
+	else
+		carried(t, time_ns, since_ns, cpu, tid,
+			switch_payload(t, tid, comm, prev_state, 0, "swapper"), stack_id,
+			ST_EV_SWITCH, 0);
 }
 
 void st_carried_wake(struct st_trace *t, uint64_t time_ns, uint64_t since_ns, uint32_t cpu,
 		     uint32_t waker, uint32_t tid, const char *comm, uint32_t stack_id, bool is_new)
 {
 	uint16_t ev = is_new ? ST_EV_WAKEUP_NEW : ST_EV_WAKING;
-	uint32_t id = wake_payload(t, ev, is_new ? 373 : 375, waker, tid, comm, (int32_t)cpu);
-	struct wc_rec_carried *x = (void *)buf;
 
-	memset(x, 0, sizeof(*x));
-	x->h.type = WC_REC_CARRIED;
-	x->h.flags = WC_REC_F_TIME;
-	x->time_ns = time_ns;
-	x->since_ns = since_ns;
-	x->payload_id = id;
-	x->stack_id = stack_id;
-	x->tid = waker;
-	x->pid = waker ? pid_of(t, waker) : 0;
-	x->cpu = cpu;
-	x->event_id = ev;
-	x->flags = WC_CARRIED_WAKEUP;
-	add(t, sizeof(*x));
+	carried(t, time_ns, since_ns, cpu, waker,
+		wake_payload(t, ev, is_new ? 373 : 375, waker, tid, comm, (int32_t)cpu), stack_id,
+		ev, WC_CARRIED_WAKEUP);
 }
