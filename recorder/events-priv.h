@@ -114,11 +114,10 @@ struct wc_events {
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
-	struct wc_carry *carry; /* --rotate: the threads' state, carried into the next file */
-	pthread_t spill_thread; /* seam.c: the thread spilling the rings during a rotation */
-	bool spilling;		/* ... running */
-	int spill_stop; /* ... told to stop (atomic) */ /* --rotate: the threads off-CPU, carried
-							   into the next file */
+	struct wc_carry *carry;	   /* --rotate: the threads' state, carried into the next file */
+	pthread_t spill_thread;	   /* seam.c: the thread spilling the rings during a rotation */
+	bool spilling;		   /* ... running */
+	int spill_stop;		   /* ... told to stop (atomic) */
 	uint8_t *copy;		   /* a record that wraps around the buffer end */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];

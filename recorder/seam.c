@@ -77,7 +77,6 @@ static void *spill_main(void *arg)
 {
 	struct wc_events *ev = arg;
 	const struct timespec pause = { 0, 2000000 };
-
 	sigset_t all;
 
 	/* the recorder's signals (SIGINT, SIGTERM, SIGCHLD) are the main thread's to take */

@@ -428,28 +428,33 @@ static int on_sample(struct wc_analysis *a, const struct wc_rec_sample *r)
 	return a->consumer->sample(a->consumer->ctx, t, &s, w ? w : s.period);
 }
 
-/* A CARRIED wakeup: of a thread not yet run when the file began (wct.h).  Not counted as a
- * wakeup, nor shown. */
-static int on_carried_wakeup(struct wc_analysis *a, const struct wc_rec_carried *r)
+/* Decode a CARRIED record's payload, of an event of role @role whose payload decodes to kind
+ * @kind (decode(): 1 a switch, 2 a wakeup).  Return: 1 when it does, 0 when the record is to
+ * be ignored (another role, a skipped event, or no such payload: counted undecodable), or
+ * -ENOMEM. */
+static int carried_payload(struct wc_analysis *a, const struct wc_rec_carried *r, uint8_t role,
+			   int kind)
 {
 	int k;
 
-	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != WC_TP_WAKEUP ||
+	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != role ||
 	    a->skip[r->event_id])
 		return 0;
 	k = decode(a, r->payload_id, r->event_id);
 	if (k < 0)
 		return k;
-	if (k != 2) { /* no wakeup in it */
+	if (k != kind) {
 		a->f.decode_errors++;
 		return 0;
 	}
-	return wc_sched_carried_wakeup(&a->sched, r->since_ns, &a->wakeups[r->payload_id],
-				       a->kind[r->event_id] == WC_EVENT_WAKEUP_NEW, r->tid,
-				       r->stack_id);
+	return 1;
 }
 
-/* A CARRIED record: a thread's state when the file began, since a switch before (wct.h). */
+/*
+ * A CARRIED record: a thread's state when the file began, since a switch before, or the
+ * wakeup of a thread not yet run then (wct.h).  A carried wakeup is not counted as a wakeup,
+ * nor shown.
+ */
 static int on_carried(struct wc_analysis *a, const struct wc_rec_carried *r)
 {
 	int k;
@@ -458,20 +463,19 @@ static int on_carried(struct wc_analysis *a, const struct wc_rec_carried *r)
 		a->f.decode_errors++; /* a switch to come is not a state at the start */
 		return 0;
 	}
-	if (r->flags & WC_CARRIED_WAKEUP)
-		return on_carried_wakeup(a, r);
 	if (r->flags & WC_CARRIED_ON_CPU)
 		return wc_sched_carried(&a->sched, r->tid, r->pid, r->since_ns, r->cpu, NULL, 0);
-	if (r->event_id >= WC_REPLAY_MAX_EVENTS || a->role[r->event_id] != WC_TP_SWITCH ||
-	    a->skip[r->event_id])
-		return 0;
-	k = decode(a, r->payload_id, r->event_id);
-	if (k < 0)
-		return k;
-	if (k != 1) { /* no switch in it */
-		a->f.decode_errors++;
-		return 0;
+	if (r->flags & WC_CARRIED_WAKEUP) {
+		k = carried_payload(a, r, WC_TP_WAKEUP, 2);
+		if (k <= 0)
+			return k;
+		return wc_sched_carried_wakeup(&a->sched, r->since_ns, &a->wakeups[r->payload_id],
+					       a->kind[r->event_id] == WC_EVENT_WAKEUP_NEW, r->tid,
+					       r->stack_id);
 	}
+	k = carried_payload(a, r, WC_TP_SWITCH, 1);
+	if (k <= 0)
+		return k;
 	return wc_sched_carried(&a->sched, r->tid, r->pid, r->since_ns, r->cpu,
 				&a->switches[r->payload_id], r->stack_id);
 }
