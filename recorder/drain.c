@@ -478,6 +478,8 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 	memcpy(&r.time_ns, p + 16, 8);
 	if (h->type == PERF_RECORD_FORK) {
 		st->fork++;
+		if (ev->per_task) /* a target's: only its events see its forks */
+			wc_pertask_wake_check(ev, r.tid);
 	} else {
 		st->exit++;
 		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))

@@ -107,9 +107,19 @@ struct wc_events {
 	size_t ntask_fds, task_fds_cap, task_fd_ring_cap;
 	struct wc_map64 task_tids; /* tid -> 1: the threads opened (keys NULL until the first) */
 	uint64_t tasks_gone;	   /* threads gone before their events could be opened */
-	int next_pid_off;      /* offset of sched_switch's next_pid in its payload, -1 unknown */
-	int wake_pid_off;      /* offset of the wakeup events' pid (the woken), -1 unknown */
-	bool has_waking;       /* sched_waking is recorded (with sched_wakeup or alone) */
+	int next_pid_off; /* offset of sched_switch's next_pid in its payload, -1 unknown */
+	int wake_pid_off; /* offset of the wakeup events' pid (the woken), -1 unknown */
+	bool has_waking;  /* sched_waking is recorded (with sched_wakeup or alone) */
+	/* per-task events: the wakeup events' kernel filter (pertask.c filter_wakeups()): on,
+	 * the pids above wake_above taken whole, the tids at or below it named; wake_extra: the
+	 * other tasks' pids it takes (runs merged to fit); else why not ("" no filter wanted) */
+	bool wake_filtered;
+	uint32_t wake_above;
+	uint64_t wake_extra;
+	struct wc_map64 wake_named; /* the tids the filter names (keys NULL: none) */
+	uint64_t wake_missed; /* target threads at or below wake_above the filter does not name
+			       * (made after a wrap of the pids): their wakeups filtered out */
+	char wake_why[96];
 	struct set_slot *sets; /* drain.c second_set(): (thread, ring, event) to its first id */
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
@@ -169,6 +179,10 @@ int wc_pertask_add(struct wc_events *ev, const struct wc_events_opts *o, const i
 /* probe.c: measure each ring's probe_idle_ns and probe_task_ns (probe.c).  Return: 0 or a
  * negative errno (those of the CPUs not measured left 0). */
 int wc_probe_in_delays(struct wc_events *ev, const struct wc_events_opts *o);
+
+/* pertask.c: target thread @tid has events (opened, or seen forked): count it in
+ * ev->wake_missed where the wakeup filter leaves its wakeups out. */
+void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid);
 
 /* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
 void wc_pertask_hung_up(struct wc_events *ev, int c);

@@ -529,12 +529,21 @@ int wc_events_write_formats(struct wc_events *ev, struct wc_writer *w, const cha
 	if (!err && ev->wakeup_used[0])
 		err = wc_meta_write_note(w, "wakeup_event", ev->wakeup_used);
 	if (!err) { /* "per-task" or "per-cpu" first: wcanalyze reads the word up to ':' */
-		char note[sizeof(ev->per_cpu_why) + 32];
+		char note[sizeof(ev->per_cpu_why) + sizeof(ev->wake_why) + 160], wake[256] = "";
 
-		snprintf(note, sizeof(note), "%s: %s", ev->per_task ? "per-task" : "per-cpu",
+		if (ev->per_task && ev->wake_filtered)
+			snprintf(wake, sizeof(wake),
+				 "; wakeups filtered in the kernel: of the threads listed and of "
+				 "pids above %" PRIu32 "%s",
+				 ev->wake_above,
+				 ev->wake_extra ? " (and of other pids between theirs)" : "");
+		else if (ev->per_task && ev->wake_why[0])
+			snprintf(wake, sizeof(wake), "; wakeups unfiltered: %s", ev->wake_why);
+		snprintf(note, sizeof(note), "%s: %s%s", ev->per_task ? "per-task" : "per-cpu",
 			 ev->per_task	      ? "the target's threads and what they create"
 			 : ev->per_cpu_why[0] ? ev->per_cpu_why
-					      : "every task");
+					      : "every task",
+			 wake);
 		err = wc_meta_write_note(w, "events", note);
 	}
 	for (int c = 0; !err && ev->per_task && c < ev->ncpus; c++) { /* probe.c */
@@ -743,6 +752,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->task_fds);
 	free(ev->task_fd_ring);
 	wc_map64_fini(&ev->task_tids);
+	wc_map64_fini(&ev->wake_named);
 	free(ev->sets);
 	free(ev->fds);
 	free(ev->rings);

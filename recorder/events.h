@@ -50,6 +50,11 @@ struct wc_events_opts {
 	int ntask_pids;
 	bool force_per_cpu; /* test hook: per-CPU events for a targeted recording, as on a
 			     * kernel without per-task context-switch records */
+	/* per-task events: the last pid handed out before the target's threads were listed
+	 * (/proc/sys/kernel/ns_last_pid), for the wakeup events' filter (wakefilter.h) */
+	bool have_pid_floor;
+	uint32_t pid_floor;
+	bool force_no_wake_filter; /* test hook: act as on a kernel that refuses the filter */
 };
 
 /* The sampling events of -e. */
@@ -118,6 +123,14 @@ struct wc_events *wc_events_open(const struct wc_events_opts *opts, const char *
  */
 int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
 			int n);
+
+/**
+ * wc_events_wake_missed() - per-task events: the target's threads whose wakeups the wakeup
+ * events' kernel filter leaves out: made with a pid at or below the filter's floor that it
+ * does not name (after the pids wrapped at pid_max), counted as the drain sees their FORK
+ * Return: how many (0 without a filter).
+ */
+uint64_t wc_events_wake_missed(const struct wc_events *ev);
 
 /** wc_events_per_task() - are the events per task (pertask.c), not per CPU? */
 bool wc_events_per_task(const struct wc_events *ev);

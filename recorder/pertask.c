@@ -13,7 +13,8 @@
  *   own context after the switch: the sched_switch into it fired in the context of the task
  *   leaving the CPU and reaches only that task's events (drain.c keeps it as a SWITCH_IN);
  * - woken: the sched_waking / sched_wakeup, which fires in the waker's context: those events
- *   are per CPU (open_wakeups()), every task's wakeups kept.
+ *   are per CPU (open_wakeups()), filtered in the kernel on the woken task's pid
+ *   (filter_wakeups()).
  * Tasks that are not the target's pay for none of the rest: their switches find no event on the
  * CPU's tracepoint list and no context (perf_trace_##call in include/trace/perf.h returns at
  * once; perf_event_task_sched_out() finds no task context).
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -36,6 +38,7 @@
 #include "common/map64.h"
 #include "recorder/events-priv.h"
 #include "recorder/tracefs.h"
+#include "recorder/wakefilter.h"
 
 /* Has thread @tid been opened? */
 static bool tid_opened(const struct wc_events *ev, uint32_t tid)
@@ -119,9 +122,10 @@ static int scan_process(struct wc_events *ev, const struct wc_events_opts *o, in
 		err = tid_add(ev, (uint32_t)tid);
 		if (!err)
 			err = open_task(ev, o, (uint32_t)tid);
-		if (err > 0)
+		if (err > 0) {
 			opened++;
-		else if (!err)
+			wc_pertask_wake_check(ev, (uint32_t)tid);
+		} else if (!err)
 			ev->tasks_gone++;
 		err = err > 0 ? 0 : err;
 	}
@@ -191,6 +195,8 @@ void wc_pertask_close(struct wc_events *ev)
 		close(ev->task_fds[k]);
 	ev->ntask_fds = 0;
 	wc_map64_fini(&ev->task_tids); /* zeroed: made again at the next tid_add() */
+	wc_map64_fini(&ev->wake_named);
+	ev->wake_filtered = false;
 }
 
 /*
@@ -238,12 +244,108 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->per_task = true;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
 /*
- * The wakeup events, per CPU, into the rings the per-task events made: the kernel may not hand
- * a wakeup to the woken task's events (6.18 does not: perf record -p sees no sched_waking of a
- * task a task outside it wakes), so every wakeup on the CPUs recorded is kept, each costing its
- * tracepoint record (no callchain unless --waker-stacks), and wcanalyze keeps the target's.
- * Return: 0 or a positive errno.
+ * The filter of the wakeup events (wakefilter.h) into @buf (@size bytes): the threads opened
+ * so far (ev->task_tids) and every pid above o->pid_floor.  Return: 0, or a positive errno
+ * with ev->wake_why saying why there is none.
+ */
+static int wake_filter_text(struct wc_events *ev, const struct wc_events_opts *o, char *buf,
+			    size_t size)
+{
+	uint32_t *tids = calloc(ev->task_tids.count + 1, sizeof(*tids));
+	size_t n = 0;
+	int64_t extra;
+
+	if (!tids)
+		return ENOMEM;
+	for (size_t i = 0; ev->task_tids.keys && i <= ev->task_tids.mask; i++)
+		if (ev->task_tids.keys[i] != WC_MAP64_EMPTY && n < ev->task_tids.count)
+			tids[n++] = (uint32_t)ev->task_tids.keys[i];
+	qsort(tids, n, sizeof(*tids), cmp_u32);
+	extra = wc_wake_filter("pid", tids, n, o->pid_floor, buf, size);
+	for (size_t i = 0; extra >= 0 && i < n; i++) /* named: those at or below the floor */
+		if (tids[i] <= o->pid_floor &&
+		    ((!ev->wake_named.keys && wc_map64_init(&ev->wake_named)) ||
+		     !wc_map64_put(&ev->wake_named, tids[i], 1, NULL)))
+			extra = -ENOMEM;
+	free(tids);
+	if (extra == -ENOMEM)
+		return ENOMEM;
+	if (extra < 0) {
+		snprintf(ev->wake_why, sizeof(ev->wake_why), "no room for a filter");
+		return ENOSPC;
+	}
+	ev->wake_above = o->pid_floor;
+	ev->wake_extra = (uint64_t)extra;
+	return 0;
+}
+
+/*
+ * Filter the wakeup events in the kernel on the woken task's pid: a task outside
+ * the target then pays the tracepoint and the filter, not a record (wakefilter.c).  Where the
+ * kernel refuses the filter, the wakeups stay unfiltered, every task's kept, as where the
+ * format has no pid field or ns_last_pid could not be read (ev->wake_why says which).
+ */
+static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = page > 0 && page < 4096 ? (size_t)page : 4096;
+	char *text;
+
+	if (ev->wake_pid_off < 0) {
+		snprintf(ev->wake_why, sizeof(ev->wake_why), "no pid field in the wakeup events");
+		return;
+	}
+	if (!o->have_pid_floor) {
+		snprintf(ev->wake_why, sizeof(ev->wake_why),
+			 "/proc/sys/kernel/ns_last_pid not read");
+		return;
+	}
+	text = malloc(size);
+	if (!text || wake_filter_text(ev, o, text, size)) {
+		free(text);
+		return;
+	}
+	for (int k = 0; k < ev->ncpus * ev->nevents; k++) {
+		if (!per_cpu_kind(ev->events[k % ev->nevents].kind))
+			continue;
+		if (o->force_no_wake_filter)
+			errno = EINVAL;
+		if (o->force_no_wake_filter || ioctl(ev->fds[k], PERF_EVENT_IOC_SET_FILTER, text)) {
+			/* those set keep theirs: a filter cannot be taken back, and they keep
+			 * more than the target's; the note says the wakeups are unfiltered */
+			snprintf(ev->wake_why, sizeof(ev->wake_why),
+				 "the kernel refused the filter: %s%s", strerror(errno),
+				 o->force_no_wake_filter ? " (WCREC_FORCE_NO_WAKE_FILTER)" : "");
+			free(text);
+			return;
+		}
+	}
+	ev->wake_filtered = true;
+	free(text);
+}
+
+void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid)
+{
+	if (ev->wake_filtered && tid <= ev->wake_above &&
+	    !(ev->wake_named.keys && wc_map64_get(&ev->wake_named, tid)))
+		ev->wake_missed++;
+}
+
+/*
+ * The wakeup events, per CPU, into the rings the per-task events made: the kernel does not hand
+ * a wakeup to the woken task's events where that task is not running (6.18 counts it there but
+ * writes no sample: the event opened on a sleeping thread for the waker's CPU counted 100 of
+ * 100 wakeups from another process and wrote none), so every CPU's wakeups pass its events,
+ * each costing the tracepoint and the filter (filter_wakeups()), the target's a record (no
+ * callchain unless --waker-stacks).  Return: 0 or a positive errno.
  */
 static int open_wakeups(struct wc_events *ev, const struct wc_events_opts *o, const char **why)
 {
@@ -270,6 +372,7 @@ static int open_wakeups(struct wc_events *ev, const struct wc_events_opts *o, co
 				return err;
 		}
 	}
+	filter_wakeups(ev, o);
 	return 0;
 }
 
@@ -330,4 +433,9 @@ int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, co
 bool wc_events_per_task(const struct wc_events *ev)
 {
 	return ev->per_task;
+}
+
+uint64_t wc_events_wake_missed(const struct wc_events *ev)
+{
+	return ev->wake_missed;
 }

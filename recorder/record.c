@@ -123,6 +123,41 @@ static int add_descendants(int *pids, int n, struct wc_target *targets, int verb
 	return n;
 }
 
+/*
+ * --per-task: the last pid the kernel handed out, read before the target's processes and
+ * threads are listed: every task created after has a higher pid (until the pids wrap), and the
+ * wakeup events' filter takes those whole (recorder/wakefilter.h).  Unread (no such file before
+ * Linux 3.3, or another pid namespace's): no filter.
+ */
+static void read_pid_floor(struct wc_events_opts *eo)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+	unsigned long v;
+
+	char line[256];
+	bool nested = false;
+	FILE *st = fopen("/proc/self/status", "r");
+
+	/* the tracepoints' pids are the initial namespace's: NSpid lists one pid there */
+	while (st && fgets(line, sizeof(line), st))
+		if (!strncmp(line, "NSpid:", 6))
+			nested = strchr(line + 6, ' ') != strrchr(line + 6, ' ') ||
+				 strchr(line + 6, '\t') != strrchr(line + 6, '\t');
+	if (st)
+		fclose(st);
+	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
+	if (!f || nested) {
+		if (f)
+			fclose(f);
+		return;
+	}
+	if (fscanf(f, "%lu", &v) == 1 && v < UINT32_MAX) {
+		eo->pid_floor = (uint32_t)v;
+		eo->have_pid_floor = true;
+	}
+	fclose(f);
+}
+
 /* -p: each process must be there; then their descendants.  Return: -1, or 2. */
 static int follow_pids(struct rec *r)
 {
@@ -694,6 +729,11 @@ static void print_summary(const struct rec *r)
 	uint64_t events = ds->switches + ds->wakeups + ds->other_tp + ds->samples;
 	struct wc_writer_stats ws;
 
+	if (r->ev && wc_events_wake_missed(r->ev))
+		fprintf(stderr,
+			"wcrec: warning: %" PRIu64 " threads of the target were made with pids the "
+			"wakeup filter does not take (the pids wrapped): their wakeups are missing\n",
+			wc_events_wake_missed(r->ev));
 	if (!r->o->verbose || !r->w)
 		return;
 	wc_writer_stats(r->w, &ws);
@@ -759,6 +799,8 @@ int wc_record(struct wc_rec_opts *o)
 			return clean_up(&r, 1);
 		}
 	}
+	if (o->per_task)
+		read_pid_floor(&o->eo);
 	ret = follow_pids(&r);
 	if (ret < 0)
 		ret = wc_rec_opts_cpus(o);

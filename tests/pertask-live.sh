@@ -13,7 +13,11 @@
 #     wakeups are there: the wakeup events are per CPU, wcrec(1)) when the file's events
 #     NOTE says per-task; skipped, with its count of events, for a per-CPU recording;
 #  4. WCREC_FORCE_PER_CPU=1: 1 and 2 as above, and the events NOTE, where there is one, says
-#     per-cpu.
+#     per-cpu;
+#  5. a ping-pong of two processes that are no target, started before the recordings: none of
+#     its wakeups in a per-task file whose NOTE says the wakeups are filtered in the kernel,
+#     and some in one made with WCREC_FORCE_NO_WAKE_FILTER=1 (the filter refused: every
+#     task's wakeups kept), where 1 and 2 hold as well.
 # The scheduler records are read raw, duplicates and all, by tests/wct-stat --sched.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -26,13 +30,13 @@ ROUNDS=3000
 . "$(dirname "$0")/testlib.sh"
 
 # the processes this script starts, each ended by its pid and waited for, on any exit
-busy='' storm='' rec=''
+busy='' storm='' rec='' pinger=''
 stop_mine() {
-	for p in $rec $storm $busy; do
+	for p in $rec $storm $busy $pinger; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
-	rec='' storm='' busy=''
+	rec='' storm='' busy='' pinger=''
 }
 trap 'rc=$?; stop_mine; (exit $rc); keep_on_failure' EXIT
 
@@ -220,12 +224,44 @@ check() {
 		echo "SKIP $tag: non-target absent: skipped: per-CPU recording" \
 			"($nb scheduler events of the busy sh $busy in it)"
 	fi
+
+	# 5. the ping-pong that is no target: its wakeups filtered out in the kernel
+	nw=$(awk -v a="$pp_a" -v b="$pp_b" '$1 ~ /^(waking|wakeup|wakeup_new)$/ &&
+		($6 == a || $6 == b) { n++ } END { print n + 0 }' "$t.sched")
+	case $note in
+	*"wakeups filtered in the kernel"*)
+		expect "$tag: non-target wakeups filtered: none of the ping-pong $pp_a/$pp_b (found $nw)" \
+			"$nw" -eq 0
+		;;
+	per-task*"wakeups unfiltered"*)
+		expect "$tag: non-target wakeups unfiltered: the ping-pong $pp_a/$pp_b woken in the file ($nw)" \
+			"$nw" -gt 0
+		;;
+	*) echo "note: $tag: $nw wakeups of the ping-pong $pp_a/$pp_b (per-CPU file)" ;;
+	esac
 }
 
 [ -x "$STORM" ] || { echo "FAIL no $STORM: make check builds it"; exit 1; }
 # the busy non-target: niced, as it need only be there, preempted often, not slow the rest
 nice -n 19 sh -c 'while :; do :; done' &
 busy=$!
+# the non-target that is woken: two processes passing a byte through pipes, a round every
+# millisecond or so, started before every recording (their pids below the filter's floor)
+nice -n 10 python3 -c '
+import os, sys, time
+r1, w1 = os.pipe(); r2, w2 = os.pipe()
+if os.fork() == 0:
+    while os.read(r1, 1): os.write(w2, b"x")
+    os._exit(0)
+print(os.getpid(), flush=True)
+while True:
+    os.write(w1, b"x"); os.read(r2, 1); time.sleep(0.001)
+' >"$tmp/pinger.pid" &
+pinger=$!
+i=0
+while [ ! -s "$tmp/pinger.pid" ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+pp_a=$pinger pp_b=$(pgrep -P "$pinger" | head -1)
+expect "the ping-pong that is no target runs ($pp_a, ${pp_b:-no child})" -n "${pp_b:-}"
 record command command
 check command
 record pid pid
@@ -234,6 +270,8 @@ record command command-per-cpu WCREC_FORCE_PER_CPU=1
 check command-per-cpu per-cpu
 record pid pid-per-cpu WCREC_FORCE_PER_CPU=1
 check pid-per-cpu per-cpu
+record command command-unfiltered WCREC_FORCE_NO_WAKE_FILTER=1
+check command-unfiltered
 expect "the busy sh $busy ran throughout" "$(kill -0 $busy 2>/dev/null && echo y)" = y
 stop_mine
 
