@@ -111,6 +111,39 @@ static void user_part(struct wc_events *ev, struct wc_sample_view *s, struct wc_
 	}
 }
 
+/*
+ * Per-task events whose wakeup filter was refreshed (pertask.c refilter()): is this wakeup
+ * record, of event @ident (events[@event]), the twin of one that the replaced event or its
+ * replacement wrote of the same wakeup?  While both are on, a wakeup both take reaches both
+ * (perf_tp_event() in kernel/events/core.c walks the CPU's list of the tracepoint's events),
+ * the replacement's first (perf_trace_add() in kernel/trace/trace_event_perf.c puts an event
+ * at the head of that list; event ids only grow), one record after the other in this CPU's
+ * ring but for what an interrupt writes between: so a record of the replaced event is
+ * compared with the ring's last few unmatched records of a later event of the same kind: the
+ * same waker, payload and callchain within 20 us is its twin.  A record of the replacement is
+ * never one: the replaced event, while it is alone, and its replacement, once alone, write a
+ * ping-pong's wakeups microseconds apart, with equal payloads.
+ */
+static bool twin(struct ring *ring, uint64_t ident, int event, const struct wc_sample_view *s,
+		 uint32_t payload_id, uint32_t stack_id)
+{
+	unsigned n = ring->wake_seen_n < 4 ? ring->wake_seen_n : 4;
+
+	for (unsigned k = 0; k < n; k++) {
+		struct wake_seen *p = &ring->wake_seen[k];
+		uint64_t d = p->time > s->time ? p->time - s->time : s->time - p->time;
+
+		if (p->ident > ident && p->event == event && p->tid == s->tid &&
+		    p->payload_id == payload_id && p->stack_id == stack_id && d <= 20000) {
+			p->ident = 0;
+			return true;
+		}
+	}
+	ring->wake_seen[ring->wake_seen_n++ % 4] =
+		(struct wake_seen){ ident, s->time, s->tid, payload_id, stack_id, event };
+	return false;
+}
+
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
@@ -211,6 +244,11 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
 		int32_t woken = -1;
+
+		if (ev->wake_refreshes && twin(ring, ident, i, &s, r.payload_id, stack_id)) {
+			st->wake_twins++;
+			return 0;
+		}
 
 		if (ev->wake_pid_off >= 0 && s.raw && (uint64_t)ev->wake_pid_off + 4 <= raw_size)
 			memcpy(&woken, s.raw + ev->wake_pid_off, 4);
@@ -478,10 +516,15 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 	memcpy(&r.time_ns, p + 16, 8);
 	if (h->type == PERF_RECORD_FORK) {
 		st->fork++;
-		if (ev->per_task) /* a target's: only its events see its forks */
+		if (ev->per_task) { /* a target's: only its events see its forks */
 			wc_pertask_wake_check(ev, r.tid);
+			if (wc_pertask_wake_track(ev, r.tid, false))
+				return -ENOMEM;
+		}
 	} else {
 		st->exit++;
+		if (ev->per_task && wc_pertask_wake_track(ev, r.tid, true))
+			return -ENOMEM;
 		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))
 			return -ENOMEM;
 	}

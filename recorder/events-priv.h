@@ -38,6 +38,14 @@ struct ring {
 	/* per-task events: the next_pid of the sched_switch of switch_prev, -1 unknown */
 	int64_t switch_next;
 	int64_t last_next; /* ... and of the last one, -1 unknown: 0 when the CPU went idle */
+	/* drain.c twin(): this ring's last wakeup records not yet matched with a twin (the same
+	 * wakeup written by the wakeup event being replaced and by its replacement) */
+	struct wake_seen {
+		uint64_t ident, time;
+		uint32_t tid, payload_id, stack_id;
+		int event;
+	} wake_seen[4];
+	unsigned wake_seen_n;
 	uint32_t probe_idle_ns,
 		probe_task_ns; /* probe.c: the switch-in records' delay after a
 				* switch from idle, from another process; 0 unknown */
@@ -116,7 +124,16 @@ struct wc_events {
 	bool wake_filtered;
 	uint32_t wake_above;
 	uint64_t wake_extra;
-	struct wc_map64 wake_named; /* the tids the filter names (keys NULL: none) */
+	struct wc_map64 wake_named;   /* the tids the filter names (keys NULL: none) */
+	struct wc_map64 wake_targets; /* tid -> 1: the target's threads, opened or seen forked
+				       * (0: exited), named by the next filter (refresh) */
+	/* wc_events_refresh_wakeups(): the last pid handed out as read at wake_cand_ns (0 none
+	 * yet), the next check's time, the period (ns), the filters set since the first, and
+	 * failures (refreshing stops at the first) */
+	uint32_t wake_cand;
+	uint64_t wake_cand_ns, wake_check_ns, wake_period_ns;
+	uint64_t wake_refreshes;
+	bool wake_refresh_failed;
 	uint64_t wake_missed; /* target threads at or below wake_above the filter does not name
 			       * (made after a wrap of the pids): their wakeups filtered out */
 	char wake_why[96];
@@ -183,6 +200,10 @@ int wc_probe_in_delays(struct wc_events *ev, const struct wc_events_opts *o);
 /* pertask.c: target thread @tid has events (opened, or seen forked): count it in
  * ev->wake_missed where the wakeup filter leaves its wakeups out. */
 void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid);
+
+/* pertask.c: target thread @tid forked (@gone false) or exited (@gone true): the next
+ * wakeup filter names it or not (ev->wake_targets).  Return: 0 or -ENOMEM. */
+int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone);
 
 /* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
 void wc_pertask_hung_up(struct wc_events *ev, int c);

@@ -753,6 +753,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->task_fd_ring);
 	wc_map64_fini(&ev->task_tids);
 	wc_map64_fini(&ev->wake_named);
+	wc_map64_fini(&ev->wake_targets);
 	free(ev->sets);
 	free(ev->fds);
 	free(ev->rings);

@@ -55,6 +55,7 @@ struct wc_events_opts {
 	bool have_pid_floor;
 	uint32_t pid_floor;
 	bool force_no_wake_filter; /* test hook: act as on a kernel that refuses the filter */
+	unsigned wake_refresh_ms;  /* test hook: the filter's refresh period (0: 1 s) */
 };
 
 /* The sampling events of -e. */
@@ -96,6 +97,8 @@ struct wc_drain_stats {
 	uint64_t switch_ins;	  /* SWITCH_IN records: switch-ins no sched_switch showed */
 	uint64_t second_sets;	  /* per-task: records of a thread's second set of events (one
 				   * inherited, one opened while the threads were listed): dropped */
+	uint64_t wake_twins;	  /* per-task: wakeups written twice while the wakeup filter was
+				   * refreshed (drain.c twin()): dropped */
 	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
 				   */
 	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
@@ -123,6 +126,19 @@ struct wc_events *wc_events_open(const struct wc_events_opts *opts, const char *
  */
 int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, const int *pids,
 			int n);
+
+/**
+ * wc_events_refresh_wakeups() - per-task events whose wakeup events are filtered: once a
+ * period (1 s), replace them with events whose filter takes only the pids handed out since the
+ * last period's check and the target's threads (seen forking, not exited) by name, so that the
+ * tasks created meanwhile outside the target stop paying a record for each wakeup; called
+ * after a drain.  A no-op otherwise.
+ * Return: 0, or a negative errno (the events kept, no refresh tried again).
+ */
+int wc_events_refresh_wakeups(struct wc_events *ev);
+
+/** wc_events_wake_refreshes() - how many times the wakeup filter was refreshed. */
+uint64_t wc_events_wake_refreshes(const struct wc_events *ev);
 
 /**
  * wc_events_wake_missed() - per-task events: the target's threads whose wakeups the wakeup

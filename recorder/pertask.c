@@ -32,6 +32,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/types.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/grow.h"
@@ -196,6 +197,7 @@ void wc_pertask_close(struct wc_events *ev)
 	ev->ntask_fds = 0;
 	wc_map64_fini(&ev->task_tids); /* zeroed: made again at the next tid_add() */
 	wc_map64_fini(&ev->wake_named);
+	wc_map64_fini(&ev->wake_targets);
 	ev->wake_filtered = false;
 }
 
@@ -252,51 +254,63 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /*
- * The filter of the wakeup events (wakefilter.h) into @buf (@size bytes): the threads opened
- * so far (ev->task_tids) and every pid above o->pid_floor.  Return: 0, or a positive errno
- * with ev->wake_why saying why there is none.
+ * The filter of the wakeup events (wakefilter.h) into @buf (@size bytes): the target's threads
+ * (ev->wake_targets) at or below @floor by name, every pid above it; the named into *@named
+ * (made here; freed by the caller).  Return: 0, or a positive errno with ev->wake_why saying
+ * why there is none.
  */
-static int wake_filter_text(struct wc_events *ev, const struct wc_events_opts *o, char *buf,
-			    size_t size)
+static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, size_t size,
+			    struct wc_map64 *named)
 {
-	uint32_t *tids = calloc(ev->task_tids.count + 1, sizeof(*tids));
+	uint32_t *tids = calloc(ev->wake_targets.count + 1, sizeof(*tids));
 	size_t n = 0;
 	int64_t extra;
 
-	if (!tids)
+	memset(named, 0, sizeof(*named));
+	if (!tids || wc_map64_init(named)) {
+		free(tids);
 		return ENOMEM;
-	for (size_t i = 0; ev->task_tids.keys && i <= ev->task_tids.mask; i++)
-		if (ev->task_tids.keys[i] != WC_MAP64_EMPTY && n < ev->task_tids.count)
-			tids[n++] = (uint32_t)ev->task_tids.keys[i];
+	}
+	for (size_t i = 0; ev->wake_targets.keys && i <= ev->wake_targets.mask; i++)
+		if (ev->wake_targets.keys[i] != WC_MAP64_EMPTY && ev->wake_targets.values[i] &&
+		    ev->wake_targets.keys[i] <= floor && n < ev->wake_targets.count)
+			tids[n++] = (uint32_t)ev->wake_targets.keys[i];
 	qsort(tids, n, sizeof(*tids), cmp_u32);
-	extra = wc_wake_filter("pid", tids, n, o->pid_floor, buf, size);
-	for (size_t i = 0; extra >= 0 && i < n; i++) /* named: those at or below the floor */
-		if (tids[i] <= o->pid_floor &&
-		    ((!ev->wake_named.keys && wc_map64_init(&ev->wake_named)) ||
-		     !wc_map64_put(&ev->wake_named, tids[i], 1, NULL)))
+	extra = wc_wake_filter("pid", tids, n, floor, buf, size);
+	for (size_t i = 0; extra >= 0 && i < n; i++)
+		if (!wc_map64_put(named, tids[i], 1, NULL))
 			extra = -ENOMEM;
 	free(tids);
+	if (extra == -ENOMEM || extra < 0)
+		wc_map64_fini(named);
 	if (extra == -ENOMEM)
 		return ENOMEM;
 	if (extra < 0) {
 		snprintf(ev->wake_why, sizeof(ev->wake_why), "no room for a filter");
 		return ENOSPC;
 	}
-	ev->wake_above = o->pid_floor;
 	ev->wake_extra = (uint64_t)extra;
 	return 0;
 }
 
+/* The filter's room: a page, but at most 4 KiB (filter_wakeups()). */
+static size_t filter_room(void)
+{
+	long page = sysconf(_SC_PAGESIZE);
+
+	return page > 0 && page < 4096 ? (size_t)page : 4096;
+}
+
 /*
- * Filter the wakeup events in the kernel on the woken task's pid: a task outside
- * the target then pays the tracepoint and the filter, not a record (wakefilter.c).  Where the
- * kernel refuses the filter, the wakeups stay unfiltered, every task's kept, as where the
- * format has no pid field or ns_last_pid could not be read (ev->wake_why says which).
+ * Filter the wakeup events in the kernel on the woken task's pid: a task outside the target
+ * then pays the tracepoint and the filter, not a record (wakefilter.c).  Where the kernel
+ * refuses the filter, the wakeups stay unfiltered, every task's kept, as where the format has
+ * no pid field or ns_last_pid could not be read (ev->wake_why says which).
  */
 static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	size_t size = page > 0 && page < 4096 ? (size_t)page : 4096;
+	size_t size = filter_room();
+	struct wc_map64 named;
 	char *text;
 
 	if (ev->wake_pid_off < 0) {
@@ -308,8 +322,14 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 			 "/proc/sys/kernel/ns_last_pid not read");
 		return;
 	}
+	if (!ev->wake_targets.keys && wc_map64_init(&ev->wake_targets))
+		return;
+	for (size_t i = 0; ev->task_tids.keys && i <= ev->task_tids.mask; i++)
+		if (ev->task_tids.keys[i] != WC_MAP64_EMPTY &&
+		    !wc_map64_put(&ev->wake_targets, ev->task_tids.keys[i], 1, NULL))
+			return;
 	text = malloc(size);
-	if (!text || wake_filter_text(ev, o, text, size)) {
+	if (!text || wake_filter_text(ev, o->pid_floor, text, size, &named)) {
 		free(text);
 		return;
 	}
@@ -324,12 +344,131 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 			snprintf(ev->wake_why, sizeof(ev->wake_why),
 				 "the kernel refused the filter: %s%s", strerror(errno),
 				 o->force_no_wake_filter ? " (WCREC_FORCE_NO_WAKE_FILTER)" : "");
+			wc_map64_fini(&named);
 			free(text);
 			return;
 		}
 	}
+	ev->wake_named = named;
+	ev->wake_above = o->pid_floor;
 	ev->wake_filtered = true;
+	ev->wake_period_ns = o->wake_refresh_ms ? o->wake_refresh_ms * 1000000ull : 1000000000ull;
 	free(text);
+}
+
+int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone)
+{
+	uint64_t *v;
+
+	if (!ev->wake_filtered)
+		return 0;
+	v = wc_map64_put(&ev->wake_targets, tid, 1, NULL);
+	if (!v)
+		return -ENOMEM;
+	*v = !gone;
+	return 0;
+}
+
+/* The last pid the kernel handed out (/proc/sys/kernel/ns_last_pid).  Return: it, or 0. */
+static uint32_t last_pid(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
+	unsigned long v = 0;
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1 || v >= UINT32_MAX)
+			v = 0;
+		fclose(f);
+	}
+	return (uint32_t)v;
+}
+
+/*
+ * Replace the wakeup events with events whose filter takes the pids above @floor, the
+ * target's threads at or below it by name: each new one opened, into its CPU's ring, filtered
+ * and enabled before the old one is closed, so that no wakeup goes unrecorded between; the
+ * wakeups both wrote are told apart in the drain (drain.c twin()).  Return: 0, or a negative
+ * errno: the old events stay, and no refresh is tried again.
+ */
+static int refilter(struct wc_events *ev, uint32_t floor)
+{
+	int nfd = ev->ncpus * ev->nevents, err = 0;
+	int *fresh = malloc((size_t)nfd * sizeof(*fresh));
+	size_t size = filter_room();
+	char *text = malloc(size);
+	struct wc_map64 named = { 0 };
+
+	if (!fresh || !text) {
+		err = -ENOMEM;
+		goto out;
+	}
+	err = -wake_filter_text(ev, floor, text, size, &named);
+	for (int k = 0; k < nfd; k++)
+		fresh[k] = -1;
+	for (int k = 0; !err && k < nfd; k++) {
+		int i = k % ev->nevents, c = k / ev->nevents;
+
+		if (!per_cpu_kind(ev->events[i].kind))
+			continue;
+		fresh[k] = wc_events_open_one(ev, &ev->attrs[i], -1, ev->rings[c].cpu);
+		if (fresh[k] < 0)
+			err = -errno;
+		else if ((err = wc_events_id_put(ev, fresh[k], i)) ||
+			 (err = -wc_events_ring_attach(ev, c, fresh[k], 0, ev->page)))
+			;
+		else if (ioctl(fresh[k], PERF_EVENT_IOC_SET_FILTER, text) ||
+			 ioctl(fresh[k], PERF_EVENT_IOC_ENABLE, 0))
+			err = -errno;
+	}
+	for (int k = 0; k < nfd; k++) { /* all on: the old off (or, failed, the new) */
+		if (fresh[k] < 0)
+			continue;
+		close(err ? fresh[k] : ev->fds[k]);
+		if (!err)
+			ev->fds[k] = fresh[k];
+	}
+	if (!err) {
+		wc_map64_fini(&ev->wake_named);
+		ev->wake_named = named;
+		ev->wake_above = floor;
+		ev->wake_refreshes++;
+	}
+out:
+	if (err) {
+		wc_map64_fini(&named);
+		ev->wake_refresh_failed = true;
+	}
+	free(text);
+	free(fresh);
+	return err;
+}
+
+int wc_events_refresh_wakeups(struct wc_events *ev)
+{
+	struct timespec ts;
+	uint64_t now;
+	uint32_t last;
+	int err = 0;
+
+	if (!ev->per_task || !ev->wake_filtered || ev->wake_refresh_failed)
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (now < ev->wake_check_ns)
+		return 0;
+	last = last_pid();
+	if (!last)
+		return 0;
+	if (ev->wake_cand_ns && last < ev->wake_cand) /* the pids wrapped: take every pid */
+		err = refilter(ev, 0);
+	else if (ev->wake_cand_ns && ev->wake_cand != ev->wake_above)
+		/* every task made by then has been seen forking a period since: its FORK record
+		 * (perf_event_fork() in copy_process(), before the task can run) drained */
+		err = refilter(ev, ev->wake_cand);
+	ev->wake_cand = last;
+	ev->wake_cand_ns = now;
+	ev->wake_check_ns = now + ev->wake_period_ns;
+	return err;
 }
 
 void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid)
@@ -433,6 +572,11 @@ int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, co
 bool wc_events_per_task(const struct wc_events *ev)
 {
 	return ev->per_task;
+}
+
+uint64_t wc_events_wake_refreshes(const struct wc_events *ev)
+{
+	return ev->wake_refreshes;
 }
 
 uint64_t wc_events_wake_missed(const struct wc_events *ev)

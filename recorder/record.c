@@ -132,30 +132,27 @@ static int add_descendants(int *pids, int n, struct wc_target *targets, int verb
 static void read_pid_floor(struct wc_events_opts *eo)
 {
 	FILE *f = fopen("/proc/sys/kernel/ns_last_pid", "r");
-	unsigned long v;
-
+	const char *ms = getenv("WCREC_WAKE_REFRESH_MS");
+	bool read = false, nested = false;
+	unsigned long v = 0;
 	char line[256];
-	bool nested = false;
-	FILE *st = fopen("/proc/self/status", "r");
 
+	if (f) {
+		read = fscanf(f, "%lu", &v) == 1 && v < UINT32_MAX;
+		fclose(f);
+	}
 	/* the tracepoints' pids are the initial namespace's: NSpid lists one pid there */
-	while (st && fgets(line, sizeof(line), st))
+	f = fopen("/proc/self/status", "r");
+	while (f && fgets(line, sizeof(line), f))
 		if (!strncmp(line, "NSpid:", 6))
-			nested = strchr(line + 6, ' ') != strrchr(line + 6, ' ') ||
-				 strchr(line + 6, '\t') != strrchr(line + 6, '\t');
-	if (st)
-		fclose(st);
+			nested = strchr(line + 6, '\t') != strrchr(line + 6, '\t') ||
+				 strchr(line + 6, ' ') != strrchr(line + 6, ' ');
+	if (f)
+		fclose(f);
+	eo->have_pid_floor = read && !nested;
+	eo->pid_floor = (uint32_t)v;
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
-	if (!f || nested) {
-		if (f)
-			fclose(f);
-		return;
-	}
-	if (fscanf(f, "%lu", &v) == 1 && v < UINT32_MAX) {
-		eo->pid_floor = (uint32_t)v;
-		eo->have_pid_floor = true;
-	}
-	fclose(f);
+	eo->wake_refresh_ms = ms ? (unsigned)strtoul(ms, NULL, 10) : 0;
 }
 
 /* -p: each process must be there; then their descendants.  Return: -1, or 2. */
@@ -574,6 +571,8 @@ static void drain_loop(struct rec *r)
 			break;
 		}
 		err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
+		if (!err && wc_events_refresh_wakeups(r->ev) && r->o->verbose > 1)
+			fprintf(stderr, "wcrec: the wakeup filter is no longer refreshed\n");
 		if (!err)
 			err = wc_writer_tick(r->w);
 		if (!err && r->rot) {
@@ -706,6 +705,11 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 			"from context-switch records\n",
 			ds->switch_ins);
+	if (wc_events_wake_refreshes(r->ev))
+		fprintf(stderr,
+			"wcrec: the wakeup filter refreshed %" PRIu64 " times; %" PRIu64
+			" wakeups written twice meanwhile, kept once\n",
+			wc_events_wake_refreshes(r->ev), ds->wake_twins);
 	if (ds->second_sets)
 		fprintf(stderr,
 			"wcrec: %" PRIu64 " records of threads' second sets of events dropped "
