@@ -8,7 +8,7 @@
 # run by run so that drift of the machine hits them all alike.  Added cost: usecs/op - bare's.
 #
 # It measures and prints:
-#   1 non-target  the benchmark, not recorded, while tests/wall-workload (five threads of known
+#   1 non-target  the benchmark (NT below), not recorded, while tests/wall-workload (five threads of known
 #                 wall-clock profile, pinned to another CPU so as not to take the benchmark's)
 #                 is the target of wcrec -p PID, wcrec -- COMMAND, both with
 #                 WCREC_FORCE_PER_CPU=1, perf record -p PID, tests/bench-floor --only-tid (a
@@ -30,14 +30,18 @@
 # -p, -D -1 --control: on once it acks "enable", before the benchmark starts.
 #
 # Needs root, perf (Debian: linux-perf), taskset, pgrep, and a built tree (wcrec,
-# tests/wct-stat, tests/wall-workload, tests/bench-floor: make -C build bench).
+# tests/wct-stat, tests/wall-workload, tests/bench-floor, tests/pipe-rt: make -C build bench).
 # A benchmark, not a test: run it by hand on a quiet machine; make check never runs it.  About
 # two minutes with the defaults; temporary files go to a directory under $TMPDIR (/tmp).
 #
 # usage: tests/bench-pertask.sh [BUILDDIR]       BUILDDIR: else $builddir, else ./build
 # environment: RUNS=5 (runs per configuration), LOOPS=100000 (perf bench sched pipe -l),
 #              BENCH_CPU=1 (the benchmark's CPU; 0 on a 1-CPU machine), PERF=perf,
-#              WL_SECONDS (the target's run: 10 times the bare benchmark's, plus 3 s)
+#              WL_SECONDS (the target's run: 10 times the bare benchmark's, plus 3 s),
+#              NT=pre (part 1's non-target: tests/pipe-rt, its processes made before the
+#              recording, as a server's that was running) or NT=new (perf bench sched pipe,
+#              started under it: a task made during the recording, which the per-task
+#              wakeup filter takes until its next refresh, a second on)
 # example: sudo RUNS=9 tests/bench-pertask.sh build
 # Commands, and results like "median min max", are split into words on purpose:
 # shellcheck disable=SC2046,SC2086
@@ -72,7 +76,8 @@ builddir=$(cd "$builddir" && pwd) || die "cannot enter '$builddir'"
 wcrec=$builddir/wcrec
 wctstat=$builddir/tests/wct-stat
 floor=$builddir/tests/bench-floor
-for p in wcrec tests/wct-stat tests/wall-workload tests/bench-floor; do
+case ${NT:=pre} in pre | new) ;; *) die "NT must be pre or new, not '$NT'" ;; esac
+for p in wcrec tests/wct-stat tests/wall-workload tests/bench-floor tests/pipe-rt; do
 	[ -x "$builddir/$p" ] || die "$builddir/$p is not built: make -C $builddir bench"
 done
 
@@ -90,11 +95,12 @@ case $tmp$builddir$PERF in *[[:space:]]*) die "no spaces, please, in \$TMPDIR, t
 # The processes started in the background, stopped by their own PIDs: rec (a recorder, SIGINT),
 # wl (the target, SIGTERM).  The target runs through a link in $tmp, so that every process of
 # ours has $tmp/ in its command line for the check at the end.
-rec='' wl=''
+rec='' wl='' nt=''
 cleanup() {
 	[ -z "$rec" ] || kill -INT "$rec" 2>/dev/null
 	[ -z "$wl" ] || kill -TERM "$wl" 2>/dev/null
-	wait $rec $wl 2>/dev/null
+	[ -z "$nt" ] || kill -TERM "$nt" 2>/dev/null
+	wait $rec $wl $nt 2>/dev/null
 	for p in $(pgrep -f -- "$tmp/"); do kill -TERM "$p" 2>/dev/null; done
 	rm -rf "$tmp"
 }
@@ -102,9 +108,10 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 ln -s "$builddir/tests/wall-workload" "$tmp/wall-workload"
-mkfifo "$tmp/go" "$tmp/ctl" "$tmp/ack" || die "cannot make FIFOs in $tmp"
+mkfifo "$tmp/go" "$tmp/ctl" "$tmp/ack" "$tmp/nt-go" || die "cannot make FIFOs in $tmp"
 
 bench="taskset -c $BENCH_CPU $PERF bench sched pipe -l $LOOPS"
+nt_bench="taskset -c $BENCH_CPU $builddir/tests/pipe-rt $tmp/nt-go $LOOPS"
 # wcrec's defaults: sched_switch with callchains (fp), sched_waking, sched_wakeup_new,
 # context-switch records, samples at 99 Hz with callchains on cycles, else cpu-clock
 samp=cycles
@@ -139,6 +146,9 @@ until_ok() {
 		sleep 0.05
 	done
 	die "$what: not within 30 s: $(tail -n 5 "$tmp/rec.log" 2>/dev/null)"
+}
+nt_forked() { # nt_forked: pipe-rt (taskset execs it, its pid $nt) has made its second process
+	pgrep -P "$nt" >/dev/null
 }
 roles_named() { # roles_named PID: the target's five threads have their wl-* names
 	[ "$(cat /proc/"$1"/task/*/comm 2>/dev/null | grep -c '^wl-')" -ge 5 ]
@@ -199,6 +209,11 @@ facts() {
 # usecs/op.  (Run in this shell, not in $(...), so that rec and wl stay known to cleanup.)
 nt_run() {
 	wl_cmd="taskset -c $wl_cpu $tmp/wall-workload $WL_SECONDS"
+	if [ "$NT" != new ]; then # the non-target, made first, held on a FIFO
+		$nt_bench >"$tmp/nt.log" 2>&1 &
+		nt=$!
+		until_ok "the non-target forked" nt_forked
+	fi
 	case $1 in
 	*-cmd) # the target is the recorder's COMMAND, started once the events are on
 		env $(force_of "$1") $wc_rec -- $wl_cmd >"$tmp/rec.log" 2>&1 &
@@ -215,8 +230,21 @@ nt_run() {
 	*-p) start_rec "$1" "$wl" ;;
 	floor-flt) tids=$(cd /proc/"$wl"/task && echo * | tr ' ' ,) ;;
 	esac
-	[ "$1" = floor-flt ] && run "$tmp/nt.log" $floor --switch-stacks --only-tid "$tids" -- $bench
-	[ "$1" = floor-flt ] || run "$tmp/nt.log" $bench
+	if [ "$NT" = new ]; then # made under the recording
+		[ "$1" = floor-flt ] && run "$tmp/nt.log" $floor --switch-stacks --only-tid "$tids" -- $bench
+		[ "$1" = floor-flt ] || run "$tmp/nt.log" $bench
+	else # made before it: let go now, and waited for
+		# shellcheck disable=SC2016
+		let_go='echo go >"$0"; while kill -0 "$1" 2>/dev/null; do sleep 0.05; done'
+		if [ "$1" = floor-flt ]; then
+			run "$tmp/floor.log" $floor --switch-stacks --only-tid "$tids" -- \
+				sh -c "$let_go" "$tmp/nt-go" "$nt"
+		else
+			sh -c "$let_go" "$tmp/nt-go" "$nt"
+		fi
+		wait "$nt" || die "the non-target benchmark failed: $(tail -n 5 "$tmp/nt.log")"
+		nt=
+	fi
 	roles_named "$wl" || die "the target ended before the benchmark: raise WL_SECONDS"
 	case $1 in
 	*-cmd) stop_rec && wl= ;; # wcrec passes SIGINT on to its COMMAND, and reaps it
@@ -322,6 +350,11 @@ echo
 noisy=
 rounds nt "$nt_configs"
 echo "1. non-target: usecs/op of the pipe benchmark while wall-workload is recorded (median, min-max of $RUNS)"
+if [ "$NT" = new ]; then
+	echo "   ($bench, started under the recording: NT=new)"
+else
+	echo "   (tests/pipe-rt: perf bench sched pipe's round trip, its two processes made before the recording: NT=pre)"
+fi
 table nt "$nt_configs"
 for c in wcrec-p wcrec-cmd; do
 	echo "  goal 1: $c's added cost <= 0.5 usecs/op: $(added nt $c)   $(verdict "$(added nt $c)" 0.5)"
