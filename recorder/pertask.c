@@ -126,8 +126,10 @@ static int scan_process(struct wc_events *ev, const struct wc_events_opts *o, in
 		if (err > 0) {
 			opened++;
 			wc_pertask_wake_check(ev, (uint32_t)tid);
-		} else if (!err)
+			err = wc_pertask_wake_track(ev, (uint32_t)tid, false); /* 0 or -ENOMEM */
+		} else if (!err) {
 			ev->tasks_gone++;
+		}
 		err = err > 0 ? 0 : err;
 	}
 	closedir(dir);
