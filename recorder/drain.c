@@ -144,6 +144,60 @@ static bool twin(struct ring *ring, uint64_t ident, int event, const struct wc_s
 	return false;
 }
 
+/*
+ * Keep sample @h of ring @ring to the end of the pass (ev->deferred): per-task events with the
+ * sampling event per CPU, a sample of a thread not known as the target's.  A thread's FORK
+ * record is written before it first runs (perf_event_fork() in copy_process()), so by the end
+ * of the pass that drains its first sample, its FORK has been drained too, whichever ring it
+ * is in.  Return: 0 or -ENOMEM.
+ */
+static int defer(struct wc_events *ev, const struct ring *ring, const struct perf_event_header *h)
+{
+	size_t need = ev->deferred_len + 8 + WC_ALIGN8(h->size);
+	uint64_t c = (uint64_t)(ring - ev->rings);
+
+	if (need > ev->deferred_cap) {
+		size_t cap = ev->deferred_cap ? ev->deferred_cap : 64 << 10;
+		uint8_t *p;
+
+		while (cap < need)
+			cap *= 2;
+		p = realloc(ev->deferred, cap);
+		if (!p)
+			return -ENOMEM;
+		ev->deferred = p;
+		ev->deferred_cap = cap;
+	}
+	memcpy(ev->deferred + ev->deferred_len, &c, 8);
+	memcpy(ev->deferred + ev->deferred_len + 8, h, h->size);
+	ev->deferred_len = need;
+	return 0;
+}
+
+static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st);
+
+/* The samples defer() kept, taken again now that the pass's FORK records are in: the target's
+ * written, the others dropped.  Return: 0 or an error of the writer. */
+static int replay_deferred(struct wc_events *ev, struct wc_writer *w, int self_pid,
+			   struct wc_drain_stats *st)
+{
+	int err = 0;
+
+	ev->replaying = true;
+	for (size_t at = 0; at < ev->deferred_len && !err;) {
+		const struct perf_event_header *h = (const void *)(ev->deferred + at + 8);
+		uint64_t c;
+
+		memcpy(&c, ev->deferred + at, 8);
+		err = on_sample(ev, &ev->rings[c], w, h, self_pid, st);
+		at += 8 + WC_ALIGN8(h->size);
+	}
+	ev->replaying = false;
+	ev->deferred_len = 0;
+	return err;
+}
+
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
@@ -162,6 +216,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		return 0;
 	if (e->kind == WC_EVENT_SAMPLE && (int)s.pid == self_pid) {
 		st->skipped_self++;
+		return 0;
+	}
+	if (e->kind == WC_EVENT_SAMPLE && ev->samples_per_cpu && !wc_pertask_is_target(ev, s.tid)) {
+		if (!ev->replaying)
+			return defer(ev, ring, h);
+		st->samples_other++;
 		return 0;
 	}
 	user_part(ev, &s, st);
@@ -633,7 +693,7 @@ static struct set_slot *set_slot(struct wc_events *ev, uint64_t key)
  * events, and the next pass may have opened it again: both sets fire then.  The first id seen
  * for each (thread, ring, event) is kept.  An EXIT frees the thread's entries for a later
  * thread of the same tid (which has its creator's events).  The per-CPU wakeup events, whose
- * records name the waker, are not per task.
+ * records name the waker, and the per-CPU sampling event are not per task.
  */
 static bool second_set(struct wc_events *ev, int c, const struct perf_event_header *h)
 {
@@ -655,7 +715,8 @@ static bool second_set(struct wc_events *ev, int c, const struct perf_event_head
 	}
 	i = id_get(ev, id);
 	if (i < 0 || tid == UINT32_MAX || ev->events[i].kind == WC_EVENT_WAKING ||
-	    ev->events[i].kind == WC_EVENT_WAKEUP || ev->events[i].kind == WC_EVENT_WAKEUP_NEW)
+	    ev->events[i].kind == WC_EVENT_WAKEUP || ev->events[i].kind == WC_EVENT_WAKEUP_NEW ||
+	    (ev->events[i].kind == WC_EVENT_SAMPLE && ev->samples_per_cpu))
 		return false;
 	s = set_slot(ev, (uint64_t)tid << 24 | (uint64_t)c << 8 | (uint64_t)(i + 1));
 	if (!s)
@@ -825,6 +886,8 @@ int wc_events_drain_until(struct wc_events *ev, struct wc_writer *w, int self_pi
 		if (err)
 			return err;
 	}
+	if (ev->deferred_len && (err = replay_deferred(ev, w, self_pid, stats)))
+		return err;
 	if (ev->unwind)
 		wc_unwind_end_round(ev->unwind);
 	return wc_writer_add(w, &round);

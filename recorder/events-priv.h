@@ -109,9 +109,10 @@ struct wc_events {
 	/* per-task events (pertask.c): the target's threads' own events, inherited by the threads
 	 * and processes they create; ring c's buffer is that of the first event opened on it */
 	bool per_task;
-	long page;	   /* bytes */
-	int *task_fds;	   /* every per-task event's descriptor */
-	int *task_fd_ring; /* ... and the index of its ring */
+	bool samples_per_cpu; /* ... but for the sampling event (pertask.c wc_pertask_choose()) */
+	long page;	      /* bytes */
+	int *task_fds;	      /* every per-task event's descriptor */
+	int *task_fd_ring;    /* ... and the index of its ring */
 	size_t ntask_fds, task_fds_cap, task_fd_ring_cap;
 	struct wc_map64 task_tids; /* tid -> 1: the threads opened (keys NULL until the first) */
 	uint64_t tasks_gone;	   /* threads gone before their events could be opened */
@@ -141,11 +142,17 @@ struct wc_events {
 	size_t nsets, sets_cap;
 	char per_cpu_why[160]; /* a targeted recording on per-CPU events: why ("" none) */
 	struct wc_stack_table *stacks, *payloads;
-	struct wc_carry *carry;	   /* --rotate: the threads' state, carried into the next file */
-	pthread_t spill_thread;	   /* seam.c: the thread spilling the rings during a rotation */
-	bool spilling;		   /* ... running */
-	int spill_stop;		   /* ... told to stop (atomic) */
-	uint8_t *copy;		   /* a record that wraps around the buffer end */
+	struct wc_carry *carry; /* --rotate: the threads' state, carried into the next file */
+	pthread_t spill_thread; /* seam.c: the thread spilling the rings during a rotation */
+	bool spilling;		/* ... running */
+	int spill_stop;		/* ... told to stop (atomic) */
+	uint8_t *copy;		/* a record that wraps around the buffer end */
+	/* drain.c defer(): samples per CPU of a thread not known as the target's yet, kept to
+	 * the end of the pass (a new thread's FORK record may be in a ring drained later): its
+	 * records back to back, each after the index of its ring (a u64); bytes, owned */
+	uint8_t *deferred;
+	size_t deferred_len, deferred_cap;
+	bool replaying; /* ... being taken again: those not the target's now are dropped */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
@@ -204,6 +211,9 @@ void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid);
 /* pertask.c: target thread @tid forked (@gone false) or exited (@gone true): the next
  * wakeup filter names it or not (ev->wake_targets).  Return: 0 or -ENOMEM. */
 int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone);
+
+/* pertask.c: is @tid one of the target's threads (opened, or seen forking and not exited)? */
+bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid);
 
 /* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
 void wc_pertask_hung_up(struct wc_events *ev, int c);

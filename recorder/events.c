@@ -456,6 +456,9 @@ struct wc_events *wc_events_open(const struct wc_events_opts *o, const char **wh
 	if (err)
 		goto out_free;
 	wc_pertask_choose(ev, o);
+	for (int i = 0; ev->samples_per_cpu && i < ev->nevents; i++)
+		if (ev->events[i].kind == WC_EVENT_SWITCH) /* per task: the side band with it */
+			track = i;
 	build_attrs(ev, o, track, page);
 	err = alloc_state(ev, o);
 	if (!err && ev->per_task)
@@ -760,6 +763,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->pfds);
 	free(ev->ids);
 	free(ev->copy);
+	free(ev->deferred);
 	wc_bid_cache_free(ev->bids);
 	free(ev->mended);
 	free(ev->targets);

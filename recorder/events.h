@@ -56,6 +56,7 @@ struct wc_events_opts {
 	uint32_t pid_floor;
 	bool force_no_wake_filter; /* test hook: act as on a kernel that refuses the filter */
 	unsigned wake_refresh_ms;  /* test hook: the filter's refresh period (0: 1 s) */
+	bool force_task_samples;   /* test hook: per-task samples, not per-CPU ones */
 };
 
 /* The sampling events of -e. */
@@ -99,6 +100,7 @@ struct wc_drain_stats {
 				   * inherited, one opened while the threads were listed): dropped */
 	uint64_t wake_twins;	  /* per-task: wakeups written twice while the wakeup filter was
 				   * refreshed (drain.c twin()): dropped */
+	uint64_t samples_other;	  /* per-task, samples per CPU: those of other tasks, dropped */
 	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
 				   */
 	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */

@@ -55,10 +55,18 @@ static int tid_add(struct wc_events *ev, uint32_t tid)
 	return wc_map64_put(&ev->task_tids, tid, 1, NULL) ? 0 : -ENOMEM;
 }
 
-/* The wakeup events are opened per CPU (see above): is event kind @kind one of them? */
-static bool per_cpu_kind(uint32_t kind)
+/* Is event kind @kind a wakeup event's (filtered: filter_wakeups())? */
+static bool wakeup_kind(uint32_t kind)
 {
 	return kind == WC_EVENT_WAKING || kind == WC_EVENT_WAKEUP || kind == WC_EVENT_WAKEUP_NEW;
+}
+
+/* The wakeup events are opened per CPU (see above), and the sampling event where the target's
+ * threads are known from its sched_switch events' side band (ev->samples_per_cpu): is event
+ * kind @kind one of them? */
+static bool per_cpu_kind(const struct wc_events *ev, uint32_t kind)
+{
+	return wakeup_kind(kind) || (kind == WC_EVENT_SAMPLE && ev->samples_per_cpu);
 }
 
 /*
@@ -72,7 +80,7 @@ static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint3
 
 	for (int c = 0; c < ev->ncpus; c++) {
 		for (int i = 0; i < ev->nevents; i++) {
-			if (per_cpu_kind(ev->events[i].kind))
+			if (per_cpu_kind(ev, ev->events[i].kind))
 				continue;
 			int fd = wc_events_open_one(ev, &ev->attrs[i], (int)tid, ev->rings[c].cpu);
 
@@ -225,7 +233,7 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 	for (int i = 0; i < ev->nevents; i++)
 		ev->has_waking |= ev->events[i].kind == WC_EVENT_WAKING;
 	for (int i = 0; i < ev->nevents && ev->wake_pid_off < 0; i++)
-		if (per_cpu_kind(ev->events[i].kind) &&
+		if (wakeup_kind(ev->events[i].kind) &&
 		    !wc_tracefs_field(o->tracefs, "sched", ev->events[i].tp_name, "pid", &off,
 				      &size) &&
 		    size == 4 && off < 4096)
@@ -246,6 +254,10 @@ void wc_pertask_choose(struct wc_events *ev, const struct wc_events_opts *o)
 		return;
 	}
 	ev->per_task = true;
+	/* a per-task cpu-clock starts and stops its timer at each switch of its task
+	 * (cpu_clock_event_add()/del() in kernel/events/core.c); a per-CPU one runs on, and
+	 * the target's threads are known from the FORK and EXIT records of its sched_switch */
+	ev->samples_per_cpu = o->sched && !o->force_task_samples;
 }
 
 static int cmp_u32(const void *a, const void *b)
@@ -336,7 +348,7 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 		return;
 	}
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++) {
-		if (!per_cpu_kind(ev->events[k % ev->nevents].kind))
+		if (!wakeup_kind(ev->events[k % ev->nevents].kind))
 			continue;
 		if (o->force_no_wake_filter)
 			errno = EINVAL;
@@ -362,8 +374,8 @@ int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone)
 {
 	uint64_t *v;
 
-	if (!ev->wake_filtered)
-		return 0;
+	if (!ev->wake_targets.keys && wc_map64_init(&ev->wake_targets))
+		return -ENOMEM;
 	v = wc_map64_put(&ev->wake_targets, tid, 1, NULL);
 	if (!v)
 		return -ENOMEM;
@@ -410,7 +422,7 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 	for (int k = 0; !err && k < nfd; k++) {
 		int i = k % ev->nevents, c = k / ev->nevents;
 
-		if (!per_cpu_kind(ev->events[i].kind))
+		if (!wakeup_kind(ev->events[i].kind))
 			continue;
 		fresh[k] = wc_events_open_one(ev, &ev->attrs[i], -1, ev->rings[c].cpu);
 		if (fresh[k] < 0)
@@ -494,7 +506,7 @@ static int open_wakeups(struct wc_events *ev, const struct wc_events_opts *o, co
 		for (int i = 0; i < ev->nevents; i++) {
 			int fd, err;
 
-			if (!per_cpu_kind(ev->events[i].kind))
+			if (!per_cpu_kind(ev, ev->events[i].kind))
 				continue;
 			ev->attrs[i].inherit = 0;
 			fd = wc_events_open_one(ev, &ev->attrs[i], -1, ev->rings[c].cpu);
@@ -569,6 +581,13 @@ int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, co
 			int n)
 {
 	return ev->per_task ? wc_pertask_add(ev, o, pids, n) : 0;
+}
+
+bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid)
+{
+	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
+
+	return v ? *v != 0 : tid_opened(ev, tid);
 }
 
 bool wc_events_per_task(const struct wc_events *ev)

@@ -153,6 +153,7 @@ static void read_pid_floor(struct wc_events_opts *eo)
 	eo->pid_floor = (uint32_t)v;
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
 	eo->wake_refresh_ms = ms ? (unsigned)strtoul(ms, NULL, 10) : 0;
+	eo->force_task_samples = getenv("WCREC_FORCE_TASK_SAMPLES") != NULL;
 }
 
 /* -p: each process must be there; then their descendants.  Return: -1, or 2. */
@@ -705,6 +706,12 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 			"from context-switch records\n",
 			ds->switch_ins);
+	if (ds->samples_other)
+		fprintf(stderr,
+			"wcrec: %" PRIu64
+			" samples of tasks that are not the target's dropped (the "
+			"sampling event is per CPU)\n",
+			ds->samples_other);
 	if (wc_events_wake_refreshes(r->ev))
 		fprintf(stderr,
 			"wcrec: the wakeup filter refreshed %" PRIu64 " times; %" PRIu64

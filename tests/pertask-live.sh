@@ -19,7 +19,9 @@
 #     and some in one made with WCREC_FORCE_NO_WAKE_FILTER=1 (the filter refused: every
 #     task's wakeups kept), where 1 and 2 hold as well;
 #  6. WCREC_WAKE_REFRESH_MS=2 (the filter replaced every 2 ms) over a ping-pong of 20,000
-#     rounds: 1 and 2 hold, and wcrec -vv says it refreshed.
+#     rounds: 1 and 2 hold, and wcrec -vv says it refreshed; its sampling event is per CPU
+#     (the default), and wcrec -vv says it dropped other tasks' samples while the storm's are
+#     kept; WCREC_FORCE_TASK_SAMPLES=1 (with 5's second recording): no such drop.
 # The scheduler records are read raw, duplicates and all, by tests/wct-stat --sched.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -55,11 +57,12 @@ wait_gone() {
 
 # Each recording holds the live tests' lock alone (testlib.sh): a per-CPU one records every
 # task of the host, the other live tests' workloads too, and loses events beside the busiest.
-# record_command TAG [VAR=VALUE [FLAG [ROUNDS]]]: wcrec FLAG (-q) -o $tmp/TAG.wct -- storm
+# record_command TAG ["VAR=VALUE ..." [FLAG [ROUNDS]]]: wcrec FLAG (-q) -o $tmp/TAG.wct -- storm
 # $tmp/TAG.tids ROUNDS ($ROUNDS)
 record_command() {
 	alone_begin
-	env ${2:+"$2"} "$WCREC" ${3:--q} --per-task -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" \
+	# shellcheck disable=SC2086 # VAR=VALUE words
+	env ${2:-} "$WCREC" ${3:--q} --per-task -o "$tmp/$1.wct" -- "$STORM" "$tmp/$1.tids" \
 		"${4:-$ROUNDS}" >"$tmp/$1.out" 2>"$tmp/$1.err" &
 	rec=$!
 	wait_gone $rec 240 # a hung storm (CI stop 31) must not hold the lock for ever
@@ -282,14 +285,22 @@ record command command-per-cpu WCREC_FORCE_PER_CPU=1
 check command-per-cpu per-cpu
 record pid pid-per-cpu WCREC_FORCE_PER_CPU=1
 check pid-per-cpu per-cpu
-record command command-unfiltered WCREC_FORCE_NO_WAKE_FILTER=1
+record command command-unfiltered "WCREC_FORCE_NO_WAKE_FILTER=1 WCREC_FORCE_TASK_SAMPLES=1" -vv
 check command-unfiltered
+expect "command-unfiltered: WCREC_FORCE_TASK_SAMPLES: per-task samples, none of another task dropped ($(grep -c 'samples of tasks that are not' "$tmp/command-unfiltered.err"))" \
+	"$(grep -c 'samples of tasks that are not' "$tmp/command-unfiltered.err")" -eq 0
 # 6. the filter refreshed every 2 ms during a longer ping-pong: each of its wakeups once, where
 # the replaced events and their replacements both wrote it while both were on
 record command command-refresh WCREC_WAKE_REFRESH_MS=2 -vv 20000
 check command-refresh
 set -- $(sed -n 's/.*the wakeup filter refreshed \([0-9]*\) times; \([0-9]*\) wakeups.*/\1 \2/p' "$tmp/command-refresh.err")
 expect "command-refresh: the filter refreshed during the recording (${1:-0} times, ${2:-0} wakeups written twice kept once)" "${1:-0}" -gt 0
+# the sampling event per CPU (the default): other tasks' samples dropped by the recorder (the
+# host's, the busy sh's: some in 0.8 s at 99 Hz a CPU), and the storm's kept
+n=$(sed -n 's/^wcrec: \([0-9]*\) samples of tasks that are not the target.*/\1/p' "$tmp/command-refresh.err")
+s=$(awk '$1 == "thread" && $3 ~ /^storm/ { n += $7 } END { print n + 0 }' "$tmp/command-refresh.stat")
+expect "command-refresh: samples per CPU: ${n:-0} of other tasks dropped, $s of the storm's kept" \
+	"${n:-0}" -gt 0 -a "$s" -gt 0
 expect "the busy sh $busy ran throughout" "$(kill -0 $busy 2>/dev/null && echo y)" = y
 stop_mine
 
