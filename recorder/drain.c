@@ -305,7 +305,7 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
 		int32_t woken = -1;
 
-		if (ev->wake_refreshes && twin(ring, ident, i, &s, r.payload_id, stack_id)) {
+		if (ev->wake_refresh_tried && twin(ring, ident, i, &s, r.payload_id, stack_id)) {
 			st->wake_twins++;
 			return 0;
 		}
@@ -503,6 +503,9 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 
 	if (!parse_sample_id(h, &r.pid, &r.tid, &r.time_ns, &r.cpu))
 		return 0;
+	/* a target thread's own record: one made before the events were on has no FORK */
+	if (wc_pertask_seen(ev, r.tid, r.time_ns))
+		return -ENOMEM;
 	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
 		if (ring->switch_prev == (int64_t)r.tid && r.time_ns >= ring->switch_ns)
 			ring->out_ns = r.time_ns; /* of the switch its sched_switch showed */
@@ -578,12 +581,12 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 		st->fork++;
 		if (ev->per_task) { /* a target's: only its events see its forks */
 			wc_pertask_wake_check(ev, r.tid);
-			if (wc_pertask_wake_track(ev, r.tid, false))
+			if (wc_pertask_wake_track(ev, r.tid, false, r.time_ns))
 				return -ENOMEM;
 		}
 	} else {
 		st->exit++;
-		if (ev->per_task && wc_pertask_wake_track(ev, r.tid, true))
+		if (ev->per_task && wc_pertask_wake_track(ev, r.tid, true, r.time_ns))
 			return -ENOMEM;
 		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))
 			return -ENOMEM;
@@ -609,6 +612,7 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 
 	/* what this CPU's ring said before the loss no longer pairs with what follows */
 	ring->switch_prev = ring->switch_next = ring->last_next = -1;
+	ev->wake_lost = true; /* a FORK may be lost: pertask.c raises no floor past it */
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
 

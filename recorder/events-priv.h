@@ -126,8 +126,9 @@ struct wc_events {
 	uint32_t wake_above;
 	uint64_t wake_extra;
 	struct wc_map64 wake_named;   /* the tids the filter names (keys NULL: none) */
-	struct wc_map64 wake_targets; /* tid -> 1: the target's threads, opened or seen forked
-				       * (0: exited), named by the next filter (refresh) */
+	struct wc_map64 wake_targets; /* tid -> the time of its last FORK or EXIT (ns) << 1 | 1
+				       * while alive: the target's threads, opened or seen in
+				       * their events, named by the next filter (refresh) */
 	/* wc_events_refresh_wakeups(): the last pid handed out as read at wake_cand_ns (0 none
 	 * yet), the next check's time, the period (ns), the filters set since the first, and
 	 * failures (refreshing stops at the first) */
@@ -135,6 +136,12 @@ struct wc_events {
 	uint64_t wake_cand_ns, wake_check_ns, wake_period_ns;
 	uint64_t wake_refreshes;
 	bool wake_refresh_failed;
+	bool wake_refresh_tried; /* a replacement was opened: drain.c twin() on */
+	bool wake_lost;		 /* a ring lost records since the last check (a FORK may be
+				  * among them): the floor is not raised past that period */
+	uint64_t *wake_old_ids;	 /* the ids of the events closed at the last refresh, forgotten at
+				  * the next (their records drained by then) */
+	size_t nwake_old_ids;
 	uint64_t wake_missed; /* target threads at or below wake_above the filter does not name
 			       * (made after a wrap of the pids): their wakeups filtered out */
 	char wake_why[96];
@@ -182,6 +189,8 @@ int wc_events_target_add(struct wc_events *ev, uint32_t pid);
  * descriptor, or -1 with errno set. */
 int wc_events_open_one(struct wc_events *ev, struct perf_event_attr *a, int pid, int cpu);
 int wc_events_id_put(struct wc_events *ev, int fd, int event);
+/* events.c: forget event id @id (its event closed and its records drained). */
+void wc_events_id_remove(struct wc_events *ev, uint64_t id);
 
 /* events.c for pertask.c: map @fd as ring @c's buffer, or have it write into the mapped one.
  * Return: 0 or a positive errno (ev->why set when the map failed). */
@@ -208,9 +217,16 @@ int wc_probe_in_delays(struct wc_events *ev, const struct wc_events_opts *o);
  * ev->wake_missed where the wakeup filter leaves its wakeups out. */
 void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid);
 
-/* pertask.c: target thread @tid forked (@gone false) or exited (@gone true): the next
- * wakeup filter names it or not (ev->wake_targets).  Return: 0 or -ENOMEM. */
-int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone);
+/* pertask.c: target thread @tid forked (@gone false) or exited (@gone true) at @time_ns (0:
+ * listed at the start): the next wakeup filter names it or not (ev->wake_targets), the later
+ * of its FORK and EXIT deciding (the rings are drained one after the other).  Return: 0 or
+ * -ENOMEM. */
+int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone, uint64_t time_ns);
+
+/* pertask.c: @tid is the current task of a per-task event's record: one of the target's
+ * threads (made before the events were on, or its FORK lost, when not known yet): tracked as
+ * forked at @time_ns where new.  Return: 0 or -ENOMEM. */
+int wc_pertask_seen(struct wc_events *ev, uint32_t tid, uint64_t time_ns);
 
 /* pertask.c: is @tid one of the target's threads (opened, or seen forking and not exited)? */
 bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid);

@@ -85,6 +85,27 @@ static void id_insert(struct id_slot *ids, size_t nslots, uint64_t id, int event
 	}
 }
 
+void wc_events_id_remove(struct wc_events *ev, uint64_t id)
+{
+	size_t mask = ev->nids_slots - 1, j, k;
+
+	for (j = id & mask; ev->ids[j].id != id; j = (j + 1) & mask)
+		if (!ev->ids[j].id)
+			return;
+	/* backward-shift deletion: each later slot of the probe run that may move to the hole
+	 * (its home not cyclically in (hole, slot]) moves there, until an empty slot */
+	for (k = (j + 1) & mask; ev->ids[k].id; k = (k + 1) & mask) {
+		size_t home = ev->ids[k].id & mask;
+
+		if (j <= k ? home > j && home <= k : home > j || home <= k)
+			continue;
+		ev->ids[j] = ev->ids[k];
+		j = k;
+	}
+	ev->ids[j] = (struct id_slot){ 0, 0 };
+	ev->nids--;
+}
+
 int wc_events_id_put(struct wc_events *ev, int fd, int event)
 {
 	uint64_t id;
@@ -764,6 +785,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->ids);
 	free(ev->copy);
 	free(ev->deferred);
+	free(ev->wake_old_ids);
 	wc_bid_cache_free(ev->bids);
 	free(ev->mended);
 	free(ev->targets);

@@ -139,6 +139,14 @@ int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, co
  */
 int wc_events_refresh_wakeups(struct wc_events *ev);
 
+/**
+ * wc_events_track_tasks() - per-task events, once enabled: the threads of processes @pids
+ * (@n) made while the events were still off, which wrote no FORK record, counted among the
+ * target's for the wakeup filter's refreshes and the samples kept.  A no-op for per-CPU events.
+ * Return: 0 or -ENOMEM.
+ */
+int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n);
+
 /** wc_events_wake_refreshes() - how many times the wakeup filter was refreshed. */
 uint64_t wc_events_wake_refreshes(const struct wc_events *ev);
 

@@ -134,7 +134,7 @@ static int scan_process(struct wc_events *ev, const struct wc_events_opts *o, in
 		if (err > 0) {
 			opened++;
 			wc_pertask_wake_check(ev, (uint32_t)tid);
-			err = wc_pertask_wake_track(ev, (uint32_t)tid, false); /* 0 or -ENOMEM */
+			err = wc_pertask_wake_track(ev, (uint32_t)tid, false, 0); /* or -ENOMEM */
 		} else if (!err) {
 			ev->tasks_gone++;
 		}
@@ -286,8 +286,9 @@ static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, siz
 		return ENOMEM;
 	}
 	for (size_t i = 0; ev->wake_targets.keys && i <= ev->wake_targets.mask; i++)
-		if (ev->wake_targets.keys[i] != WC_MAP64_EMPTY && ev->wake_targets.values[i] &&
-		    ev->wake_targets.keys[i] <= floor && n < ev->wake_targets.count)
+		if (ev->wake_targets.keys[i] != WC_MAP64_EMPTY &&
+		    (ev->wake_targets.values[i] & 1) && ev->wake_targets.keys[i] <= floor &&
+		    n < ev->wake_targets.count)
 			tids[n++] = (uint32_t)ev->wake_targets.keys[i];
 	qsort(tids, n, sizeof(*tids), cmp_u32);
 	extra = wc_wake_filter("pid", tids, n, floor, buf, size);
@@ -370,17 +371,28 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 	free(text);
 }
 
-int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone)
+int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone, uint64_t time_ns)
 {
 	uint64_t *v;
+	int inserted;
 
 	if (!ev->wake_targets.keys && wc_map64_init(&ev->wake_targets))
 		return -ENOMEM;
-	v = wc_map64_put(&ev->wake_targets, tid, 1, NULL);
+	v = wc_map64_put(&ev->wake_targets, tid, 0, &inserted);
 	if (!v)
 		return -ENOMEM;
-	*v = !gone;
+	if (inserted || (*v >> 1) <= time_ns)
+		*v = time_ns << 1 | !gone;
 	return 0;
+}
+
+int wc_pertask_seen(struct wc_events *ev, uint32_t tid, uint64_t time_ns)
+{
+	if (!tid || tid == UINT32_MAX ||
+	    (ev->wake_targets.keys && wc_map64_get(&ev->wake_targets, tid)))
+		return 0;
+	wc_pertask_wake_check(ev, tid);
+	return wc_pertask_wake_track(ev, tid, false, time_ns);
 }
 
 /* The last pid the kernel handed out (/proc/sys/kernel/ns_last_pid).  Return: it, or 0. */
@@ -412,13 +424,20 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 	char *text = malloc(size);
 	struct wc_map64 named = { 0 };
 
-	if (!fresh || !text) {
+	if (!ev->wake_old_ids)
+		ev->wake_old_ids = calloc((size_t)nfd, sizeof(*ev->wake_old_ids));
+	if (!fresh || !text || !ev->wake_old_ids) {
 		err = -ENOMEM;
 		goto out;
 	}
 	err = -wake_filter_text(ev, floor, text, size, &named);
 	for (int k = 0; k < nfd; k++)
 		fresh[k] = -1;
+	/* the events closed at the last refresh: their records are drained by now */
+	for (size_t k = 0; k < ev->nwake_old_ids; k++)
+		wc_events_id_remove(ev, ev->wake_old_ids[k]);
+	ev->nwake_old_ids = 0;
+	ev->wake_refresh_tried = true;
 	for (int k = 0; !err && k < nfd; k++) {
 		int i = k % ev->nevents, c = k / ev->nevents;
 
@@ -435,8 +454,12 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 			err = -errno;
 	}
 	for (int k = 0; k < nfd; k++) { /* all on: the old off (or, failed, the new) */
+		uint64_t id;
+
 		if (fresh[k] < 0)
 			continue;
+		if (!ioctl(err ? fresh[k] : ev->fds[k], PERF_EVENT_IOC_ID, &id))
+			ev->wake_old_ids[ev->nwake_old_ids++] = id; /* forgotten at the next */
 		close(err ? fresh[k] : ev->fds[k]);
 		if (!err)
 			ev->fds[k] = fresh[k];
@@ -475,10 +498,11 @@ int wc_events_refresh_wakeups(struct wc_events *ev)
 		return 0;
 	if (ev->wake_cand_ns && last < ev->wake_cand) /* the pids wrapped: take every pid */
 		err = refilter(ev, 0);
-	else if (ev->wake_cand_ns && ev->wake_cand != ev->wake_above)
+	else if (ev->wake_cand_ns && ev->wake_cand != ev->wake_above && !ev->wake_lost)
 		/* every task made by then has been seen forking a period since: its FORK record
 		 * (perf_event_fork() in copy_process(), before the task can run) drained */
 		err = refilter(ev, ev->wake_cand);
+	ev->wake_lost = false;
 	ev->wake_cand = last;
 	ev->wake_cand_ns = now;
 	ev->wake_check_ns = now + ev->wake_period_ns;
@@ -587,7 +611,31 @@ bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid)
 {
 	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
 
-	return v ? *v != 0 : tid_opened(ev, tid);
+	return v ? (*v & 1) : tid_opened(ev, tid);
+}
+
+int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n)
+{
+	int err = 0;
+
+	for (int k = 0; ev->per_task && k < n && !err; k++) {
+		char path[64];
+		struct dirent *d;
+		DIR *dir;
+
+		snprintf(path, sizeof(path), "/proc/%d/task", pids[k]);
+		dir = opendir(path);
+		while (dir && !err && (d = readdir(dir))) {
+			char *end;
+			unsigned long tid = strtoul(d->d_name, &end, 10);
+
+			if (!*end && tid && tid < UINT32_MAX)
+				err = wc_pertask_seen(ev, (uint32_t)tid, 0);
+		}
+		if (dir)
+			closedir(dir);
+	}
+	return err;
 }
 
 bool wc_events_per_task(const struct wc_events *ev)

@@ -126,8 +126,9 @@ static int add_descendants(int *pids, int n, struct wc_target *targets, int verb
 /*
  * --per-task: the last pid the kernel handed out, read before the target's processes and
  * threads are listed: every task created after has a higher pid (until the pids wrap), and the
- * wakeup events' filter takes those whole (recorder/wakefilter.h).  Unread (no such file before
- * Linux 3.3, or another pid namespace's): no filter.
+ * wakeup events' filter takes those whole (recorder/wakefilter.h).  Unread (no such file
+ * before Linux 3.3 or without CONFIG_CHECKPOINT_RESTORE), or read in a pid namespace other than
+ * the initial one (whose pids the tracepoints do not give): no filter.
  */
 static void read_pid_floor(struct wc_events_opts *eo)
 {
@@ -136,19 +137,27 @@ static void read_pid_floor(struct wc_events_opts *eo)
 	bool read = false, nested = false;
 	unsigned long v = 0;
 	char line[256];
+	struct stat st;
 
 	if (f) {
 		read = fscanf(f, "%lu", &v) == 1 && v < UINT32_MAX;
 		fclose(f);
 	}
-	/* the tracepoints' pids are the initial namespace's: NSpid lists one pid there */
-	f = fopen("/proc/self/status", "r");
-	while (f && fgets(line, sizeof(line), f))
-		if (!strncmp(line, "NSpid:", 6))
-			nested = strchr(line + 6, '\t') != strrchr(line + 6, '\t') ||
-				 strchr(line + 6, ' ') != strrchr(line + 6, ' ');
-	if (f)
-		fclose(f);
+	/* the tracepoints' pids are the initial namespace's, and so must ns_last_pid and the
+	 * listed tids be: the initial pid namespace has inode PROC_PID_INIT_INO
+	 * (include/linux/proc_ns.h; Linux 3.8); before, NSpid lists more than one pid in another
+	 * (only below the namespace /proc was mounted in, though) */
+	if (!stat("/proc/self/ns/pid", &st)) {
+		nested = st.st_ino != 0xEFFFFFFCu;
+	} else {
+		f = fopen("/proc/self/status", "r");
+		while (f && fgets(line, sizeof(line), f))
+			if (!strncmp(line, "NSpid:", 6))
+				nested = strchr(line + 6, '\t') != strrchr(line + 6, '\t') ||
+					 strchr(line + 6, ' ') != strrchr(line + 6, ' ');
+		if (f)
+			fclose(f);
+	}
 	eo->have_pid_floor = read && !nested;
 	eo->pid_floor = (uint32_t)v;
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
@@ -429,6 +438,11 @@ static int start(struct rec *r)
 		return 1;
 	}
 	r->t_start = r->t_file = clock_now(wc_events_clockid(r->ev));
+	/* --per-task: the threads made while the events were off wrote no FORK record */
+	if (o->npids && !o->all && wc_events_track_tasks(r->ev, o->pids, o->npids)) {
+		fprintf(stderr, "wcrec: out of memory\n");
+		return 1;
+	}
 	/* the threads that exited between the snapshot and now, which no EXIT event tells */
 	err = wc_meta_write_gone(r->w, wc_events_clockid(r->ev), &r->tasks, NULL);
 	wc_meta_snapshot_fini(&r->tasks);
@@ -572,8 +586,13 @@ static void drain_loop(struct rec *r)
 			break;
 		}
 		err = wc_events_drain(r->ev, r->w, getpid(), &r->ds);
-		if (!err && wc_events_refresh_wakeups(r->ev) && r->o->verbose > 1)
-			fprintf(stderr, "wcrec: the wakeup filter is no longer refreshed\n");
+		if (!err && (err = wc_events_refresh_wakeups(r->ev))) {
+			fprintf(stderr,
+				"wcrec: warning: the wakeup filter cannot be refreshed (%s): the "
+				"tasks made from now on pay a record for each wakeup\n",
+				strerror(-err));
+			err = 0;
+		}
 		if (!err)
 			err = wc_writer_tick(r->w);
 		if (!err && r->rot) {
