@@ -198,6 +198,38 @@ static int replay_deferred(struct wc_events *ev, struct wc_writer *w, int self_p
 	return err;
 }
 
+/*
+ * A record of this CPU's switch-in event (pertask.c open_switch_ins()): a sched_switch into a
+ * target thread (or a pid above the filter's floor), in the context of the task leaving the
+ * CPU.  Nothing is written: it times the switch-in record of the same switch that follows in
+ * this ring (on_task_switch()), as a sched_switch of a target thread does.  Layout
+ * (sample_type IDENTIFIER | TID | TIME | CPU | RAW): id, pid, tid, time, cpu, res, raw size,
+ * raw.  Return: 0.
+ */
+static int on_switch_in(const struct wc_events *ev, struct ring *ring,
+			const struct perf_event_header *h)
+{
+	const uint8_t *p = (const uint8_t *)(h + 1);
+	uint32_t tid, raw_size;
+	uint64_t time;
+	int32_t next;
+
+	if (h->size < sizeof(*h) + 36 || ev->next_pid_off < 0)
+		return 0;
+	memcpy(&tid, p + 12, 4);
+	memcpy(&time, p + 16, 8);
+	memcpy(&raw_size, p + 32, 4);
+	if ((uint64_t)ev->next_pid_off + 4 > raw_size ||
+	    36 + (uint64_t)ev->next_pid_off + 4 > h->size - sizeof(*h))
+		return 0;
+	memcpy(&next, p + 36 + ev->next_pid_off, 4);
+	ring->switch_prev = tid;
+	ring->switch_next = ring->last_next = next;
+	ring->switch_ns = time;
+	ring->out_ns = 0;
+	return 0;
+}
+
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st)
 {
@@ -208,6 +240,8 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	int i, err;
 
 	memcpy(&ident, h + 1, 8);
+	if (ev->swin_on && (ident == ring->swin_id[0] || ident == ring->swin_id[1]))
+		return on_switch_in(ev, ring, h);
 	i = id_get(ev, ident);
 	if (i < 0)
 		return 0;
@@ -520,6 +554,7 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 
 		ev->in_delay[0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
 		ev->in_delay_n[0]++;
+		st->switch_ins_timed++;
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);

@@ -46,6 +46,12 @@ struct ring {
 		int event;
 	} wake_seen[4];
 	unsigned wake_seen_n;
+	/* per-task events with the wakeup filter: this CPU's sched_switch, per CPU, filtered on
+	 * next_pid like the wakeups (pertask.c open_switch_ins()): its records, which only time
+	 * the target's switch-ins (drain.c on_switch_in()), are those of ids swin_id[] (the
+	 * event's, and the one it replaced); descriptor swin_fd, -1 none */
+	int swin_fd;
+	uint64_t swin_id[2];
 	uint32_t probe_idle_ns,
 		probe_task_ns; /* probe.c: the switch-in records' delay after a
 				* switch from idle, from another process; 0 unknown */
@@ -137,6 +143,8 @@ struct wc_events {
 	uint64_t wake_refreshes;
 	bool wake_refresh_failed;
 	bool wake_refresh_tried; /* a replacement was opened: drain.c twin() on */
+	bool swin_on;		 /* the rings' switch-in events are open (ring.swin_fd) */
+	char swin_why[96];	 /* ... else why not ("" not wanted) */
 	bool wake_lost;		 /* a ring lost records since the last check (a FORK may be
 				  * among them): the floor is not raised past that period */
 	uint64_t *wake_old_ids;	 /* the ids of the events closed at the last refresh, forgotten at

@@ -725,6 +725,9 @@ int wc_events_enable(struct wc_events *ev, bool on)
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		if (ioctl(ev->task_fds[k], req, 0))
 			return -errno;
+	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
+		if (ioctl(ev->rings[c].swin_fd, req, 0))
+			return -errno;
 	return 0;
 }
 
@@ -773,6 +776,8 @@ void wc_events_free(struct wc_events *ev)
 			close(ev->fds[k]);
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		close(ev->task_fds[k]);
+	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
+		close(ev->rings[c].swin_fd);
 	free(ev->task_fds);
 	free(ev->task_fd_ring);
 	wc_map64_fini(&ev->task_tids);

@@ -54,9 +54,10 @@ struct wc_events_opts {
 	 * (/proc/sys/kernel/ns_last_pid), for the wakeup events' filter (wakefilter.h) */
 	bool have_pid_floor;
 	uint32_t pid_floor;
-	bool force_no_wake_filter; /* test hook: act as on a kernel that refuses the filter */
-	unsigned wake_refresh_ms;  /* test hook: the filter's refresh period (0: 1 s) */
-	bool force_task_samples;   /* test hook: per-task samples, not per-CPU ones */
+	bool force_no_wake_filter;	/* test hook: act as on a kernel that refuses the filter */
+	unsigned wake_refresh_ms;	/* test hook: the filter's refresh period (0: 1 s) */
+	bool force_task_samples;	/* test hook: per-task samples, not per-CPU ones */
+	bool force_no_switch_in_events; /* test hook: no per-CPU switch-in events (pertask.c) */
 };
 
 /* The sampling events of -e. */
@@ -94,19 +95,21 @@ struct wc_events;
 struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
-	uint64_t skipped_self;	  /* CPU samples of wcrec itself, left out */
-	uint64_t switch_ins;	  /* SWITCH_IN records: switch-ins no sched_switch showed */
-	uint64_t second_sets;	  /* per-task: records of a thread's second set of events (one
-				   * inherited, one opened while the threads were listed): dropped */
-	uint64_t wake_twins;	  /* per-task: wakeups written twice while the wakeup filter was
-				   * refreshed (drain.c twin()): dropped */
-	uint64_t samples_other;	  /* per-task, samples per CPU: those of other tasks, dropped */
-	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
-				   */
-	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
-	uint64_t peak_fill;	  /* most bytes found waiting in one CPU's ring at a drain */
-	uint64_t ring_bytes;	  /* the size of each CPU's ring (data pages), bytes */
-	int peak_fill_cpu;	  /* the CPU of peak_fill */
+	uint64_t skipped_self;	   /* CPU samples of wcrec itself, left out */
+	uint64_t switch_ins;	   /* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t second_sets;	   /* per-task: records of a thread's second set of events (one
+				    * inherited, one opened while the threads were listed): dropped */
+	uint64_t switch_ins_timed; /* per-task: SWITCH_IN records timed by a sched_switch (the
+				    * target's own, or a switch-in event's: pertask.c) */
+	uint64_t wake_twins;	   /* per-task: wakeups written twice while the wakeup filter was
+				    * refreshed (drain.c twin()): dropped */
+	uint64_t samples_other;	   /* per-task, samples per CPU: those of other tasks, dropped */
+	uint64_t runtime_dropped;  /* sched_stat_runtime after the first of a thread's run (drain.c)
+				    */
+	uint64_t user_copy_bytes;  /* bytes of user stack the kernel copied (dyn_size) */
+	uint64_t peak_fill;	   /* most bytes found waiting in one CPU's ring at a drain */
+	uint64_t ring_bytes;	   /* the size of each CPU's ring (data pages), bytes */
+	int peak_fill_cpu;	   /* the CPU of peak_fill */
 };
 
 /**

@@ -205,6 +205,9 @@ void wc_pertask_close(struct wc_events *ev)
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		close(ev->task_fds[k]);
 	ev->ntask_fds = 0;
+	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
+		close(ev->rings[c].swin_fd);
+	ev->swin_on = false;
 	wc_map64_fini(&ev->task_tids); /* zeroed: made again at the next tid_add() */
 	wc_map64_fini(&ev->wake_named);
 	wc_map64_fini(&ev->wake_targets);
@@ -316,6 +319,117 @@ static size_t filter_room(void)
 	return page > 0 && page < 4096 ? (size_t)page : 4096;
 }
 
+/* @text with each "pid " that starts a comparison made "FIELD " into @out (@size bytes).
+ * Return: 0, or -ENOSPC. */
+static int rename_field(const char *text, const char *field, char *out, size_t size)
+{
+	size_t at = 0, fl = strlen(field);
+
+	for (const char *p = text; *p;) {
+		bool word = !strncmp(p, "pid ", 4) && (p == text || p[-1] == ' ' || p[-1] == '(');
+
+		if (at + (word ? fl + 1 : 1) + 1 > size)
+			return -ENOSPC;
+		if (word) {
+			memcpy(out + at, field, fl);
+			out[at + fl] = ' ';
+			at += fl + 1;
+			p += 4;
+		} else {
+			out[at++] = *p++;
+		}
+	}
+	out[at] = '\0';
+	return 0;
+}
+
+/* The attr of the switch-in events: sched_switch's tracepoint, its payload (next_pid) alone. */
+static void switch_in_attr(const struct wc_events *ev, struct perf_event_attr *a)
+{
+	for (int i = 0; i < ev->nevents; i++)
+		if (ev->events[i].kind == WC_EVENT_SWITCH)
+			*a = ev->attrs[i];
+	a->sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			 PERF_SAMPLE_CPU | PERF_SAMPLE_RAW;
+	a->sample_regs_user = 0;
+	a->sample_stack_user = 0;
+	a->inherit = 0;
+	a->disabled = 1;
+	a->mmap = a->mmap2 = a->comm = a->comm_exec = a->task = a->build_id = 0;
+	a->context_switch = 0;
+}
+
+/*
+ * Open ring @c's switch-in event, a sched_switch of every task of its CPU filtered on next_pid
+ * by @text, writing into the ring, enabled when @on.  Return: its descriptor (its id in
+ * *@id), or a negative errno.
+ */
+static int open_switch_in(struct wc_events *ev, int c, const char *text, bool on, uint64_t *id)
+{
+	struct perf_event_attr a;
+	int fd, err = 0;
+
+	switch_in_attr(ev, &a);
+	fd = wc_events_open_one(ev, &a, -1, ev->rings[c].cpu);
+	if (fd < 0)
+		return -errno;
+	if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, ev->rings[c].fd) ||
+	    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, text) || ioctl(fd, PERF_EVENT_IOC_ID, id) ||
+	    (on && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)))
+		err = -errno;
+	if (err) {
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+/*
+ * The switch-in events (exact switch-ins: the sched_switch into a target thread fires in the
+ * context of the task leaving the CPU, which the per-task events do not see), with the filter
+ * of the wakeups on next_pid: @text, the wakeups' filter, its field renamed.  Where one cannot
+ * be opened, none: the switch-ins are then placed by the measured delay (probe.c), and
+ * ev->swin_why says why.
+ */
+static void open_switch_ins(struct wc_events *ev, const struct wc_events_opts *o, const char *text)
+{
+	size_t size = filter_room();
+	char *swtext = malloc(size);
+	int err = 0;
+
+	if (!o->sched || ev->next_pid_off < 0 || o->force_no_switch_in_events || !swtext ||
+	    rename_field(text, "next_pid", swtext, size)) {
+		snprintf(ev->swin_why, sizeof(ev->swin_why), "%s",
+			 o->force_no_switch_in_events ? "WCREC_FORCE_NO_SWITCH_IN_EVENTS"
+			 : ev->next_pid_off < 0	      ? "no next_pid in sched_switch's format"
+						      : "no room for the filter");
+		free(swtext);
+		return;
+	}
+	for (int c = 0; c < ev->ncpus; c++)
+		ev->rings[c].swin_fd = -1;
+	for (int c = 0; c < ev->ncpus && !err; c++) {
+		int fd = open_switch_in(ev, c, swtext, false, &ev->rings[c].swin_id[0]);
+
+		if (fd < 0)
+			err = fd;
+		else
+			ev->rings[c].swin_fd = fd;
+	}
+	if (err) {
+		for (int c = 0; c < ev->ncpus; c++) {
+			if (ev->rings[c].swin_fd >= 0)
+				close(ev->rings[c].swin_fd);
+			ev->rings[c].swin_fd = -1;
+			ev->rings[c].swin_id[0] = 0;
+		}
+		snprintf(ev->swin_why, sizeof(ev->swin_why), "the kernel refused them: %s",
+			 strerror(-err));
+	}
+	ev->swin_on = !err;
+	free(swtext);
+}
+
 /*
  * Filter the wakeup events in the kernel on the woken task's pid: a task outside the target
  * then pays the tracepoint and the filter, not a record (wakefilter.c).  Where the kernel
@@ -367,6 +481,7 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->wake_named = named;
 	ev->wake_above = o->pid_floor;
 	ev->wake_filtered = true;
+	open_switch_ins(ev, o, text);
 	ev->wake_period_ns = o->wake_refresh_ms ? o->wake_refresh_ms * 1000000ull : 1000000000ull;
 	free(text);
 }
@@ -420,13 +535,17 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 {
 	int nfd = ev->ncpus * ev->nevents, err = 0;
 	int *fresh = malloc((size_t)nfd * sizeof(*fresh));
+	int *swin = malloc((size_t)ev->ncpus * sizeof(*swin));
+	uint64_t *swin_id = calloc((size_t)ev->ncpus, sizeof(*swin_id));
 	size_t size = filter_room();
 	char *text = malloc(size);
 	struct wc_map64 named = { 0 };
 
 	if (!ev->wake_old_ids)
 		ev->wake_old_ids = calloc((size_t)nfd, sizeof(*ev->wake_old_ids));
-	if (!fresh || !text || !ev->wake_old_ids) {
+	for (int c = 0; swin && c < ev->ncpus; c++)
+		swin[c] = -1;
+	if (!fresh || !text || !ev->wake_old_ids || !swin || !swin_id) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -453,6 +572,26 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 			 ioctl(fresh[k], PERF_EVENT_IOC_ENABLE, 0))
 			err = -errno;
 	}
+	for (int c = 0; !err && ev->swin_on && c < ev->ncpus; c++) { /* the switch-in events */
+		char *swtext = malloc(size);
+
+		swin[c] = -1;
+		if (!swtext || rename_field(text, "next_pid", swtext, size))
+			err = -ENOMEM;
+		else if ((swin[c] = open_switch_in(ev, c, swtext, true, &swin_id[c])) < 0)
+			err = swin[c];
+		free(swtext);
+	}
+	for (int c = 0; ev->swin_on && c < ev->ncpus; c++) {
+		if (swin[c] < 0)
+			continue;
+		close(err ? swin[c] : ev->rings[c].swin_fd);
+		if (!err) {
+			ev->rings[c].swin_fd = swin[c];
+			ev->rings[c].swin_id[1] = ev->rings[c].swin_id[0];
+			ev->rings[c].swin_id[0] = swin_id[c];
+		}
+	}
 	for (int k = 0; k < nfd; k++) { /* all on: the old off (or, failed, the new) */
 		uint64_t id;
 
@@ -477,6 +616,8 @@ out:
 	}
 	free(text);
 	free(fresh);
+	free(swin);
+	free(swin_id);
 	return err;
 }
 

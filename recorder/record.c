@@ -163,6 +163,7 @@ static void read_pid_floor(struct wc_events_opts *eo)
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
 	eo->wake_refresh_ms = ms ? (unsigned)strtoul(ms, NULL, 10) : 0;
 	eo->force_task_samples = getenv("WCREC_FORCE_TASK_SAMPLES") != NULL;
+	eo->force_no_switch_in_events = getenv("WCREC_FORCE_NO_SWITCH_IN_EVENTS") != NULL;
 }
 
 /* -p: each process must be there; then their descendants.  Return: -1, or 2. */
@@ -725,6 +726,11 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 			"from context-switch records\n",
 			ds->switch_ins);
+	if (wc_events_per_task(r->ev) && ds->switch_ins)
+		fprintf(stderr,
+			"wcrec: per-task: %" PRIu64 " of the %" PRIu64
+			" switch-ins timed by a sched_switch, the others placed by the delay measured\n",
+			ds->switch_ins_timed, ds->switch_ins);
 	if (ds->samples_other)
 		fprintf(stderr,
 			"wcrec: %" PRIu64
