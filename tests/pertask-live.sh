@@ -295,6 +295,14 @@ record command command-refresh WCREC_WAKE_REFRESH_MS=2 -vv 20000
 check command-refresh
 set -- $(sed -n 's/.*the wakeup filter refreshed \([0-9]*\) times; \([0-9]*\) wakeups.*/\1 \2/p' "$tmp/command-refresh.err")
 expect "command-refresh: the filter refreshed during the recording (${1:-0} times, ${2:-0} wakeups written twice kept once)" "${1:-0}" -gt 0
+# the switch-in events (the default with the filter): the switch-ins into the storm's threads
+# timed by a sched_switch, but for those out of CPU 1's idle task, which the kernel does not
+# trace here (wcrec(1), "Untraced switches"); without them (command-unfiltered: no filter, no
+# switch-in events) only those from another of the storm's threads are
+set -- $(sed -n 's/^wcrec: per-task: \([0-9]*\) of the \([0-9]*\) switch-ins timed.*/\1 \2/p' "$tmp/command-refresh.err")
+expect "command-refresh: switch-ins timed by a sched_switch: ${1:-none} of ${2:-none} (at least 19 in 20)" \
+	"${1:-0}" -ge $((${2:-1} * 19 / 20))
+echo "note: command-unfiltered: $(sed -n 's/^wcrec: per-task: //p' "$tmp/command-unfiltered.err")"
 # the sampling event per CPU (the default): other tasks' samples dropped by the recorder (the
 # host's, the busy sh's: some in 0.8 s at 99 Hz a CPU), and the storm's kept
 n=$(sed -n 's/^wcrec: \([0-9]*\) samples of tasks that are not the target.*/\1/p' "$tmp/command-refresh.err")
