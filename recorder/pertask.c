@@ -273,11 +273,12 @@ static int cmp_u32(const void *a, const void *b)
 /*
  * The filter of the wakeup events (wakefilter.h) into @buf (@size bytes): the target's threads
  * (ev->wake_targets) at or below @floor by name, every pid above it; the named into *@named
- * (made here; freed by the caller).  Return: 0, or a positive errno with ev->wake_why saying
+ * (made here; freed by the caller); the switch-in events' into @swbuf (@size bytes, "" where
+ * it does not fit; NULL: none).  Return: 0, or a positive errno with ev->wake_why saying
  * why there is none.
  */
 static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, size_t size,
-			    struct wc_map64 *named)
+			    struct wc_map64 *named, char *swbuf)
 {
 	uint32_t *tids = calloc(ev->wake_targets.count + 1, sizeof(*tids));
 	size_t n = 0;
@@ -295,6 +296,8 @@ static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, siz
 			tids[n++] = (uint32_t)ev->wake_targets.keys[i];
 	qsort(tids, n, sizeof(*tids), cmp_u32);
 	extra = wc_wake_filter("pid", tids, n, floor, buf, size);
+	if (swbuf && wc_switch_in_filter(tids, n, floor, swbuf, size) < 0)
+		swbuf[0] = '\0'; /* no room: no switch-in events */
 	for (size_t i = 0; extra >= 0 && i < n; i++)
 		if (!wc_map64_put(named, tids[i], 1, NULL))
 			extra = -ENOMEM;
@@ -317,30 +320,6 @@ static size_t filter_room(void)
 	long page = sysconf(_SC_PAGESIZE);
 
 	return page > 0 && page < 4096 ? (size_t)page : 4096;
-}
-
-/* @text with each "pid " that starts a comparison made "FIELD " into @out (@size bytes).
- * Return: 0, or -ENOSPC. */
-static int rename_field(const char *text, const char *field, char *out, size_t size)
-{
-	size_t at = 0, fl = strlen(field);
-
-	for (const char *p = text; *p;) {
-		bool word = !strncmp(p, "pid ", 4) && (p == text || p[-1] == ' ' || p[-1] == '(');
-
-		if (at + (word ? fl + 1 : 1) + 1 > size)
-			return -ENOSPC;
-		if (word) {
-			memcpy(out + at, field, fl);
-			out[at + fl] = ' ';
-			at += fl + 1;
-			p += 4;
-		} else {
-			out[at++] = *p++;
-		}
-	}
-	out[at] = '\0';
-	return 0;
 }
 
 /* The attr of the switch-in events: sched_switch's tracepoint, its payload (next_pid) alone. */
@@ -387,23 +366,20 @@ static int open_switch_in(struct wc_events *ev, int c, const char *text, bool on
 /*
  * The switch-in events (exact switch-ins: the sched_switch into a target thread fires in the
  * context of the task leaving the CPU, which the per-task events do not see), with the filter
- * of the wakeups on next_pid: @text, the wakeups' filter, its field renamed.  Where one cannot
- * be opened, none: the switch-ins are then placed by the measured delay (probe.c), and
- * ev->swin_why says why.
+ * @swtext (wc_switch_in_filter(): the switches into a target thread from another task).  Where
+ * one cannot be opened, none: the switch-ins are then placed by the measured delay (probe.c),
+ * and ev->swin_why says why.
  */
-static void open_switch_ins(struct wc_events *ev, const struct wc_events_opts *o, const char *text)
+static void open_switch_ins(struct wc_events *ev, const struct wc_events_opts *o,
+			    const char *swtext)
 {
-	size_t size = filter_room();
-	char *swtext = malloc(size);
 	int err = 0;
 
-	if (!o->sched || ev->next_pid_off < 0 || o->force_no_switch_in_events || !swtext ||
-	    rename_field(text, "next_pid", swtext, size)) {
+	if (!o->sched || ev->next_pid_off < 0 || o->force_no_switch_in_events || !swtext[0]) {
 		snprintf(ev->swin_why, sizeof(ev->swin_why), "%s",
 			 o->force_no_switch_in_events ? "WCREC_FORCE_NO_SWITCH_IN_EVENTS"
 			 : ev->next_pid_off < 0	      ? "no next_pid in sched_switch's format"
 						      : "no room for the filter");
-		free(swtext);
 		return;
 	}
 	for (int c = 0; c < ev->ncpus; c++)
@@ -427,7 +403,6 @@ static void open_switch_ins(struct wc_events *ev, const struct wc_events_opts *o
 			 strerror(-err));
 	}
 	ev->swin_on = !err;
-	free(swtext);
 }
 
 /*
@@ -457,8 +432,8 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 		if (ev->task_tids.keys[i] != WC_MAP64_EMPTY &&
 		    !wc_map64_put(&ev->wake_targets, ev->task_tids.keys[i], 1, NULL))
 			return;
-	text = malloc(size);
-	if (!text || wake_filter_text(ev, o->pid_floor, text, size, &named)) {
+	text = malloc(2 * size);
+	if (!text || wake_filter_text(ev, o->pid_floor, text, size, &named, text + size)) {
 		free(text);
 		return;
 	}
@@ -481,7 +456,7 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->wake_named = named;
 	ev->wake_above = o->pid_floor;
 	ev->wake_filtered = true;
-	open_switch_ins(ev, o, text);
+	open_switch_ins(ev, o, text + size);
 	ev->wake_period_ns = o->wake_refresh_ms ? o->wake_refresh_ms * 1000000ull : 1000000000ull;
 	free(text);
 }
@@ -538,7 +513,7 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 	int *swin = malloc((size_t)ev->ncpus * sizeof(*swin));
 	uint64_t *swin_id = calloc((size_t)ev->ncpus, sizeof(*swin_id));
 	size_t size = filter_room();
-	char *text = malloc(size);
+	char *text = malloc(2 * size);
 	struct wc_map64 named = { 0 };
 
 	if (!ev->wake_old_ids)
@@ -549,7 +524,9 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 		err = -ENOMEM;
 		goto out;
 	}
-	err = -wake_filter_text(ev, floor, text, size, &named);
+	err = -wake_filter_text(ev, floor, text, size, &named, text + size);
+	if (!err && ev->swin_on && !text[size])
+		err = -ENOSPC; /* no room for the switch-in events' filter */
 	for (int k = 0; k < nfd; k++)
 		fresh[k] = -1;
 	/* the events closed at the last refresh: their records are drained by now */
@@ -572,16 +549,9 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 			 ioctl(fresh[k], PERF_EVENT_IOC_ENABLE, 0))
 			err = -errno;
 	}
-	for (int c = 0; !err && ev->swin_on && c < ev->ncpus; c++) { /* the switch-in events */
-		char *swtext = malloc(size);
-
-		swin[c] = -1;
-		if (!swtext || rename_field(text, "next_pid", swtext, size))
-			err = -ENOMEM;
-		else if ((swin[c] = open_switch_in(ev, c, swtext, true, &swin_id[c])) < 0)
+	for (int c = 0; !err && ev->swin_on && c < ev->ncpus; c++) /* the switch-in events */
+		if ((swin[c] = open_switch_in(ev, c, text + size, true, &swin_id[c])) < 0)
 			err = swin[c];
-		free(swtext);
-	}
 	for (int c = 0; ev->swin_on && c < ev->ncpus; c++) {
 		if (swin[c] < 0)
 			continue;

@@ -32,4 +32,21 @@
 int64_t wc_wake_filter(const char *field, const uint32_t *tids, size_t n, uint32_t above, char *buf,
 		       size_t size);
 
+/**
+ * wc_switch_in_filter() - the tracepoint filter of sched_switch that keeps the switches into a
+ * target's threads from a task that is not one of them
+ * @tids, @n, @above, @buf, @size: as wc_wake_filter()'s
+ *
+ * "(next_pid > ABOVE || next_pid == T || (next_pid >= A && next_pid <= B) ...) &&
+ * prev_pid != T && (prev_pid < A || prev_pid > B) ...": the next task one that
+ * wc_wake_filter() would take, the previous one none of @tids, those above ABOVE too (a switch
+ * from a target thread is timed by that thread's own events; one from another pid above ABOVE
+ * is kept: the kernel makes threads of its own, kworkers, which switch into the target's).
+ * Runs merged to fit as there (the previous task's runs as the next's, and so the same
+ * other tasks, whose switches into the target's are then timed by the measured delay).
+ *
+ * Return: as wc_wake_filter()'s.
+ */
+int64_t wc_switch_in_filter(const uint32_t *tids, size_t n, uint32_t above, char *buf, size_t size);
+
 #endif

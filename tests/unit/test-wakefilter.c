@@ -129,3 +129,18 @@ Test(wakefilter, merged_to_fit)
 	cr_assert(takes(got, a, b, n, got + 1) && takes(got, a, b, n, UINT32_MAX));
 	cr_assert(!takes(got, a, b, n, 1) && !takes(got, a, b, n, tids[0] - 1));
 }
+
+Test(wakefilter, switch_ins)
+{
+	uint32_t tids[] = { 5, 7, 8, 150 };
+	char buf[256];
+
+	/* the next task one the wakeups' filter takes; the previous one none of the tids, 150
+	 * (above the floor) too */
+	cr_assert_eq(wc_switch_in_filter(tids, 4, 100, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf,
+			 "(next_pid > 100 || next_pid == 5 || (next_pid >= 7 && next_pid <= 8))"
+			 " && prev_pid != 5 && (prev_pid < 7 || prev_pid > 8) && prev_pid != 150");
+	cr_assert_eq(wc_switch_in_filter(NULL, 0, 100, buf, sizeof(buf)), 0);
+	cr_assert_str_eq(buf, "(next_pid > 100)");
+}
