@@ -36,7 +36,7 @@ ROUNDS=3000
 # the processes this script starts, each ended by its pid and waited for, on any exit
 busy='' storm='' rec='' pinger=''
 stop_mine() {
-	for p in $rec $storm $busy $pinger; do
+	for p in $rec $storm $busy $pinger ${pp_b:-}; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
@@ -267,6 +267,7 @@ nice -n 10 python3 -c '
 import os, sys, time
 r1, w1 = os.pipe(); r2, w2 = os.pipe()
 if os.fork() == 0:
+    os.close(w1); os.close(r2)  # its parent gone, a read finds the end: it exits too
     while os.read(r1, 1): os.write(w2, b"x")
     os._exit(0)
 print(os.getpid(), flush=True)
