@@ -549,15 +549,22 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		 r.time_ns >= ring->switch_ns;
 	r.prev_pid = r.prev_tid = UINT32_MAX - 1; /* not told by per-task records */
 	if (traced) {
-		/* from the sched_switch: the delay an untraced one is placed by (in_delay()) */
+		/* from the sched_switch: the delay an untraced one is placed by (in_delay()), from
+		 * the idle task apart (the switch-in events see those: their tid is 0) */
 		uint64_t bin = (r.time_ns - ring->switch_ns) / WC_IN_DELAY_BIN_NS;
+		int idle = ring->switch_prev == 0;
 
-		ev->in_delay[0][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
-		ev->in_delay_n[0]++;
+		ev->in_delay[idle][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+		ev->in_delay_n[idle]++;
 		st->switch_ins_timed++;
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);
+	} else if (ev->swin_on && ev->in_delay_n[1] >= 16) {
+		/* with the switch-in events, the untraced ones are out of the idle task (a CPU
+		 * whose idle task's events the kernel drops): the median of those timed, as the
+		 * per-CPU way's (on_switch()), rather than the probes' of the start */
+		r.delay_ns = in_delay(ev);
 	} else {
 		/* from another task, or from idle where the CPU's last target left it idle */
 		r.delay_ns = ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
