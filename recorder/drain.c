@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/grow.h"
 #include "recorder/carry.h"
 #include "recorder/events-priv.h"
 #include "recorder/metadata.h"
@@ -156,18 +157,8 @@ static int defer(struct wc_events *ev, const struct ring *ring, const struct per
 	size_t need = ev->deferred_len + 8 + WC_ALIGN8(h->size);
 	uint64_t c = (uint64_t)(ring - ev->rings);
 
-	if (need > ev->deferred_cap) {
-		size_t cap = ev->deferred_cap ? ev->deferred_cap : 64 << 10;
-		uint8_t *p;
-
-		while (cap < need)
-			cap *= 2;
-		p = realloc(ev->deferred, cap);
-		if (!p)
-			return -ENOMEM;
-		ev->deferred = p;
-		ev->deferred_cap = cap;
-	}
+	if (wc_grow((void **)&ev->deferred, &ev->deferred_cap, need, 1))
+		return -ENOMEM;
 	memcpy(ev->deferred + ev->deferred_len, &c, 8);
 	memcpy(ev->deferred + ev->deferred_len + 8, h, h->size);
 	ev->deferred_len = need;

@@ -107,34 +107,52 @@ static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint3
 	return 1;
 }
 
+/* The threads of process @pid: /proc/PID/task opened.  Return: it, or NULL with errno set. */
+static DIR *open_tasks(int pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	return opendir(path);
+}
+
+/* The next thread of @dir (open_tasks()).  Return: its tid, or 0 at the end. */
+static uint32_t next_tid(DIR *dir)
+{
+	struct dirent *d;
+
+	while ((d = readdir(dir))) {
+		char *end;
+		unsigned long tid = strtoul(d->d_name, &end, 10);
+
+		if (!*end && tid && tid < UINT32_MAX)
+			return (uint32_t)tid;
+	}
+	return 0;
+}
+
 /*
  * One pass over the threads of process @pid (/proc/PID/task).  Return: the threads opened
  * (0: none new, or the process is gone), or a negative errno.
  */
 static int scan_process(struct wc_events *ev, const struct wc_events_opts *o, int pid)
 {
-	char path[64];
-	struct dirent *d;
-	DIR *dir;
+	DIR *dir = open_tasks(pid);
 	int opened = 0, err = 0;
+	uint32_t tid;
 
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	dir = opendir(path);
 	if (!dir)
 		return errno == ENOENT || errno == ESRCH ? 0 : -errno;
-	while (!err && (d = readdir(dir))) {
-		char *end;
-		unsigned long tid = strtoul(d->d_name, &end, 10);
-
-		if (*end || !tid || tid > UINT32_MAX || tid_opened(ev, (uint32_t)tid))
+	while (!err && (tid = next_tid(dir))) {
+		if (tid_opened(ev, tid))
 			continue;
-		err = tid_add(ev, (uint32_t)tid);
+		err = tid_add(ev, tid);
 		if (!err)
-			err = open_task(ev, o, (uint32_t)tid);
+			err = open_task(ev, o, tid);
 		if (err > 0) {
 			opened++;
-			wc_pertask_wake_check(ev, (uint32_t)tid);
-			err = wc_pertask_wake_track(ev, (uint32_t)tid, false, 0); /* or -ENOMEM */
+			wc_pertask_wake_check(ev, tid);
+			err = wc_pertask_wake_track(ev, tid, false, 0); /* or -ENOMEM */
 		} else if (!err) {
 			ev->tasks_gone++;
 		}
@@ -426,13 +444,7 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 			 "/proc/sys/kernel/ns_last_pid not read");
 		return;
 	}
-	if (!ev->wake_targets.keys && wc_map64_init(&ev->wake_targets))
-		return;
-	for (size_t i = 0; ev->task_tids.keys && i <= ev->task_tids.mask; i++)
-		if (ev->task_tids.keys[i] != WC_MAP64_EMPTY &&
-		    !wc_map64_put(&ev->wake_targets, ev->task_tids.keys[i], 1, NULL))
-			return;
-	text = malloc(2 * size);
+	text = malloc(2 * size); /* the targets: scan_process() tracked each thread it opened */
 	if (!text || wake_filter_text(ev, o->pid_floor, text, size, &named, text + size)) {
 		free(text);
 		return;
@@ -730,19 +742,11 @@ int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n)
 	int err = 0;
 
 	for (int k = 0; ev->per_task && k < n && !err; k++) {
-		char path[64];
-		struct dirent *d;
-		DIR *dir;
+		DIR *dir = open_tasks(pids[k]);
+		uint32_t tid;
 
-		snprintf(path, sizeof(path), "/proc/%d/task", pids[k]);
-		dir = opendir(path);
-		while (dir && !err && (d = readdir(dir))) {
-			char *end;
-			unsigned long tid = strtoul(d->d_name, &end, 10);
-
-			if (!*end && tid && tid < UINT32_MAX)
-				err = wc_pertask_seen(ev, (uint32_t)tid, 0);
-		}
+		while (dir && !err && (tid = next_tid(dir)))
+			err = wc_pertask_seen(ev, tid, 0);
 		if (dir)
 			closedir(dir);
 	}

@@ -212,7 +212,7 @@ check() {
 	# shellcheck disable=SC2086
 	set -- $pp
 	if [ $# -eq 9 ]; then
-		expect "$tag: wakeups: storm-ping (tid $1) woken $2 times in its $ROUNDS turns by storm's count, $3 sched_${wk:-waking} in them and $4 sched_wakeup_new of it in the file; storm-pong (tid $5) $6 times, $7 and $8 (want equal, and 1 each)" \
+		expect "$tag: wakeups: storm-ping (tid $1) woken $2 times in its turns by storm's count, $3 sched_${wk:-waking} in them and $4 sched_wakeup_new of it in the file; storm-pong (tid $5) $6 times, $7 and $8 (want equal, and 1 each)" \
 			"$9" -eq 0
 	else
 		expect "$tag: wakeups: storm's ping and pong tids ($(head -2 "$t.tids" | tr '\n' ' '))" \
