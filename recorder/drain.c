@@ -214,6 +214,11 @@ static int on_switch_in(const struct wc_events *ev, struct ring *ring,
 	    36 + (uint64_t)ev->next_pid_off + 4 > h->size - sizeof(*h))
 		return 0;
 	memcpy(&next, p + 36 + ev->next_pid_off, 4);
+	/* the same switch timed by the previous task's own sched_switch, stamped before this
+	 * event (and its callchain's work) came: a target thread not named by the filter yet */
+	if (ring->switch_prev == (int64_t)tid && ring->switch_next == next &&
+	    ring->switch_ns <= time)
+		return 0;
 	ring->switch_prev = tid;
 	ring->switch_next = ring->last_next = next;
 	ring->switch_ns = time;
@@ -321,9 +326,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		     (err = wc_carry_in(ev->carry, ev->per_task || next < 0 ? 0 : (uint32_t)next, 0,
 					s.cpu, s.time))))
 			return err;
+		/* the same switch's switch-in event came first: its stamp is the earlier */
+		if (!(ev->swin_on && ring->switch_prev == (int64_t)s.tid &&
+		      ring->switch_next == next && ring->switch_ns <= s.time))
+			ring->switch_ns = s.time;
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
 		ring->switch_next = ring->last_next = next;
-		ring->switch_ns = s.time;
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||

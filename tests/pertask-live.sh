@@ -21,7 +21,9 @@
 #  6. WCREC_WAKE_REFRESH_MS=2 (the filter replaced every 2 ms) over a ping-pong of 20,000
 #     rounds: 1 and 2 hold, and wcrec -vv says it refreshed; its sampling event is per CPU
 #     (the default), and wcrec -vv says it dropped other tasks' samples while the storm's are
-#     kept; WCREC_FORCE_TASK_SAMPLES=1 (with 5's second recording): no such drop.
+#     kept; WCREC_FORCE_TASK_SAMPLES=1 (with 5's second recording): no such drop;
+#  7. wcdemo's ping-pong pinned to CPU 0 as a COMMAND: demo-ping's on-CPU time with the
+#     switch-in events within 5% of a recording without them.
 # The scheduler records are read raw, duplicates and all, by tests/wct-stat --sched.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -305,6 +307,23 @@ set -- $(sed -n 's/^wcrec: per-task: \([0-9]*\) of the \([0-9]*\) switch-ins tim
 expect "command-refresh: switch-ins timed by a sched_switch: ${1:-none} of ${2:-none} (at least 19 in 20)" \
 	"${1:-0}" -ge $((${2:-1} * 19 / 20))
 echo "note: command-unfiltered: $(sed -n 's/^wcrec: per-task: //p' "$tmp/command-unfiltered.err")"
+# 7. the switch-ins into threads the filter does not name yet (a COMMAND's, until a refresh):
+# both the previous thread's sched_switch and the switch-in event time them, and the earlier
+# stamp is the switch's (the other comes after the first's callchain).  wcdemo's ping-pong
+# pinned to CPU 0 (about 90,000 switches a thread in 2 s, every one traced): demo-ping's
+# on-CPU time within 5% of a recording without the switch-in events, where its threads' own
+# events alone time those switches (taking the later stamp made it 15% short: 683 ms, 795)
+for v in on WCREC_FORCE_NO_SWITCH_IN_EVENTS=1; do
+	alone_begin
+	env $([ $v = on ] || echo $v) "$WCREC" -q --per-task -o "$tmp/demo-$v.wct" -- \
+		taskset -c 0 "$B/demo/wcdemo" 2 >/dev/null 2>"$tmp/demo.err"
+	alone_end
+	"$WCA" threads "$tmp/demo-$v.wct" 2>/dev/null |
+		awk '$3 == "demo-ping" { printf "%.0f\n", $5 * 1e3; exit }' >"$tmp/demo-$v.on"
+done
+a=$(cat "$tmp/demo-on.on") b=$(cat "$tmp/demo-WCREC_FORCE_NO_SWITCH_IN_EVENTS=1.on")
+expect "demo-ping pinned: on-CPU ${a:-none} us with the switch-in events within 5% of ${b:-none} without" \
+	"${a:-0}" -ge $((${b:-1} * 95 / 100)) -a "${a:-0}" -le $((${b:-0} * 105 / 100))
 # the sampling event per CPU (the default): other tasks' samples dropped by the recorder (the
 # host's, the busy sh's: some in 0.8 s at 99 Hz a CPU), and the storm's kept
 n=$(sed -n 's/^wcrec: \([0-9]*\) samples of tasks that are not the target.*/\1/p' "$tmp/command-refresh.err")
