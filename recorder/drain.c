@@ -236,8 +236,10 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	int i, err;
 
 	memcpy(&ident, h + 1, 8);
-	if (ev->swin_on && (ident == ring->swin_id[0] || ident == ring->swin_id[1]))
+	if (ev->swin_on && (ident == ring->swin_id[0] || ident == ring->swin_id[1])) {
+		st->switch_in_events++;
 		return on_switch_in(ev, ring, h);
+	}
 	i = id_get(ev, ident);
 	if (i < 0)
 		return 0;

@@ -144,6 +144,12 @@ struct wc_events {
 	bool wake_refresh_failed;
 	bool wake_refresh_tried; /* a replacement was opened: drain.c twin() on */
 	bool swin_on;		 /* the rings' switch-in events are open (ring.swin_fd) */
+	/* the target's threads made alive in wake_targets (wc_pertask_wake_track()), that
+	 * count when the switch-in events' filter was last made, the earliest time (ns) of a
+	 * refresh of those alone (new threads to name as previous tasks), its period (ns), the
+	 * refreshes so made, and a failure (they stop at the first) */
+	uint64_t wake_added, swin_added, swin_check_ns, swin_period_ns, swin_refreshes;
+	bool swin_refresh_failed;
 	char swin_why[96];	 /* ... else why not ("" not wanted) */
 	bool wake_lost;		 /* a ring lost records since the last check (a FORK may be
 				  * among them): the floor is not raised past that period */

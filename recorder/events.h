@@ -56,6 +56,8 @@ struct wc_events_opts {
 	uint32_t pid_floor;
 	bool force_no_wake_filter;	/* test hook: act as on a kernel that refuses the filter */
 	unsigned wake_refresh_ms;	/* test hook: the filter's refresh period (0: 1 s) */
+	int switch_in_refresh_ms; /* test hook: the least time between refreshes of the
+				   * switch-in events alone (0: none; -1: 20 ms, or the above) */
 	bool force_task_samples;	/* test hook: per-task samples, not per-CPU ones */
 	bool force_no_switch_in_events; /* test hook: no per-CPU switch-in events (pertask.c) */
 };
@@ -101,6 +103,7 @@ struct wc_drain_stats {
 				    * inherited, one opened while the threads were listed): dropped */
 	uint64_t switch_ins_timed; /* per-task: SWITCH_IN records timed by a sched_switch (the
 				    * target's own, or a switch-in event's: pertask.c) */
+	uint64_t switch_in_events; /* per-task: records of the switch-in events read */
 	uint64_t wake_twins;	   /* per-task: wakeups written twice while the wakeup filter was
 				    * refreshed (drain.c twin()): dropped */
 	uint64_t samples_other;	   /* per-task, samples per CPU: those of other tasks, dropped */
@@ -152,6 +155,12 @@ int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n);
 
 /** wc_events_wake_refreshes() - how many times the wakeup filter was refreshed. */
 uint64_t wc_events_wake_refreshes(const struct wc_events *ev);
+
+/**
+ * wc_events_switch_in_refreshes() - how many times the switch-in events alone were replaced to
+ * name the target's new threads (pertask.c refilter_switch_ins()).
+ */
+uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev);
 
 /**
  * wc_events_wake_missed() - per-task events: the target's threads whose wakeups the wakeup

@@ -292,8 +292,9 @@ static int cmp_u32(const void *a, const void *b)
  * The filter of the wakeup events (wakefilter.h) into @buf (@size bytes): the target's threads
  * (ev->wake_targets) at or below @floor by name, every pid above it; the named into *@named
  * (made here; freed by the caller); the switch-in events' into @swbuf (@size bytes, "" where
- * it does not fit; NULL: none).  Return: 0, or a positive errno with ev->wake_why saying
- * why there is none.
+ * it does not fit; NULL: none), which names every live thread of the target as a previous task
+ * left out, those above @floor too (a new thread's own sched_switch times its switches).
+ * Return: 0, or a positive errno with ev->wake_why saying why there is none.
  */
 static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, size_t size,
 			    struct wc_map64 *named, char *swbuf)
@@ -309,8 +310,7 @@ static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, siz
 	}
 	for (size_t i = 0; ev->wake_targets.keys && i <= ev->wake_targets.mask; i++)
 		if (ev->wake_targets.keys[i] != WC_MAP64_EMPTY &&
-		    (ev->wake_targets.values[i] & 1) && ev->wake_targets.keys[i] <= floor &&
-		    n < ev->wake_targets.count)
+		    (ev->wake_targets.values[i] & 1) && n < ev->wake_targets.count)
 			tids[n++] = (uint32_t)ev->wake_targets.keys[i];
 	qsort(tids, n, sizeof(*tids), cmp_u32);
 	extra = wc_wake_filter("pid", tids, n, floor, buf, size);
@@ -331,6 +331,15 @@ static int wake_filter_text(struct wc_events *ev, uint32_t floor, char *buf, siz
 	ev->wake_extra = (uint64_t)extra;
 	return 0;
 }
+
+/*
+ * The least time between two refreshes of the switch-in events alone (refilter_switch_ins()),
+ * ns: a thread made during the recording is named as a previous task that much after its FORK
+ * record is drained, not at the next refresh of the wakeup filter (a second on), and until then
+ * each of its switches into another of the target's threads costs a switch-in record (1 us
+ * here) besides its own sched_switch.
+ */
+#define SWIN_PERIOD_NS 20000000ull
 
 /* The filter's room: a page, but at most 4 KiB (filter_wakeups()). */
 static size_t filter_room(void)
@@ -432,6 +441,7 @@ static void open_switch_ins(struct wc_events *ev, const struct wc_events_opts *o
 static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 {
 	size_t size = filter_room();
+	uint64_t added = ev->wake_added;
 	struct wc_map64 named;
 	char *text;
 
@@ -470,6 +480,11 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->wake_filtered = true;
 	open_switch_ins(ev, o, text + size);
 	ev->wake_period_ns = o->wake_refresh_ms ? o->wake_refresh_ms * 1000000ull : 1000000000ull;
+	ev->swin_period_ns = o->switch_in_refresh_ms >= 0
+				     ? (uint64_t)o->switch_in_refresh_ms * 1000000ull
+			     : ev->wake_period_ns < SWIN_PERIOD_NS ? ev->wake_period_ns
+								   : SWIN_PERIOD_NS;
+	ev->swin_added = added;
 	free(text);
 }
 
@@ -483,8 +498,11 @@ int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone, uint64_
 	v = wc_map64_put(&ev->wake_targets, tid, 0, &inserted);
 	if (!v)
 		return -ENOMEM;
-	if (inserted || (*v >> 1) <= time_ns)
+	if (inserted || (*v >> 1) <= time_ns) {
+		if (!gone && (inserted || !(*v & 1)))
+			ev->wake_added++; /* to be named by the switch-in events (refresh) */
 		*v = time_ns << 1 | !gone;
+	}
 	return 0;
 }
 
@@ -512,6 +530,81 @@ static uint32_t last_pid(void)
 }
 
 /*
+ * Open each ring's new switch-in event, filtered by @text and on, into @swin[] (-1 where none)
+ * and its id into @swin_id[] (swap_switch_ins() puts them in place).  Return: 0, or the
+ * first negative errno.
+ */
+static int open_switch_ins_anew(struct wc_events *ev, const char *text, int *swin,
+				uint64_t *swin_id)
+{
+	for (int c = 0; c < ev->ncpus; c++)
+		if ((swin[c] = open_switch_in(ev, c, text, true, &swin_id[c])) < 0)
+			return swin[c];
+	return 0;
+}
+
+/*
+ * With @err 0, close the old switch-in events, those of @swin[] (open_switch_ins_anew()) now
+ * the rings': the old ids stay known (swin_id[1]) for their records not drained yet, which a
+ * drain pass reads before the next refresh (drain_loop() in record.c drains, then refreshes);
+ * a switch both timed keeps the earlier stamp, the same (on_switch_in()).  Else close the new.
+ */
+static void swap_switch_ins(struct wc_events *ev, const int *swin, const uint64_t *swin_id,
+			    int err)
+{
+	for (int c = 0; c < ev->ncpus; c++) {
+		if (swin[c] < 0)
+			continue;
+		close(err ? swin[c] : ev->rings[c].swin_fd);
+		if (!err) {
+			ev->rings[c].swin_fd = swin[c];
+			ev->rings[c].swin_id[1] = ev->rings[c].swin_id[0];
+			ev->rings[c].swin_id[0] = swin_id[c];
+		}
+	}
+}
+
+/*
+ * Replace the switch-in events alone, their filter naming the target's threads made since
+ * it was set (wake_filter_text(); the floor stays: the wakeups' filter is untouched).
+ * Return: 0, or a negative errno: the old events stay, and no such refresh is tried again.
+ */
+static int refilter_switch_ins(struct wc_events *ev)
+{
+	int *swin = malloc((size_t)ev->ncpus * sizeof(*swin));
+	uint64_t *swin_id = calloc((size_t)ev->ncpus, sizeof(*swin_id));
+	size_t size = filter_room();
+	char *text = malloc(2 * size);
+	uint64_t added = ev->wake_added;
+	struct wc_map64 named = { 0 };
+	int err = 0;
+
+	for (int c = 0; swin && c < ev->ncpus; c++)
+		swin[c] = -1;
+	if (!swin || !swin_id || !text)
+		err = -ENOMEM;
+	if (!err)
+		err = -wake_filter_text(ev, ev->wake_above, text, size, &named, text + size);
+	wc_map64_fini(&named);
+	if (!err && !text[size])
+		err = -ENOSPC; /* no room for the switch-in events' filter */
+	if (!err)
+		err = open_switch_ins_anew(ev, text + size, swin, swin_id);
+	if (swin)
+		swap_switch_ins(ev, swin, swin_id, err);
+	if (err)
+		ev->swin_refresh_failed = true;
+	else {
+		ev->swin_added = added;
+		ev->swin_refreshes++;
+	}
+	free(text);
+	free(swin);
+	free(swin_id);
+	return err;
+}
+
+/*
  * Replace the wakeup events with events whose filter takes the pids above @floor, the
  * target's threads at or below it by name: each new one opened, into its CPU's ring, filtered
  * and enabled before the old one is closed, so that no wakeup goes unrecorded between; the
@@ -527,6 +620,7 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 	size_t size = filter_room();
 	char *text = malloc(2 * size);
 	struct wc_map64 named = { 0 };
+	uint64_t added = ev->wake_added;
 
 	if (!ev->wake_old_ids)
 		ev->wake_old_ids = calloc((size_t)nfd, sizeof(*ev->wake_old_ids));
@@ -561,19 +655,10 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 			 ioctl(fresh[k], PERF_EVENT_IOC_ENABLE, 0))
 			err = -errno;
 	}
-	for (int c = 0; !err && ev->swin_on && c < ev->ncpus; c++) /* the switch-in events */
-		if ((swin[c] = open_switch_in(ev, c, text + size, true, &swin_id[c])) < 0)
-			err = swin[c];
-	for (int c = 0; ev->swin_on && c < ev->ncpus; c++) {
-		if (swin[c] < 0)
-			continue;
-		close(err ? swin[c] : ev->rings[c].swin_fd);
-		if (!err) {
-			ev->rings[c].swin_fd = swin[c];
-			ev->rings[c].swin_id[1] = ev->rings[c].swin_id[0];
-			ev->rings[c].swin_id[0] = swin_id[c];
-		}
-	}
+	if (!err && ev->swin_on)
+		err = open_switch_ins_anew(ev, text + size, swin, swin_id);
+	if (ev->swin_on)
+		swap_switch_ins(ev, swin, swin_id, err);
 	for (int k = 0; k < nfd; k++) { /* all on: the old off (or, failed, the new) */
 		uint64_t id;
 
@@ -590,6 +675,7 @@ static int refilter(struct wc_events *ev, uint32_t floor)
 		ev->wake_named = named;
 		ev->wake_above = floor;
 		ev->wake_refreshes++;
+		ev->swin_added = added;
 	}
 out:
 	if (err) {
@@ -614,8 +700,16 @@ int wc_events_refresh_wakeups(struct wc_events *ev)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (now < ev->wake_check_ns)
+	if (now < ev->wake_check_ns) {
+		/* new threads of the target to name as previous tasks: the switch-in events
+		 * alone, sooner (a failure is not the wakeups': those refreshes go on) */
+		if (ev->swin_on && !ev->swin_refresh_failed && ev->swin_period_ns &&
+		    ev->wake_added != ev->swin_added && now >= ev->swin_check_ns) {
+			refilter_switch_ins(ev);
+			ev->swin_check_ns = now + ev->swin_period_ns;
+		}
 		return 0;
+	}
 	last = last_pid();
 	if (!last)
 		return 0;
@@ -761,6 +855,11 @@ bool wc_events_per_task(const struct wc_events *ev)
 uint64_t wc_events_wake_refreshes(const struct wc_events *ev)
 {
 	return ev->wake_refreshes;
+}
+
+uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev)
+{
+	return ev->swin_refreshes;
 }
 
 uint64_t wc_events_wake_missed(const struct wc_events *ev)

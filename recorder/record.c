@@ -162,6 +162,10 @@ static void read_pid_floor(struct wc_events_opts *eo)
 	eo->pid_floor = (uint32_t)v;
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
 	eo->wake_refresh_ms = ms ? (unsigned)strtoul(ms, NULL, 10) : 0;
+	ms = getenv("WCREC_SWITCH_IN_REFRESH_MS");
+	eo->switch_in_refresh_ms = ms ? (int)strtol(ms, NULL, 10) : -1;
+	if (eo->switch_in_refresh_ms < -1)
+		eo->switch_in_refresh_ms = -1;
 	eo->force_task_samples = getenv("WCREC_FORCE_TASK_SAMPLES") != NULL;
 	eo->force_no_switch_in_events = getenv("WCREC_FORCE_NO_SWITCH_IN_EVENTS") != NULL;
 }
@@ -729,8 +733,9 @@ static void print_details(const struct rec *r, uint64_t events)
 	if (wc_events_per_task(r->ev) && ds->switch_ins)
 		fprintf(stderr,
 			"wcrec: per-task: %" PRIu64 " of the %" PRIu64
-			" switch-ins timed by a sched_switch, the others placed by the delay measured\n",
-			ds->switch_ins_timed, ds->switch_ins);
+			" switch-ins timed by a sched_switch, the others placed by the delay measured; "
+			"%" PRIu64 " records of the switch-in events\n",
+			ds->switch_ins_timed, ds->switch_ins, ds->switch_in_events);
 	if (ds->samples_other)
 		fprintf(stderr,
 			"wcrec: %" PRIu64
@@ -742,6 +747,11 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: the wakeup filter refreshed %" PRIu64 " times; %" PRIu64
 			" wakeups written twice meanwhile, kept once\n",
 			wc_events_wake_refreshes(r->ev), ds->wake_twins);
+	if (wc_events_switch_in_refreshes(r->ev))
+		fprintf(stderr,
+			"wcrec: the switch-in events refreshed %" PRIu64
+			" times more, to name new threads of the target\n",
+			wc_events_switch_in_refreshes(r->ev));
 	if (ds->second_sets)
 		fprintf(stderr,
 			"wcrec: %" PRIu64 " records of threads' second sets of events dropped "

@@ -23,7 +23,10 @@
 #     (the default), and wcrec -vv says it dropped other tasks' samples while the storm's are
 #     kept; WCREC_FORCE_TASK_SAMPLES=1 (with 5's second recording): no such drop;
 #  7. wcdemo's ping-pong pinned to CPU 0 as a COMMAND: demo-ping's on-CPU time with the
-#     switch-in events within 5% of a recording without them.
+#     switch-in events within 5% of a recording without them; its threads, made under the
+#     recording, named by the switch-in events' own refresh (wcrec -vv says so): at most 20%
+#     of the switches write a switch-in record, where with WCREC_SWITCH_IN_REFRESH_MS=0 (no
+#     such refresh: named at the wakeup filter's, a second on) at least 35% do.
 # The scheduler records are read raw, duplicates and all, by tests/wct-stat --sched.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
@@ -313,10 +316,10 @@ echo "note: command-unfiltered: $(sed -n 's/^wcrec: per-task: //p' "$tmp/command
 # pinned to CPU 0 (about 90,000 switches a thread in 2 s, every one traced): demo-ping's
 # on-CPU time within 5% of a recording without the switch-in events, where its threads' own
 # events alone time those switches (taking the later stamp made it 15% short: 683 ms, 795)
-for v in on WCREC_FORCE_NO_SWITCH_IN_EVENTS=1; do
+for v in on WCREC_FORCE_NO_SWITCH_IN_EVENTS=1 WCREC_SWITCH_IN_REFRESH_MS=0; do
 	alone_begin
-	env $([ $v = on ] || echo $v) "$WCREC" -q --per-task -o "$tmp/demo-$v.wct" -- \
-		taskset -c 0 "$B/demo/wcdemo" 2 >/dev/null 2>"$tmp/demo.err"
+	env $([ $v = on ] || echo $v) "$WCREC" -vv --per-task -o "$tmp/demo-$v.wct" -- \
+		taskset -c 0 "$B/demo/wcdemo" 2 >/dev/null 2>"$tmp/demo-$v.err"
 	alone_end
 	"$WCA" threads "$tmp/demo-$v.wct" 2>/dev/null |
 		awk '$3 == "demo-ping" { printf "%.0f\n", $5 * 1e3; exit }' >"$tmp/demo-$v.on"
@@ -324,6 +327,20 @@ done
 a=$(cat "$tmp/demo-on.on") b=$(cat "$tmp/demo-WCREC_FORCE_NO_SWITCH_IN_EVENTS=1.on")
 expect "demo-ping pinned: on-CPU ${a:-none} us with the switch-in events within 5% of ${b:-none} without" \
 	"${a:-0}" -ge $((${b:-1} * 95 / 100)) -a "${a:-0}" -le $((${b:-0} * 105 / 100))
+# ... and the threads wcdemo makes are named as previous tasks by a refresh of the switch-in
+# events alone, soon after their FORK records are drained (not at the wakeup filter's refresh,
+# a second on): the switches between them then write no switch-in record.  By hand: 4,247
+# records for 90,487 switches (5%); with WCREC_SWITCH_IN_REFRESH_MS=0 (no such refresh)
+# 44,477 for 83,990 (53%)
+swin_share() { # swin_share V: "RECORDS SWITCHES" of the demo's run V
+	echo "$(sed -n 's/.*; \([0-9]*\) records of the switch-in events$/\1/p' "$tmp/demo-$1.err")" \
+		"$(sed -n 's/^wcrec: .*wct: [0-9.]* s, \([0-9]*\) switches.*/\1/p' "$tmp/demo-$1.err")"
+}
+set -- $(swin_share on) $(swin_share WCREC_SWITCH_IN_REFRESH_MS=0)
+expect "demo pinned: switch-in records ${1:-none} of ${2:-none} switches (at most 20%), without the refresh of new threads ${3:-none} of ${4:-none} (at least 35%)" \
+	-n "${4:-}" -a "$((${1:-1} * 5))" -le "${2:-0}" -a "$((${3:-0} * 100))" -ge "$((${4:-1} * 35))"
+n=$(sed -n 's/^wcrec: the switch-in events refreshed \([0-9]*\) times more.*/\1/p' "$tmp/demo-on.err")
+expect "demo pinned: the switch-in events refreshed for new threads (${n:-0} times)" "${n:-0}" -gt 0
 # the sampling event per CPU (the default): other tasks' samples dropped by the recorder (the
 # host's, the busy sh's: some in 0.8 s at 99 Hz a CPU), and the storm's kept
 n=$(sed -n 's/^wcrec: \([0-9]*\) samples of tasks that are not the target.*/\1/p' "$tmp/command-refresh.err")
