@@ -150,11 +150,11 @@ struct wc_events {
 	 * refreshes so made, and a failure (they stop at the first) */
 	uint64_t wake_added, swin_added, swin_check_ns, swin_period_ns, swin_refreshes;
 	bool swin_refresh_failed;
-	char swin_why[96];	 /* ... else why not ("" not wanted) */
-	bool wake_lost;		 /* a ring lost records since the last check (a FORK may be
-				  * among them): the floor is not raised past that period */
-	uint64_t *wake_old_ids;	 /* the ids of the events closed at the last refresh, forgotten at
-				  * the next (their records drained by then) */
+	char swin_why[96];	/* ... else why not ("" not wanted) */
+	bool wake_lost;		/* a ring lost records since the last check (a FORK may be
+				 * among them): the floor is not raised past that period */
+	uint64_t *wake_old_ids; /* the ids of the events closed at the last refresh, forgotten at
+				 * the next (their records drained by then) */
 	size_t nwake_old_ids;
 	uint64_t wake_missed; /* target threads at or below wake_above the filter does not name
 			       * (made after a wrap of the pids): their wakeups filtered out */

@@ -56,8 +56,8 @@ struct wc_events_opts {
 	uint32_t pid_floor;
 	bool force_no_wake_filter;	/* test hook: act as on a kernel that refuses the filter */
 	unsigned wake_refresh_ms;	/* test hook: the filter's refresh period (0: 1 s) */
-	int switch_in_refresh_ms; /* test hook: the least time between refreshes of the
-				   * switch-in events alone (0: none; -1: 20 ms, or the above) */
+	int switch_in_refresh_ms;	/* test hook: the least time between refreshes of the
+					 * switch-in events alone (0: none; -1: 20 ms, or the above) */
 	bool force_task_samples;	/* test hook: per-task samples, not per-CPU ones */
 	bool force_no_switch_in_events; /* test hook: no per-CPU switch-in events (pertask.c) */
 };

@@ -549,8 +549,7 @@ static int open_switch_ins_anew(struct wc_events *ev, const char *text, int *swi
  * drain pass reads before the next refresh (drain_loop() in record.c drains, then refreshes);
  * a switch both timed keeps the earlier stamp, the same (on_switch_in()).  Else close the new.
  */
-static void swap_switch_ins(struct wc_events *ev, const int *swin, const uint64_t *swin_id,
-			    int err)
+static void swap_switch_ins(struct wc_events *ev, const int *swin, const uint64_t *swin_id, int err)
 {
 	for (int c = 0; c < ev->ncpus; c++) {
 		if (swin[c] < 0)
