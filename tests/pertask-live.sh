@@ -23,7 +23,7 @@
 #     (the default), and wcrec -vv says it dropped other tasks' samples while the storm's are
 #     kept; WCREC_FORCE_TASK_SAMPLES=1 (with 5's second recording): no such drop;
 #  7. wcdemo's ping-pong pinned to CPU 0 as a COMMAND: demo-ping's on-CPU time with the
-#     switch-in events within 5% of a recording without them; its threads, made under the
+#     switch-in events within 10% of a recording without them; its threads, made under the
 #     recording, named by the switch-in events' own refresh (wcrec -vv says so): at most 20%
 #     of the switches write a switch-in record, where with WCREC_SWITCH_IN_REFRESH_MS=0 (no
 #     such refresh: named at the wakeup filter's, a second on) at least 35% do.
@@ -314,8 +314,10 @@ echo "note: command-unfiltered: $(sed -n 's/^wcrec: per-task: //p' "$tmp/command
 # both the previous thread's sched_switch and the switch-in event time them, and the earlier
 # stamp is the switch's (the other comes after the first's callchain).  wcdemo's ping-pong
 # pinned to CPU 0 (about 90,000 switches a thread in 2 s, every one traced): demo-ping's
-# on-CPU time within 5% of a recording without the switch-in events, where its threads' own
-# events alone time those switches (taking the later stamp made it 15% short: 683 ms, 795)
+# on-CPU time within 10% of a recording without the switch-in events, where its threads' own
+# events alone time those switches (taking the later stamp made it 15% short: 683 ms, 795).
+# Two runs of the demo differ by themselves: 527 ms against 527 by hand, 513 against 527, 528
+# against 518 (ASan) and 500 against 528 (a fresh clone's CI run) this session, so not 5%
 for v in on WCREC_FORCE_NO_SWITCH_IN_EVENTS=1 WCREC_SWITCH_IN_REFRESH_MS=0; do
 	alone_begin
 	env $([ $v = on ] || echo $v) "$WCREC" -vv --per-task -o "$tmp/demo-$v.wct" -- \
@@ -325,8 +327,8 @@ for v in on WCREC_FORCE_NO_SWITCH_IN_EVENTS=1 WCREC_SWITCH_IN_REFRESH_MS=0; do
 		awk '$3 == "demo-ping" { printf "%.0f\n", $5 * 1e3; exit }' >"$tmp/demo-$v.on"
 done
 a=$(cat "$tmp/demo-on.on") b=$(cat "$tmp/demo-WCREC_FORCE_NO_SWITCH_IN_EVENTS=1.on")
-expect "demo-ping pinned: on-CPU ${a:-none} us with the switch-in events within 5% of ${b:-none} without" \
-	"${a:-0}" -ge $((${b:-1} * 95 / 100)) -a "${a:-0}" -le $((${b:-0} * 105 / 100))
+expect "demo-ping pinned: on-CPU ${a:-none} us with the switch-in events within 10% of ${b:-none} without" \
+	"${a:-0}" -ge $((${b:-1} * 90 / 100)) -a "${a:-0}" -le $((${b:-0} * 110 / 100))
 # ... and the threads wcdemo makes are named as previous tasks by a refresh of the switch-in
 # events alone, soon after their FORK records are drained (not at the wakeup filter's refresh,
 # a second on): the switches between them then write no switch-in record.  By hand: 4,247
