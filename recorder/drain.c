@@ -444,24 +444,51 @@ static int on_mmap2(struct wc_events *ev, struct wc_writer *w, const struct perf
 	return wc_writer_add(w, &m);
 }
 
-/*
- * The median delay of a switch-in record after the switch-out record, ns (the middle of its bin):
- * over the switches from the idle task when there are 16 of them or more (the untraced ones
- * are from idle here), else over the others when there are 16, else 0.
- */
-static uint32_t in_delay(const struct wc_events *ev)
+/* The median of the @n delays of histogram @h (ns: the middle of its bin), 0 when @n < 16. */
+static uint32_t median_delay(const uint64_t h[WC_IN_DELAY_BINS], uint64_t n)
 {
-	int k = ev->in_delay_n[1] >= 16 ? 1 : ev->in_delay_n[0] >= 16 ? 0 : -1;
 	uint64_t seen = 0;
 
-	if (k < 0)
+	if (n < 16)
 		return 0;
 	for (int b = 0; b < WC_IN_DELAY_BINS; b++) {
-		seen += ev->in_delay[k][b];
-		if (seen * 2 >= ev->in_delay_n[k])
+		seen += h[b];
+		if (seen * 2 >= n)
 			return (uint32_t)(b * WC_IN_DELAY_BIN_NS + WC_IN_DELAY_BIN_NS / 2);
 	}
 	return 0;
+}
+
+/*
+ * The delay an untraced switch-in is placed by, ns (wcanalyze ends the off-CPU interval that
+ * much before the record): the median delay of the switch-in record after the switch-out
+ * record of the switches a sched_switch showed, from the idle task when @from_idle, else from
+ * another task.  Those of the switch-in's own CPU (@ring; NULL: none) first, where 16 have been
+ * seen: that CPU's, then the other kind of that CPU's, then every CPU's of the same kind, then
+ * of the other; 0 when none has 16.
+ *
+ * The CPU's own come first because the delay is the CPU's.  On this project's VMs, with
+ * tests/nap's 50 us naps pinned to CPU 1 beside the recorder (tests/analyze-live.sh, 1e), the
+ * switches out of CPU 0's idle task, which idles there, took 2.7 to 4.4 us from record to
+ * record, and the untraced switch-ins out of CPU 1's idle task 0.3 to 0.7 us from the
+ * tracepoint (bpftrace's stamp, its own cost taken off): placed by every CPU's switches out of
+ * idle, they came 2.4 to 2.6 us early each; by CPU 1's own switches from a task, 0.6 us.  A
+ * switch from a task writes its switch-out record within that delay, which an untraced one
+ * does not: that kind comes out a few hundred ns long.
+ */
+static uint32_t in_delay(const struct wc_events *ev, const struct ring *ring, int from_idle)
+{
+	uint32_t d = 0;
+
+	if (ring)
+		d = median_delay(ring->in_delay[from_idle], ring->in_delay_n[from_idle]);
+	if (!d && ring)
+		d = median_delay(ring->in_delay[!from_idle], ring->in_delay_n[!from_idle]);
+	if (!d)
+		d = median_delay(ev->in_delay[from_idle], ev->in_delay_n[from_idle]);
+	if (!d)
+		d = median_delay(ev->in_delay[!from_idle], ev->in_delay_n[!from_idle]);
+	return d;
 }
 
 /* The switch-in @r tells: its time less its delay, as wcanalyze takes it. */
@@ -507,15 +534,20 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		uint64_t d = r.time_ns - ring->out_ns, bin = d / WC_IN_DELAY_BIN_NS;
 
 		if (ring->out_ns && ring->out_ns <= r.time_ns) {
-			ev->in_delay[prev == 0]
-				    [bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
-			ev->in_delay_n[prev == 0]++;
+			int idle = prev == 0;
+
+			if (bin >= WC_IN_DELAY_BINS)
+				bin = WC_IN_DELAY_BINS - 1;
+			ev->in_delay[idle][bin]++;
+			ev->in_delay_n[idle]++;
+			ring->in_delay[idle][bin]++;
+			ring->in_delay_n[idle]++;
 		}
 		ring->out_ns = 0;
 		return 0;
 	}
 	ring->out_ns = 0;
-	r.delay_ns = in_delay(ev);
+	r.delay_ns = in_delay(ev, ring, r.prev_tid == 0);
 	ring->rt_kept_tid = 0;
 	st->switch_ins++;
 	if (ev->carry && wc_carry_in(ev->carry, r.tid, r.pid, r.cpu, switched_at(&r)))
@@ -550,27 +582,36 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		 r.time_ns >= ring->switch_ns;
 	r.prev_pid = r.prev_tid = UINT32_MAX - 1; /* not told by per-task records */
 	if (traced) {
-		/* from the sched_switch: the delay an untraced one is placed by (in_delay()), from
-		 * the idle task apart (the switch-in events see those: their tid is 0) */
-		uint64_t bin = (r.time_ns - ring->switch_ns) / WC_IN_DELAY_BIN_NS;
+		/* from the sched_switch: exact.  The delay an untraced one is placed by
+		 * (in_delay()), from the idle task apart (the switch-in events see those: their tid
+		 * is 0), is measured from the switch-out record where the previous task is the
+		 * target's (its sched_switch's callchain came before), else from the switch-in
+		 * event, which takes none */
+		uint64_t from =
+			ring->out_ns && ring->out_ns <= r.time_ns ? ring->out_ns : ring->switch_ns;
+		uint64_t bin = (r.time_ns - from) / WC_IN_DELAY_BIN_NS;
 		int idle = ring->switch_prev == 0;
 
-		ev->in_delay[idle][bin < WC_IN_DELAY_BINS ? bin : WC_IN_DELAY_BINS - 1]++;
+		if (bin >= WC_IN_DELAY_BINS)
+			bin = WC_IN_DELAY_BINS - 1;
+		ev->in_delay[idle][bin]++;
 		ev->in_delay_n[idle]++;
+		ring->in_delay[idle][bin]++;
+		ring->in_delay_n[idle]++;
 		st->switch_ins_timed++;
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);
-	} else if (ev->swin_on && ev->in_delay_n[1] >= 16) {
+	} else if (ev->swin_on && (r.delay_ns = in_delay(ev, ring, 1))) {
 		/* with the switch-in events, the untraced ones are out of the idle task (a CPU
-		 * whose idle task's events the kernel drops): the median of those timed, as the
-		 * per-CPU way's (on_switch()), rather than the probes' of the start */
-		r.delay_ns = in_delay(ev);
+		 * whose idle task's events the kernel drops): the median of those timed, this
+		 * CPU's first, as the per-CPU way's (on_switch()), rather than the probes' of the
+		 * start */
 	} else {
 		/* from another task, or from idle where the CPU's last target left it idle */
 		r.delay_ns = ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
 		if (!r.delay_ns)
-			r.delay_ns = in_delay(ev);
+			r.delay_ns = in_delay(ev, NULL, 1);
 	}
 	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;

@@ -18,6 +18,19 @@
 	(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |           \
 	 PERF_SAMPLE_PERIOD)
 
+/*
+ * How long after its switch-out record the kernel writes the switch-in record of the same
+ * switch (the context switch lies between): a histogram over the switches a sched_switch
+ * showed too, per CPU (struct ring) and over all CPUs (struct wc_events), [0] of those from
+ * another task, [1] of those from the idle task; bins of WC_IN_DELAY_BIN_NS, the last one for
+ * all longer.  The switch-out record is written after
+ * the sched_switch event (prepare_task_switch() in kernel/sched/core.c), so after our own
+ * event's work on it (its callchain): where the kernel drops that event, the switch-out
+ * record (dropped too) would have come at about the time of the switch.
+ */
+#define WC_IN_DELAY_BINS   128
+#define WC_IN_DELAY_BIN_NS 125
+
 struct ring {
 	int cpu;
 	int fd; /* owner of the buffer */
@@ -53,8 +66,10 @@ struct ring {
 	int swin_fd;
 	uint64_t swin_id[2];
 	uint32_t probe_idle_ns,
-		probe_task_ns; /* probe.c: the switch-in records' delay after a
-				* switch from idle, from another process; 0 unknown */
+		probe_task_ns;			/* probe.c: the switch-in records' delay after a
+						 * switch from idle, from another process; 0 unknown */
+	uint64_t in_delay[2][WC_IN_DELAY_BINS]; /* drain.c: this CPU's (see above) */
+	uint64_t in_delay_n[2];
 	/* seam.c: records moved out of the ring while a rotation held the drain, older than
 	 * what the ring holds; drained first (bytes; owned) */
 	uint8_t *spill;
@@ -63,18 +78,6 @@ struct ring {
 
 /* seam.c: at most this many bytes spilled per ring during one rotation */
 #define WC_SPILL_MAX (512ull << 20)
-
-/*
- * How long after its switch-out record the kernel writes the switch-in record of the same
- * switch (the context switch lies between): a histogram over the switches a sched_switch
- * showed too, [0] of those from another task, [1] of those from the idle task; bins of
- * WC_IN_DELAY_BIN_NS, the last one for all longer.  The switch-out record is written after
- * the sched_switch event (prepare_task_switch() in kernel/sched/core.c), so after our own
- * event's work on it (its callchain): where the kernel drops that event, the switch-out
- * record (dropped too) would have come at about the time of the switch.
- */
-#define WC_IN_DELAY_BINS   128
-#define WC_IN_DELAY_BIN_NS 125
 
 struct set_slot {
 	uint64_t key; /* tid << 24 | ring << 8 | event + 1; 0: empty */

@@ -21,9 +21,8 @@
  * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
  * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
  * With --runtime, the sched_stat_runtime events and the samples, one line each (print_runtime()).
- * With --sched, the scheduler events, one line each, as the file holds them (print_sched()).
- * usage: wct-stat FILE [MAPNAME]
- *        wct-stat --ksyms FILE
+ * With --sched, the scheduler events, one line each, as the file holds them (print_sched(); a
+ * SWITCH_IN line ends with its delay_ns). usage: wct-stat FILE [MAPNAME] wct-stat --ksyms FILE
  *        wct-stat --runtime FILE
  *        wct-stat --sched FILE
  */
@@ -299,7 +298,7 @@ static int32_t payload_pid(uint32_t id, int at)
  * wct-stat --sched FILE: every scheduler record in the file's order, duplicates included:
  * "switch TIME CPU TID PID" (a sched_switch: TID is the task switched out), "WAKE TIME CPU
  * TID PID WOKEN" (WAKE waking, wakeup or wakeup_new: TID the task it fired in, WOKEN the pid
- * field, the task woken), "switch_in TIME CPU TID PID" (a SWITCH_IN record: TID switched
+ * field, the task woken), "switch_in TIME CPU TID PID DELAY_NS" (a SWITCH_IN record: TID switched
  * in), "carried TIME CPU TID PID on|off|wake SINCE" (a CARRIED record: wake, a wakeup's, TID
  * the waker) and "lost TIME CPU N" (a LOST record).  Return: the exit status.
  */
@@ -350,8 +349,8 @@ static int print_sched(const char *path)
 		} else if (h->type == WC_REC_SWITCH_IN) {
 			const struct wc_rec_switch_in *x = (const void *)h;
 
-			printf("switch_in %llu %u %u %u\n", (unsigned long long)x->time_ns, x->cpu,
-			       x->tid, x->pid);
+			printf("switch_in %llu %u %u %u %u\n", (unsigned long long)x->time_ns,
+			       x->cpu, x->tid, x->pid, x->delay_ns);
 		} else if (h->type == WC_REC_LOST) {
 			const struct wc_rec_lost *x = (const void *)h;
 
