@@ -472,7 +472,7 @@ static uint32_t median_delay(const uint64_t h[WC_IN_DELAY_BINS], uint64_t n)
  * switches out of CPU 0's idle task, which idles there, took 2.7 to 4.4 us from record to
  * record, and the untraced switch-ins out of CPU 1's idle task 0.3 to 0.7 us from the
  * tracepoint (bpftrace's stamp, its own cost taken off): placed by every CPU's switches out of
- * idle, they came 2.4 to 2.6 us early each; by CPU 1's own switches from a task, 0.6 us.  A
+ * idle, they came 2.4 to 2.6 us early each; by CPU 1's own switches from a task, 0.58 to 0.79.  A
  * switch from a task writes its switch-out record within that delay, which an untraced one
  * does not: that kind comes out a few hundred ns long.
  */
@@ -602,16 +602,19 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
 						: UINT32_MAX);
-	} else if (ev->swin_on && (r.delay_ns = in_delay(ev, ring, 1))) {
+	} else {
 		/* with the switch-in events, the untraced ones are out of the idle task (a CPU
 		 * whose idle task's events the kernel drops): the median of those timed, this
-		 * CPU's first, as the per-CPU way's (on_switch()), rather than the probes' of the
-		 * start */
-	} else {
-		/* from another task, or from idle where the CPU's last target left it idle */
-		r.delay_ns = ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
+		 * CPU's first, out of idle or else from a task (in_delay()), as the per-CPU way's
+		 * (on_switch()), rather than the probes' of the start.  Without them, or before 16
+		 * are timed, the probes' (probe.c): from idle where the CPU's last target left it
+		 * idle, else from another task; where they failed, the median all the same */
+		r.delay_ns = ev->swin_on ? in_delay(ev, ring, 1) : 0;
 		if (!r.delay_ns)
-			r.delay_ns = in_delay(ev, NULL, 1);
+			r.delay_ns =
+				ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
+		if (!r.delay_ns)
+			r.delay_ns = in_delay(ev, ring, 1);
 	}
 	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;

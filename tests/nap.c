@@ -33,7 +33,8 @@ int main(int argc, char **argv)
 	long long stop, naps = 0;
 	struct timespec d;
 
-	if (argc != 3 || *end1 || *end2 || us <= 0 || us >= 1000000 || secs <= 0 || secs > 3600) {
+	if (argc != 3 || *end1 || *end2 || us <= 0 || us >= 1000000 ||
+	    !(secs > 0 && secs <= 3600)) {
 		fprintf(stderr, "usage: nap US SECONDS (0 < US < 1000000, 0 < SECONDS <= 3600)\n");
 		return 2;
 	}

@@ -21,8 +21,10 @@
  * With --ksyms, only the KSYM records, as "ksym 0xSTART 0xEND NAME [MODULE]", and the kernel
  * addresses of every callchain, as "kip 0xADDR" (once per callchain that holds them).
  * With --runtime, the sched_stat_runtime events and the samples, one line each (print_runtime()).
- * With --sched, the scheduler events, one line each, as the file holds them (print_sched(); a
- * SWITCH_IN line ends with its delay_ns). usage: wct-stat FILE [MAPNAME] wct-stat --ksyms FILE
+ * With --sched, the scheduler events, one line each, as the file holds them (print_sched():
+ * a SWITCH_IN's line ends with its delay_ns).
+ * usage: wct-stat FILE [MAPNAME]
+ *        wct-stat --ksyms FILE
  *        wct-stat --runtime FILE
  *        wct-stat --sched FILE
  */
