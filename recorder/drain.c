@@ -491,6 +491,20 @@ static uint32_t in_delay(const struct wc_events *ev, const struct ring *ring, in
 	return d;
 }
 
+/* Count delay @d (ns) of a traced switch on @ring's CPU, from the idle task when @from_idle, in
+ * that CPU's histogram and in every CPU's (events-priv.h). */
+static void count_delay(struct wc_events *ev, struct ring *ring, int from_idle, uint64_t d)
+{
+	uint64_t bin = d / WC_IN_DELAY_BIN_NS;
+
+	if (bin >= WC_IN_DELAY_BINS)
+		bin = WC_IN_DELAY_BINS - 1;
+	ev->in_delay[from_idle][bin]++;
+	ev->in_delay_n[from_idle]++;
+	ring->in_delay[from_idle][bin]++;
+	ring->in_delay_n[from_idle]++;
+}
+
 /* The switch-in @r tells: its time less its delay, as wcanalyze takes it. */
 static uint64_t switched_at(const struct wc_rec_switch_in *r)
 {
@@ -531,18 +545,8 @@ static int on_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	/* its sched_switch was traced; a prev of -1 is a task exiting (its pid detached:
 	 * perf_event_pid_type() in kernel/events/core.c), the one that sched_switch named */
 	if (prev == (int64_t)r.prev_tid || (prev > 0 && r.prev_tid == UINT32_MAX)) {
-		uint64_t d = r.time_ns - ring->out_ns, bin = d / WC_IN_DELAY_BIN_NS;
-
-		if (ring->out_ns && ring->out_ns <= r.time_ns) {
-			int idle = prev == 0;
-
-			if (bin >= WC_IN_DELAY_BINS)
-				bin = WC_IN_DELAY_BINS - 1;
-			ev->in_delay[idle][bin]++;
-			ev->in_delay_n[idle]++;
-			ring->in_delay[idle][bin]++;
-			ring->in_delay_n[idle]++;
-		}
+		if (ring->out_ns && ring->out_ns <= r.time_ns)
+			count_delay(ev, ring, prev == 0, r.time_ns - ring->out_ns);
 		ring->out_ns = 0;
 		return 0;
 	}
@@ -589,15 +593,8 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		 * event, which takes none */
 		uint64_t from =
 			ring->out_ns && ring->out_ns <= r.time_ns ? ring->out_ns : ring->switch_ns;
-		uint64_t bin = (r.time_ns - from) / WC_IN_DELAY_BIN_NS;
-		int idle = ring->switch_prev == 0;
 
-		if (bin >= WC_IN_DELAY_BINS)
-			bin = WC_IN_DELAY_BINS - 1;
-		ev->in_delay[idle][bin]++;
-		ev->in_delay_n[idle]++;
-		ring->in_delay[idle][bin]++;
-		ring->in_delay_n[idle]++;
+		count_delay(ev, ring, ring->switch_prev == 0, r.time_ns - from);
 		st->switch_ins_timed++;
 		r.delay_ns = (uint32_t)(r.time_ns - ring->switch_ns < UINT32_MAX
 						? r.time_ns - ring->switch_ns
