@@ -263,6 +263,22 @@ check() {
 }
 
 [ -x "$STORM" ] || { echo "FAIL no $STORM: make check builds it"; exit 1; }
+# The pids must not wrap at pid_max during a recording: the wakeup filter takes the pids above
+# the last one handed out when the target was listed, and a thread made with a pid below it is
+# missed until the next refresh takes every pid (wcrec warns, wcrec(1) "Per-task events").  A
+# fresh clone's CI run reached pid 32,726 (pid_max 32,768) by the second recording, the storm's
+# tids went from 379, and none of their wakeups was in the file.  This script makes about 8,000
+# tasks: where fewer than 20,000 pids are left, the next ones start low again (ns_last_pid,
+# which CRIU sets; the kernel skips the pids in use), before anything here starts.
+pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 0)
+last_pid=$(cut -d' ' -f5 /proc/loadavg)
+if [ "$pid_max" -gt 0 ] && [ $((pid_max - last_pid)) -lt 20000 ]; then
+	if echo 300 >/proc/sys/kernel/ns_last_pid 2>/dev/null; then
+		echo "note: pids from $last_pid of $pid_max: the next ones start from 300 again (ns_last_pid)"
+	else
+		echo "note: pids from $last_pid of $pid_max, and ns_last_pid not writable: they may wrap in a recording"
+	fi
+fi
 # the busy non-target: niced, as it need only be there, preempted often, not slow the rest
 nice -n 19 sh -c 'while :; do :; done' &
 busy=$!
