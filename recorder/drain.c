@@ -467,14 +467,15 @@ static uint32_t median_delay(const uint64_t h[WC_IN_DELAY_BINS], uint64_t n)
  * seen: that CPU's, then the other kind of that CPU's, then every CPU's of the same kind, then
  * of the other; 0 when none has 16.
  *
- * The CPU's own come first because the delay is the CPU's.  On this project's VMs, with
- * tests/nap's 50 us naps pinned to CPU 1 beside the recorder (tests/analyze-live.sh, 1e), the
- * switches out of CPU 0's idle task, which idles there, took 2.7 to 4.4 us from record to
- * record, and the untraced switch-ins out of CPU 1's idle task 0.3 to 0.7 us from the
- * tracepoint (bpftrace's stamp, its own cost taken off): placed by every CPU's switches out of
- * idle, they came 2.4 to 2.6 us early each; by CPU 1's own switches from a task, 0.58 to 0.79.  A
- * switch from a task writes its switch-out record within that delay, which an untraced one
- * does not: that kind comes out a few hundred ns long.
+ * The CPU's own come first because the delay is the CPU's.  On this project's VMs, with a
+ * thread sleeping 50 or 500 us at a time pinned to CPU 1 and CPU 0 mostly idle, the switches
+ * out of CPU 0's idle task took medians of 2.7 to 4.4 us from record to record, and the
+ * untraced switch-ins out of CPU 1's idle task 0.3 to 0.7 us from the tracepoint (bpftrace's
+ * stamp, its own cost taken off).  With tests/nap pinned to CPU 1 beside the recorder
+ * (tests/analyze-live.sh, 1e), placed by every CPU's switches out of idle they came 2.4 and
+ * 2.6 us early each; by CPU 1's own switches from a task, 0.58 to 0.79.  A switch from a task
+ * writes its switch-out record within that delay, which an untraced one does not: that kind
+ * comes out a few hundred ns long.
  */
 static uint32_t in_delay(const struct wc_events *ev, const struct ring *ring, int from_idle)
 {
@@ -606,12 +607,10 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 		 * (on_switch()), rather than the probes' of the start.  Without them, or before 16
 		 * are timed, the probes' (probe.c): from idle where the CPU's last target left it
 		 * idle, else from another task; where they failed, the median all the same */
-		r.delay_ns = ev->swin_on ? in_delay(ev, ring, 1) : 0;
-		if (!r.delay_ns)
-			r.delay_ns =
-				ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
-		if (!r.delay_ns)
-			r.delay_ns = in_delay(ev, ring, 1);
+		uint32_t measured = in_delay(ev, ring, 1),
+			 probed = ring->last_next == 0 ? ring->probe_idle_ns : ring->probe_task_ns;
+
+		r.delay_ns = ev->swin_on && measured ? measured : probed ? probed : measured;
 	}
 	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;
