@@ -23,10 +23,10 @@
  * switch (the context switch lies between): a histogram over the switches a sched_switch
  * showed too, per CPU (struct ring) and over all CPUs (struct wc_events), [0] of those from
  * another task, [1] of those from the idle task; bins of WC_IN_DELAY_BIN_NS, the last one for
- * all longer.  The switch-out record is written after
- * the sched_switch event (prepare_task_switch() in kernel/sched/core.c), so after our own
- * event's work on it (its callchain): where the kernel drops that event, the switch-out
- * record (dropped too) would have come at about the time of the switch.
+ * all longer.  The switch-out record is written after the sched_switch event
+ * (prepare_task_switch() in kernel/sched/core.c), so after our own event's work on it (its
+ * callchain): where the kernel drops that event, the switch-out record (dropped too) would have
+ * come at about the time of the switch.
  */
 #define WC_IN_DELAY_BINS   128
 #define WC_IN_DELAY_BIN_NS 125
@@ -66,9 +66,10 @@ struct ring {
 	int swin_fd;
 	uint64_t swin_id[2];
 	uint32_t probe_idle_ns,
-		probe_task_ns;			/* probe.c: the switch-in records' delay after a
-						 * switch from idle, from another process; 0 unknown */
-	uint64_t in_delay[2][WC_IN_DELAY_BINS]; /* drain.c: this CPU's (see above) */
+		probe_task_ns; /* probe.c: the switch-in records' delay after a
+				* switch from idle, from another process; 0 unknown */
+	/* drain.c: this CPU's delays of the switch-in records (see above) */
+	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
 	/* seam.c: records moved out of the ring while a rotation held the drain, older than
 	 * what the ring holds; drained first (bytes; owned) */

@@ -133,11 +133,11 @@ unset WCREC_FORCE_NO_SWITCH_RECORDS
 # idles), its on-CPU time against bpftrace's pairs (tests/switch-stamps.bt), the difference per
 # switch-in taken from a context-switch record: how early (+) or late (-) those are placed.
 # They are placed at the record less the median delay of CPU 1's own traced switches (drain.c
-# in_delay()).  Placed by every CPU's switches out of idle instead, CPU 0's here (2.7 to 4.4 us
-# from record to record when CPU 0 idles), they came 2.4 and 2.6 us early; by CPU 1's own, 0.58
-# to 0.79 us in five runs (a switch from a task writes its switch-out record within that delay, which an
-# untraced one does not).  So 1.5 us a switch-in either way.  Until CPU 1 has 16 of its own,
-# every CPU's are taken (the first tenth of a second or so).
+# in_delay()).  Placed by every CPU's switches out of idle instead, CPU 0's here (medians of
+# 2.7 to 4.4 us from record to record when CPU 0 idles), they came 2.4 and 2.6 us early; by
+# CPU 1's own, 0.58 to 0.79 us in five runs (a switch from a task writes its switch-out record
+# within that delay, which an untraced one does not).  So 1.5 us a switch-in either way.
+# Until CPU 1 has 16 of its own, every CPU's are taken.
 naps() {
 	export BPFTRACE_MAP_KEYS_MAX=200000
 	bt_start switch-stamps.bt

@@ -267,8 +267,8 @@ check() {
 # the last one handed out when the target was listed, and a thread made with a pid below it is
 # missed until the next refresh takes every pid (wcrec warns, wcrec(1) "Per-task events").  A
 # fresh clone's CI run reached pid 32,726 (pid_max 32,768) by the second recording, the storm's
-# tids went from 379, and none of their wakeups was in the file.  This script makes about 8,000
-# tasks: where fewer than 20,000 pids are left, the next ones start low again (ns_last_pid,
+# tids went from 379, and none of their wakeups was in the file.  This script made about 7,200
+# tasks here: where fewer than 20,000 pids are left, the next ones start low again (ns_last_pid,
 # which CRIU sets; the kernel skips the pids in use), before anything here starts.
 pid_max=$(cat /proc/sys/kernel/pid_max 2>/dev/null || echo 0)
 last_pid=$(cut -d' ' -f5 /proc/loadavg)
