@@ -160,8 +160,11 @@ struct wc_events {
 	uint64_t *wake_old_ids; /* the ids of the events closed at the last refresh, forgotten at
 				 * the next (their records drained by then) */
 	size_t nwake_old_ids;
-	uint64_t wake_missed; /* target threads at or below wake_above the filter does not name
-			       * (made after a wrap of the pids): their wakeups filtered out */
+	uint64_t wake_missed;	 /* target threads at or below wake_above the filter does not name
+				  * (made after a wrap of the pids): their wakeups filtered out */
+	bool wake_soon;		 /* ... one since the last check: check for a wrap now */
+	uint64_t wake_near_wrap; /* checks that found the pids near pid_max (near_wrap()) */
+	bool wake_no_wrap_check; /* WCREC_NO_WRAP_CHECK: near_wrap() not asked (tests) */
 	char wake_why[96];
 	struct set_slot *sets; /* drain.c second_set(): (thread, ring, event) to its first id */
 	size_t nsets, sets_cap;

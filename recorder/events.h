@@ -55,6 +55,7 @@ struct wc_events_opts {
 	bool have_pid_floor;
 	uint32_t pid_floor;
 	bool force_no_wake_filter;	/* test hook: act as on a kernel that refuses the filter */
+	bool no_wrap_check;		/* test hook: the filter not opened up near pid_max */
 	unsigned wake_refresh_ms;	/* test hook: the filter's refresh period (0: 1 s) */
 	int switch_in_refresh_ms;	/* test hook: the least time between refreshes of the
 					 * switch-in events alone (0: none; -1: 20 ms, or the above) */
@@ -155,6 +156,9 @@ int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n);
 
 /** wc_events_wake_refreshes() - how many times the wakeup filter was refreshed. */
 uint64_t wc_events_wake_refreshes(const struct wc_events *ev);
+/** wc_events_wake_near_wrap() - how many of the filter's checks found the last pid handed out
+ * near /proc/sys/kernel/pid_max, and had the filter take every pid (pertask.c near_wrap()). */
+uint64_t wc_events_wake_near_wrap(const struct wc_events *ev);
 
 /**
  * wc_events_switch_in_refreshes() - how many times the switch-in events alone were replaced to

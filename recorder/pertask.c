@@ -478,6 +478,7 @@ static void filter_wakeups(struct wc_events *ev, const struct wc_events_opts *o)
 	ev->wake_named = named;
 	ev->wake_above = o->pid_floor;
 	ev->wake_filtered = true;
+	ev->wake_no_wrap_check = o->no_wrap_check;
 	open_switch_ins(ev, o, text + size);
 	ev->wake_period_ns = o->wake_refresh_ms ? o->wake_refresh_ms * 1000000ull : 1000000000ull;
 	ev->swin_period_ns = o->switch_in_refresh_ms >= 0
@@ -688,6 +689,40 @@ out:
 	return err;
 }
 
+/* /proc/sys/kernel/pid_max, read once.  Return: it, or 0. */
+static uint32_t pid_max(void)
+{
+	static uint32_t v;
+	FILE *f;
+
+	if (!v && (f = fopen("/proc/sys/kernel/pid_max", "r"))) {
+		unsigned long x;
+
+		if (fscanf(f, "%lu", &x) == 1 && x < UINT32_MAX)
+			v = (uint32_t)x;
+		fclose(f);
+	}
+	return v;
+}
+
+/*
+ * Whether the pids may wrap at pid_max before the next check: LAST, the last handed out, is
+ * within max(pid_max / 16, twice the pids handed out in the last period) of it.  The filter
+ * then takes every pid until a check has seen the wrap and a period has passed since (the
+ * floor raised to the first pid read after it): a thread the target makes after the wrap gets
+ * a pid at or below the floor, and nothing would name it before the next refresh.
+ */
+static bool near_wrap(const struct wc_events *ev, uint32_t last)
+{
+	uint32_t max = pid_max(), made = 0;
+
+	if (!max || last >= max)
+		return false;
+	if (ev->wake_cand_ns && last >= ev->wake_cand)
+		made = last - ev->wake_cand;
+	return max - last <= (max / 16 > 2 * made ? max / 16 : 2 * made);
+}
+
 int wc_events_refresh_wakeups(struct wc_events *ev)
 {
 	struct timespec ts;
@@ -699,6 +734,13 @@ int wc_events_refresh_wakeups(struct wc_events *ev)
 		return 0;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (now < ev->wake_check_ns && ev->wake_soon) {
+		/* a target thread made at or below the floor, not named (wc_pertask_wake_check()):
+		 * the pids wrapped sooner than near_wrap() foresaw; take every pid now, the regular
+		 * check left as it was (it sees the wrap too, or raises the floor a period on) */
+		ev->wake_soon = false;
+		return ev->wake_above ? refilter(ev, 0) : 0;
+	}
 	if (now < ev->wake_check_ns) {
 		/* new threads of the target to name as previous tasks: the switch-in events
 		 * alone, sooner (a failure is not the wakeups': those refreshes go on) */
@@ -709,15 +751,25 @@ int wc_events_refresh_wakeups(struct wc_events *ev)
 		}
 		return 0;
 	}
+	ev->wake_soon = false;
 	last = last_pid();
 	if (!last)
 		return 0;
-	if (ev->wake_cand_ns && last < ev->wake_cand) /* the pids wrapped: take every pid */
-		err = refilter(ev, 0);
-	else if (ev->wake_cand_ns && ev->wake_cand != ev->wake_above && !ev->wake_lost)
+	/* the pids wrapped (they only grow until then): take every pid; since the last check,
+	 * or since the floor was read, before the first (the pids of a test's loop wrapped while
+	 * wcrec opened its events) */
+	if ((ev->wake_cand_ns && last < ev->wake_cand) || last < ev->wake_above) {
+		if (ev->wake_above)
+			err = refilter(ev, 0);
+	} else if (!ev->wake_no_wrap_check && near_wrap(ev, last)) {
+		if (ev->wake_above)
+			err = refilter(ev, 0);
+		ev->wake_near_wrap++;
+	} else if (ev->wake_cand_ns && ev->wake_cand != ev->wake_above && !ev->wake_lost) {
 		/* every task made by then has been seen forking a period since: its FORK record
 		 * (perf_event_fork() in copy_process(), before the task can run) drained */
 		err = refilter(ev, ev->wake_cand);
+	}
 	ev->wake_lost = false;
 	ev->wake_cand = last;
 	ev->wake_cand_ns = now;
@@ -728,8 +780,10 @@ int wc_events_refresh_wakeups(struct wc_events *ev)
 void wc_pertask_wake_check(struct wc_events *ev, uint32_t tid)
 {
 	if (ev->wake_filtered && tid <= ev->wake_above &&
-	    !(ev->wake_named.keys && wc_map64_get(&ev->wake_named, tid)))
+	    !(ev->wake_named.keys && wc_map64_get(&ev->wake_named, tid))) {
 		ev->wake_missed++;
+		ev->wake_soon = true; /* wc_events_refresh_wakeups() after this drain pass */
+	}
 }
 
 /*
@@ -854,6 +908,11 @@ bool wc_events_per_task(const struct wc_events *ev)
 uint64_t wc_events_wake_refreshes(const struct wc_events *ev)
 {
 	return ev->wake_refreshes;
+}
+
+uint64_t wc_events_wake_near_wrap(const struct wc_events *ev)
+{
+	return ev->wake_near_wrap;
 }
 
 uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev)

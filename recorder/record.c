@@ -161,6 +161,7 @@ static void read_pid_floor(struct wc_events_opts *eo)
 	eo->have_pid_floor = read && !nested;
 	eo->pid_floor = (uint32_t)v;
 	eo->force_no_wake_filter = getenv("WCREC_FORCE_NO_WAKE_FILTER") != NULL;
+	eo->no_wrap_check = getenv("WCREC_NO_WRAP_CHECK") != NULL;
 	eo->wake_refresh_ms = ms ? (unsigned)strtoul(ms, NULL, 10) : 0;
 	ms = getenv("WCREC_SWITCH_IN_REFRESH_MS");
 	eo->switch_in_refresh_ms = ms ? (int)strtol(ms, NULL, 10) : -1;
@@ -747,6 +748,11 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: the wakeup filter refreshed %" PRIu64 " times; %" PRIu64
 			" wakeups written twice meanwhile, kept once\n",
 			wc_events_wake_refreshes(r->ev), ds->wake_twins);
+	if (wc_events_wake_near_wrap(r->ev))
+		fprintf(stderr,
+			"wcrec: the pids neared pid_max: the wakeup filter took every pid, %" PRIu64
+			" checks\n",
+			wc_events_wake_near_wrap(r->ev));
 	if (wc_events_switch_in_refreshes(r->ev))
 		fprintf(stderr,
 			"wcrec: the switch-in events refreshed %" PRIu64
