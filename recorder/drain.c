@@ -189,6 +189,76 @@ static int replay_deferred(struct wc_events *ev, struct wc_writer *w, int self_p
 	return err;
 }
 
+/* Write the SWITCH_IN of target thread @tid on @ring's CPU at @time_ns, exactly (delay 0). */
+static int write_direct(struct wc_events *ev, uint32_t cpu, struct wc_writer *w, uint32_t tid,
+			uint64_t time_ns, struct wc_drain_stats *st)
+{
+	struct wc_rec_switch_in r = {
+		.h = { sizeof(r), WC_REC_SWITCH_IN, WC_REC_F_TIME },
+		.time_ns = time_ns,
+		.tid = tid,
+		.cpu = cpu,
+		.prev_tid = UINT32_MAX - 1, /* not told, as by the records */
+		.prev_pid = UINT32_MAX - 1,
+	};
+
+	st->switch_ins++;
+	st->switch_ins_timed++;
+	ev->direct_ins++;
+	if (ev->carry && wc_carry_in(ev->carry, tid, 0, cpu, time_ns))
+		return -ENOMEM;
+	return wc_writer_add(w, &r);
+}
+
+/*
+ * Per-task events whose context-switch records are off on this CPU, or not read yet since they
+ * were turned on (pertask.c wc_pertask_records_on()): the switch into @next at @time_ns, that a
+ * sched_switch showed (a target thread's own, or the CPU's switch-in event), is the target's
+ * switch-in, written as a SWITCH_IN at that time.  A thread not known as the target's yet (its
+ * FORK record may be in a ring drained later in the pass) is kept to the end of the pass
+ * (pending_ins()).  Return: 0, or an error of the writer or -ENOMEM.
+ */
+static int switch_in_direct(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			    int64_t next, uint64_t time_ns, struct wc_drain_stats *st)
+{
+	if (!ev->rec_split || ring->rec_seen || next <= 0)
+		return 0;
+	ring->rt_kept_tid = 0;
+	if (wc_pertask_target_at(ev, (uint32_t)next, time_ns))
+		return write_direct(ev, (uint32_t)ring->cpu, w, (uint32_t)next, time_ns, st);
+	if (wc_grow((void **)&ev->pend_in, &ev->pend_in_cap, ev->npend_in + 1,
+		    sizeof(*ev->pend_in)))
+		return -ENOMEM;
+	ev->pend_in[ev->npend_in++] =
+		(struct pending_in){ time_ns, ev->passes, (uint32_t)next, (uint32_t)ring->cpu };
+	return 0;
+}
+
+/*
+ * The switch-ins switch_in_direct() kept, at the end of a pass: the target's written, the
+ * others kept one pass more, then dropped.  A FORK record written in a ring after the pass
+ * read it, but before the child's first switch in a ring read later, comes in the next pass
+ * (storm's children: 72 switch-ins of 8,994 came a pass late).  Written a pass late, such a
+ * SWITCH_IN is not late for wcanalyze (reorder.h: it hands out at a ROUND only what is not
+ * later than the newest time of the ROUND before).  Return: 0 or an error of the writer.
+ */
+static int pending_ins(struct wc_events *ev, struct wc_writer *w, struct wc_drain_stats *st)
+{
+	size_t kept = 0;
+	int err = 0;
+
+	for (size_t k = 0; k < ev->npend_in && !err; k++) {
+		const struct pending_in *p = &ev->pend_in[k];
+
+		if (wc_pertask_target_at(ev, p->tid, p->time_ns))
+			err = write_direct(ev, p->cpu, w, p->tid, p->time_ns, st);
+		else if (p->pass == ev->passes)
+			ev->pend_in[kept++] = *p;
+	}
+	ev->npend_in = kept;
+	return err;
+}
+
 /*
  * A record of this CPU's switch-in event (pertask.c open_switch_ins()): a sched_switch into a
  * target thread (or a pid above the filter's floor), in the context of the task leaving the
@@ -197,8 +267,8 @@ static int replay_deferred(struct wc_events *ev, struct wc_writer *w, int self_p
  * (sample_type IDENTIFIER | TID | TIME | CPU | RAW): id, pid, tid, time, cpu, res, raw size,
  * raw.  Return: 0.
  */
-static int on_switch_in(const struct wc_events *ev, struct ring *ring,
-			const struct perf_event_header *h)
+static int on_switch_in(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			const struct perf_event_header *h, struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
 	uint32_t tid, raw_size;
@@ -223,7 +293,63 @@ static int on_switch_in(const struct wc_events *ev, struct ring *ring,
 	ring->switch_next = ring->last_next = next;
 	ring->switch_ns = time;
 	ring->out_ns = 0;
+	ring->curr = next;
+	ring->curr_ns = time;
+	return switch_in_direct(ev, ring, w, next, time, st);
+}
+
+/*
+ * Per-task events: target thread @tid, switched out (its sched_switch) or exiting (its EXIT
+ * record) at @time_ns on @ring's CPU, had to be switched in there first.  Where the CPU's
+ * context-switch records are off (or not read yet) and its records last showed another task
+ * switched in, that switch-in went unseen:
+ *  - that task a target thread that has exited (its EXIT record read), this one was switched
+ *    in by its last switch, which writes no event of the target's (its events are gone by then:
+ *    perf_event_exit_task() in do_exit(); the switch-in events leave out the switches from a
+ *    target thread): written as switched in at that EXIT, where wcanalyze ends the exiting
+ *    thread's last run (or where the CPU's records last showed it switched in, if later), so
+ *    a few microseconds early (the rest of do_exit());
+ *  - else the kernel did not trace it (out of CPU 1's idle task on this project's VMs, out of
+ *    PID 1's threads): the records are turned on there from now on (pertask.c
+ *    wc_pertask_records_on()), and wcanalyze infers this one.
+ * @next: the task a sched_switch switched to, -1 for an EXIT.
+ * Return: 0, or -ENOMEM or an error of the writer.
+ */
+static int unseen_switch_in(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			    uint32_t tid, uint64_t time_ns, int64_t next, struct wc_drain_stats *st)
+{
+	uint64_t gone_ns;
+
+	if (!ev->rec_split || ring->rec_seen || ring->curr < 0 || ring->curr == (int64_t)tid)
+		return 0;
+	/* the switch-in event of this same switch came first (a thread the filter does not
+	 * name as a previous task yet): it set curr to @next */
+	if (next >= 0 && ring->switch_prev == (int64_t)tid && ring->switch_next == next &&
+	    ring->curr == next)
+		return 0;
+	if (wc_pertask_exited(ev, (uint32_t)ring->curr, &gone_ns)) {
+		uint64_t at = gone_ns > ring->curr_ns ? gone_ns : ring->curr_ns;
+
+		st->switch_ins_after_exit++;
+		ring->curr = tid;
+		ring->curr_ns = at < time_ns ? at : time_ns;
+		return write_direct(ev, (uint32_t)ring->cpu, w, tid, ring->curr_ns, st);
+	}
+	if (!ring->rec_on)
+		wc_pertask_records_on(ev, (int)(ring - ev->rings), REC_UNTRACED, time_ns, tid);
 	return 0;
+}
+
+/* Per-task events: the sched_switch of target thread @s->tid to @next on @ring's CPU.  A
+ * thread whose events were on before its FORK record could be written is noted; an unseen
+ * switch-in of it is written where it can be (unseen_switch_in()).  Return: 0, or -ENOMEM or
+ * an error of the writer. */
+static int per_task_switch(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+			   const struct wc_sample_view *s, int32_t next, struct wc_drain_stats *st)
+{
+	if (wc_pertask_seen(ev, s->tid, s->time))
+		return -ENOMEM;
+	return unseen_switch_in(ev, ring, w, s->tid, s->time, next < 0 ? 0 : next, st);
 }
 
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
@@ -238,7 +364,7 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 	memcpy(&ident, h + 1, 8);
 	if (ev->swin_on && (ident == ring->swin_id[0] || ident == ring->swin_id[1])) {
 		st->switch_in_events++;
-		return on_switch_in(ev, ring, h);
+		return on_switch_in(ev, ring, w, h, st);
 	}
 	i = id_get(ev, ident);
 	if (i < 0)
@@ -320,6 +446,8 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		if (ev->next_pid_off >= 0 && s.raw && (uint64_t)ev->next_pid_off + 4 <= raw_size)
 			memcpy(&next, s.raw + ev->next_pid_off, 4);
 		st->switches++;
+		if (ev->per_task && (err = per_task_switch(ev, ring, w, &s, next, st)))
+			return err;
 		/* the next task: a switch-in (per task, only the CPU's: it is not the target's, or
 		 * its switch-in comes as a SWITCH_IN record) */
 		if (ev->carry &&
@@ -336,6 +464,12 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		ring->switch_next = ring->last_next = next;
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
+		ring->curr = next;
+		ring->curr_ns = s.time;
+		if (ev->per_task) {
+			err = wc_writer_add(w, &r);
+			return err ? err : switch_in_direct(ev, ring, w, next, s.time, st);
+		}
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
 		int32_t woken = -1;
@@ -578,6 +712,7 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 	/* a target thread's own record: one made before the events were on has no FORK */
 	if (wc_pertask_seen(ev, r.tid, r.time_ns))
 		return -ENOMEM;
+	ring->rec_seen = true; /* the switch-ins from them from now on */
 	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
 		if (ring->switch_prev == (int64_t)r.tid && r.time_ns >= ring->switch_ns)
 			ring->out_ns = r.time_ns; /* of the switch its sched_switch showed */
@@ -615,6 +750,8 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 	ring->switch_prev = ring->switch_next = -1;
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
+	ring->curr = r.tid;
+	ring->curr_ns = r.time_ns;
 	st->switch_ins++;
 	if (ev->carry && wc_carry_in(ev->carry, r.tid, r.pid, r.cpu, switched_at(&r)))
 		return -ENOMEM;
@@ -645,8 +782,8 @@ static int on_comm(struct wc_events *ev, struct wc_writer *w, const struct perf_
 }
 
 /* PERF_RECORD_FORK and PERF_RECORD_EXIT */
-static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_event_header *h,
-		   struct wc_drain_stats *st)
+static int on_task(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
+		   const struct perf_event_header *h, struct wc_drain_stats *st)
 {
 	const uint8_t *p = (const uint8_t *)(h + 1);
 	struct wc_rec_task r = { .h = { sizeof(r),
@@ -668,9 +805,16 @@ static int on_task(struct wc_events *ev, struct wc_writer *w, const struct perf_
 				return -ENOMEM;
 		}
 	} else {
+		int err;
+
 		st->exit++;
+		/* written in the exiting thread's context: it was switched in (wcanalyze ends its
+		 * last run here) */
+		if (ev->per_task && (err = unseen_switch_in(ev, ring, w, r.tid, r.time_ns, -1, st)))
+			return err;
 		if (ev->per_task && wc_pertask_wake_track(ev, r.tid, true, r.time_ns))
 			return -ENOMEM;
+
 		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))
 			return -ENOMEM;
 	}
@@ -694,7 +838,7 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 	uint64_t time;
 
 	/* what this CPU's ring said before the loss no longer pairs with what follows */
-	ring->switch_prev = ring->switch_next = ring->last_next = -1;
+	ring->switch_prev = ring->switch_next = ring->last_next = ring->curr = -1;
 	ev->wake_lost = true; /* a FORK may be lost: pertask.c raises no floor past it */
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;
@@ -845,7 +989,7 @@ int wc_events_on_record(struct wc_events *ev, struct ring *ring, struct wc_write
 		return on_comm(ev, w, h, st);
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		return on_task(ev, w, h, st);
+		return on_task(ev, ring, w, h, st);
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
 		return on_lost(ev, ring, w, h, st);
@@ -975,6 +1119,9 @@ int wc_events_drain_until(struct wc_events *ev, struct wc_writer *w, int self_pi
 	}
 	if (ev->deferred_len && (err = replay_deferred(ev, w, self_pid, stats)))
 		return err;
+	if (ev->npend_in && (err = pending_ins(ev, w, stats)))
+		return err;
+	ev->passes++;
 	if (ev->unwind)
 		wc_unwind_end_round(ev->unwind);
 	return wc_writer_add(w, &round);

@@ -66,8 +66,24 @@ struct ring {
 	int swin_fd;
 	uint64_t swin_id[2];
 	uint32_t probe_idle_ns,
-		probe_task_ns; /* probe.c: the switch-in records' delay after a
-				* switch from idle, from another process; 0 unknown */
+		probe_task_ns;	     /* probe.c: the switch-in records' delay after a
+				      * switch from idle, from another process; 0 unknown */
+	bool probed, probe_untraced; /* probe.c: it ran here; a switch into its process that no
+				      * sched_switch showed */
+	/* per-task events, their context-switch records on demand (pertask.c
+	 * wc_pertask_records_on()): on on this CPU (rec_fds enabled), and why (enum rec_why),
+	 * from when (the time of the record that showed the need, ns; 0 the start) and the
+	 * thread it named; rec_seen: a context-switch record of this CPU has been read, so the
+	 * switch-ins are taken from them from here on, else from the sched_switch events
+	 * (drain.c switch_in_direct()) */
+	bool rec_on, rec_seen;
+	int rec_why;
+	uint64_t rec_from_ns;
+	uint32_t rec_tid;
+	/* drain.c: the task this CPU's records last showed switched in (a sched_switch's next
+	 * task, a switch-in record's), and when; -1 unknown (the start, a LOST record) */
+	int64_t curr;
+	uint64_t curr_ns;
 	/* drain.c: this CPU's delays of the switch-in records (see above) */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
@@ -184,8 +200,43 @@ struct wc_events {
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
+	/* per-task events: the context-switch records in an event of their own on each thread
+	 * and CPU (rec_attr, a dummy), opened disabled and enabled on a CPU only where its
+	 * switches into the target are not all traced (pertask.c wc_pertask_records_on());
+	 * false: with the side band of the sched_switch events, on every CPU (as before 1.13,
+	 * and WCREC_FORCE_SWITCH_RECORDS) */
+	bool rec_split;
+	int rec_track; /* ... the index of the event whose side band they were split from */
+	struct perf_event_attr rec_attr;
+	int *rec_fds;	  /* its descriptors */
+	int *rec_fd_ring; /* ... and the index of each one's ring */
+	size_t nrec_fds, rec_fds_cap, rec_fd_ring_cap;
+	/* drain.c: switch-ins taken from a sched_switch (a target thread's own, or a switch-in
+	 * event's) into a thread not known as the target's yet, kept to the end of the pass, as
+	 * the samples in deferred are; and the count of switch-ins so written */
+	struct pending_in {
+		uint64_t time_ns, pass; /* ... and the pass that read it (passes) */
+		uint32_t tid, cpu;
+	} * pend_in;
+	size_t npend_in, pend_in_cap;
+	uint64_t passes; /* drain passes over the rings ended */
+	uint64_t direct_ins;
+	bool enabled; /* wc_events_enable(, true) was called, and not (, false) since */
 	char why[256];
 };
+
+/* Why ring.rec_on (pertask.c wc_pertask_records_on()). */
+enum rec_why {
+	REC_OFF,
+	REC_PROBE,    /* the probe saw a switch into it that no sched_switch showed */
+	REC_UNTRACED, /* a target thread switched out twice with no switch-in seen between */
+	REC_UNPROBED, /* the probe did not run on this CPU, or failed */
+};
+
+/* pertask.c: turn ring @c's context-switch records on (ev->rec_split), for reason @why (enum
+ * rec_why), from the time @time_ns (0: the start) of the record that showed the need, which
+ * named thread @tid.  Return: 0, or a negative errno of the ioctl (the others still tried). */
+int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns, uint32_t tid);
 
 /* Is @pid a target whose user stacks are unwound (wc_events_set_targets())? */
 static inline bool target_has(const struct wc_events *ev, uint32_t pid)
@@ -251,6 +302,12 @@ int wc_pertask_seen(struct wc_events *ev, uint32_t tid, uint64_t time_ns);
 
 /* pertask.c: is @tid one of the target's threads (opened, or seen forking and not exited)? */
 bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid);
+/* pertask.c: was @tid a target thread at @time_ns (ns): alive, or exited since (its EXIT
+ * record's time later)? */
+bool wc_pertask_target_at(const struct wc_events *ev, uint32_t tid, uint64_t time_ns);
+/* pertask.c: has target thread @tid exited (its EXIT record read, no FORK since)?  Then
+ * *@time_ns is the EXIT's time. */
+bool wc_pertask_exited(const struct wc_events *ev, uint32_t tid, uint64_t *time_ns);
 
 /* pertask.c: ring @c's polled event hung up (its task gone): poll another of its events. */
 void wc_pertask_hung_up(struct wc_events *ev, int c);

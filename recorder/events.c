@@ -359,6 +359,30 @@ static void build_attrs(struct wc_events *ev, const struct wc_events_opts *o, in
 			a->build_id = 1;
 		}
 	}
+	/* per-task events: their context-switch records in a dummy event of their own, which
+	 * pertask.c enables on a CPU only where they are needed (wc_pertask_records_on()) */
+	ev->rec_split = ev->per_task && track >= 0 && ev->attrs[track].context_switch &&
+			!o->force_switch_records;
+	if (ev->rec_split) {
+		struct perf_event_attr *a = &ev->rec_attr;
+
+		ev->attrs[track].context_switch = 0;
+		ev->rec_track = track;
+		memset(a, 0, sizeof(*a));
+		a->size = sizeof(*a);
+		a->type = PERF_TYPE_SOFTWARE;
+		a->config = PERF_COUNT_SW_DUMMY; /* Linux 3.12, before context_switch's 4.3 */
+		a->sample_type = BASE_SAMPLE_TYPE;
+		a->sample_period = 1;
+		a->disabled = 1;
+		a->sample_id_all = 1;
+		a->watermark = 1;
+		a->wakeup_watermark = ev->attrs[track].wakeup_watermark;
+		a->use_clockid = 1;
+		a->clockid = CLOCK_MONOTONIC;
+		a->inherit = 1;
+		a->context_switch = 1;
+	}
 }
 
 /* The drain's state: descriptors, rings, ids, stack tables, unwinder.  Return: 0 or ENOMEM. */
@@ -390,9 +414,11 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		ev->fds[k] = -1;
 	for (int c = 0; c < ev->ncpus; c++)
-		ev->rings[c] = (struct ring){
-			.cpu = o->cpus[c], .fd = -1, .switch_prev = -1, .switch_next = -1
-		};
+		ev->rings[c] = (struct ring){ .cpu = o->cpus[c],
+					      .fd = -1,
+					      .switch_prev = -1,
+					      .switch_next = -1,
+					      .curr = -1 };
 	return 0;
 }
 
@@ -628,6 +654,9 @@ int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
 
 	int len;
 
+	if (wc_events_records_text(ev, note, sizeof(note)) &&
+	    (len = wc_meta_write_note(w, "switch_records_cpus", note)))
+		return len;
 	wc_events_unwind_stats(ev, &u);
 	if (!u.stacks && !u.bad_copies && !u.wrong_abi)
 		return 0;
@@ -717,6 +746,7 @@ int wc_events_enable(struct wc_events *ev, bool on)
 {
 	unsigned long req = on ? PERF_EVENT_IOC_ENABLE : PERF_EVENT_IOC_DISABLE;
 
+	ev->enabled = on;
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		if (ev->fds[k] >= 0 && ioctl(ev->fds[k], req, 0))
 			return -errno;
@@ -727,6 +757,10 @@ int wc_events_enable(struct wc_events *ev, bool on)
 			return -errno;
 	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
 		if (ioctl(ev->rings[c].swin_fd, req, 0))
+			return -errno;
+	/* the context-switch records where a ring has them on (pertask.c) */
+	for (size_t k = 0; k < ev->nrec_fds; k++)
+		if ((!on || ev->rings[ev->rec_fd_ring[k]].rec_on) && ioctl(ev->rec_fds[k], req, 0))
 			return -errno;
 	return 0;
 }
@@ -778,6 +812,11 @@ void wc_events_free(struct wc_events *ev)
 		close(ev->task_fds[k]);
 	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
 		close(ev->rings[c].swin_fd);
+	for (size_t k = 0; k < ev->nrec_fds; k++)
+		close(ev->rec_fds[k]);
+	free(ev->rec_fds);
+	free(ev->rec_fd_ring);
+	free(ev->pend_in);
 	free(ev->task_fds);
 	free(ev->task_fd_ring);
 	wc_map64_fini(&ev->task_tids);

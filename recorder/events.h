@@ -61,6 +61,8 @@ struct wc_events_opts {
 					 * switch-in events alone (0: none; -1: 20 ms, or the above) */
 	bool force_task_samples;	/* test hook: per-task samples, not per-CPU ones */
 	bool force_no_switch_in_events; /* test hook: no per-CPU switch-in events (pertask.c) */
+	bool force_switch_records;	/* test hook: per-task context-switch records on every
+					 * CPU from the start, not on demand (pertask.c) */
 };
 
 /* The sampling events of -e. */
@@ -98,22 +100,25 @@ struct wc_events;
 struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
-	uint64_t skipped_self;	   /* CPU samples of wcrec itself, left out */
-	uint64_t switch_ins;	   /* SWITCH_IN records: switch-ins no sched_switch showed */
-	uint64_t second_sets;	   /* per-task: records of a thread's second set of events (one
-				    * inherited, one opened while the threads were listed): dropped */
-	uint64_t switch_ins_timed; /* per-task: SWITCH_IN records timed by a sched_switch (the
-				    * target's own, or a switch-in event's: pertask.c) */
-	uint64_t switch_in_events; /* per-task: records of the switch-in events read */
-	uint64_t wake_twins;	   /* per-task: wakeups written twice while the wakeup filter was
-				    * refreshed (drain.c twin()): dropped */
-	uint64_t samples_other;	   /* per-task, samples per CPU: those of other tasks, dropped */
-	uint64_t runtime_dropped;  /* sched_stat_runtime after the first of a thread's run (drain.c)
-				    */
-	uint64_t user_copy_bytes;  /* bytes of user stack the kernel copied (dyn_size) */
-	uint64_t peak_fill;	   /* most bytes found waiting in one CPU's ring at a drain */
-	uint64_t ring_bytes;	   /* the size of each CPU's ring (data pages), bytes */
-	int peak_fill_cpu;	   /* the CPU of peak_fill */
+	uint64_t skipped_self;		/* CPU samples of wcrec itself, left out */
+	uint64_t switch_ins;		/* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t second_sets;		/* per-task: records of a thread's second set of events (one
+					 * inherited, one opened while the threads were listed): dropped */
+	uint64_t switch_ins_timed;	/* per-task: SWITCH_IN records timed by a sched_switch (the
+					 * target's own, or a switch-in event's: pertask.c) */
+	uint64_t switch_in_events;	/* per-task: records of the switch-in events read */
+	uint64_t switch_ins_after_exit; /* per-task, context-switch records off: switch-ins by
+					 * the last switch of an exiting target thread (drain.c
+					 * per_task_switch()) */
+	uint64_t wake_twins;	  /* per-task: wakeups written twice while the wakeup filter was
+				   * refreshed (drain.c twin()): dropped */
+	uint64_t samples_other;	  /* per-task, samples per CPU: those of other tasks, dropped */
+	uint64_t runtime_dropped; /* sched_stat_runtime after the first of a thread's run (drain.c)
+				   */
+	uint64_t user_copy_bytes; /* bytes of user stack the kernel copied (dyn_size) */
+	uint64_t peak_fill;	  /* most bytes found waiting in one CPU's ring at a drain */
+	uint64_t ring_bytes;	  /* the size of each CPU's ring (data pages), bytes */
+	int peak_fill_cpu;	  /* the CPU of peak_fill */
 };
 
 /**
@@ -165,6 +170,15 @@ uint64_t wc_events_wake_near_wrap(const struct wc_events *ev);
  * name the target's new threads (pertask.c refilter_switch_ins()).
  */
 uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev);
+
+/**
+ * wc_events_records_text() - per-task events whose context-switch records are turned on per CPU
+ * where needed: which CPUs had them and from when (the file's clock, s), as one line in @buf
+ * (@size bytes, truncated to fit).
+ * Return: 1 with @buf filled, 0 (@buf untouched) where the records are not per CPU on demand
+ * (per-CPU events, or WCREC_FORCE_SWITCH_RECORDS: on every CPU from the start).
+ */
+int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size);
 
 /**
  * wc_events_wake_missed() - per-task events: the target's threads whose wakeups the wakeup

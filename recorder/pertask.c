@@ -25,6 +25,7 @@
  * record.c, which adds the new descendants and calls wc_events_add_tasks() until none appear.
  */
 #include <dirent.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,6 +71,51 @@ static bool per_cpu_kind(const struct wc_events *ev, uint32_t kind)
 }
 
 /*
+ * The context-switch records of thread @tid on ring @c (ev->rec_split): a dummy event of their
+ * own, enabled where the ring has them on (wc_pertask_records_on(); before the recording
+ * starts, wc_events_enable()).  Return: 1, 0 when the thread is gone, or a negative errno.
+ */
+static int open_records(struct wc_events *ev, const struct wc_events_opts *o, uint32_t tid, int c)
+{
+	int fd = wc_events_open_one(ev, &ev->rec_attr, (int)tid, ev->rings[c].cpu), err;
+
+	if (fd < 0)
+		return errno == ESRCH ? 0 : -errno;
+	if (wc_grow((void **)&ev->rec_fds, &ev->rec_fds_cap, ev->nrec_fds + 1, sizeof(int)) ||
+	    wc_grow((void **)&ev->rec_fd_ring, &ev->rec_fd_ring_cap, ev->nrec_fds + 1,
+		    sizeof(int))) {
+		close(fd);
+		return -ENOMEM;
+	}
+	ev->rec_fd_ring[ev->nrec_fds] = c;
+	ev->rec_fds[ev->nrec_fds++] = fd;
+	err = -wc_events_ring_attach(ev, c, fd, o->pages, ev->page);
+	return err ? err : 1;
+}
+
+int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns, uint32_t tid)
+{
+	struct ring *r = &ev->rings[c];
+	int err = 0;
+
+	if (!ev->rec_split || r->rec_on)
+		return 0;
+	r->rec_on = true;
+	r->rec_why = why;
+	r->rec_from_ns = time_ns;
+	r->rec_tid = tid;
+	if (!ev->enabled)
+		return 0; /* wc_events_enable() turns them on */
+	/* each one's inherited events too (perf_event_for_each_child() in kernel/events/core.c);
+	 * a thread forked meanwhile copies its parent's state (inherit_event()) */
+	for (size_t k = 0; k < ev->nrec_fds; k++)
+		if (ev->rec_fd_ring[k] == c && ioctl(ev->rec_fds[k], PERF_EVENT_IOC_ENABLE, 0) &&
+		    !err)
+			err = -errno;
+	return err;
+}
+
+/*
  * Open every event of @ev on thread @tid and every CPU, each writing into its CPU's ring.
  * Return: 1 when opened, 0 when the thread is gone (ESRCH: its events, if any, stay open and
  * silent), or a negative errno (ev->why may say more).
@@ -103,6 +149,8 @@ static int open_task(struct wc_events *ev, const struct wc_events_opts *o, uint3
 			if (err)
 				return err;
 		}
+		if (ev->rec_split && (err = open_records(ev, o, tid, c)) <= 0)
+			return err;
 	}
 	return 1;
 }
@@ -223,6 +271,9 @@ void wc_pertask_close(struct wc_events *ev)
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		close(ev->task_fds[k]);
 	ev->ntask_fds = 0;
+	for (size_t k = 0; k < ev->nrec_fds; k++)
+		close(ev->rec_fds[k]);
+	ev->nrec_fds = 0;
 	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
 		close(ev->rings[c].swin_fd);
 	ev->swin_on = false;
@@ -845,6 +896,13 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 
 		if (!err && o->sched) /* else the median of the switches between target threads */
 			wc_probe_in_delays(ev, o);
+		/* the context-switch records from the start where the probe saw a switch-in that
+		 * no sched_switch showed (out of CPU 1's idle task here), or could not say */
+		for (int c = 0; !err && ev->rec_split && c < ev->ncpus; c++)
+			if (!ev->rings[c].probed || ev->rings[c].probe_untraced)
+				wc_pertask_records_on(
+					ev, c, ev->rings[c].probed ? REC_PROBE : REC_UNPROBED, 0,
+					0);
 		return err;
 	}
 	if (n == 0) {
@@ -868,6 +926,9 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 	memcpy(ev->attrs, attrs, sizeof(attrs));
 	for (int i = 0; i < ev->nevents; i++)
 		ev->attrs[i].inherit = 0;
+	if (ev->rec_split) /* per CPU, the CPU-wide records come with the side band */
+		ev->attrs[ev->rec_track].context_switch = 1;
+	ev->rec_split = false;
 	return 0;
 }
 
@@ -882,6 +943,23 @@ bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid)
 	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
 
 	return v ? (*v & 1) : tid_opened(ev, tid);
+}
+
+bool wc_pertask_target_at(const struct wc_events *ev, uint32_t tid, uint64_t time_ns)
+{
+	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
+
+	return v ? (*v & 1) || time_ns <= (*v >> 1) : tid_opened(ev, tid);
+}
+
+bool wc_pertask_exited(const struct wc_events *ev, uint32_t tid, uint64_t *time_ns)
+{
+	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
+
+	if (!v || (*v & 1))
+		return false;
+	*time_ns = *v >> 1;
+	return true;
 }
 
 int wc_events_track_tasks(struct wc_events *ev, const int *pids, int n)
@@ -923,4 +1001,39 @@ uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev)
 uint64_t wc_events_wake_missed(const struct wc_events *ev)
 {
 	return ev->wake_missed;
+}
+
+int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!ev->rec_split || !size)
+		return 0;
+	buf[0] = 0;
+	for (int c = 0; c < ev->ncpus && len < size; c++) {
+		const struct ring *r = &ev->rings[c];
+		const char *sep = c ? "; " : "";
+		int n;
+
+		if (!r->rec_on)
+			n = snprintf(buf + len, size - len, "%sCPU %d off", sep, r->cpu);
+		else if (r->rec_why == REC_UNTRACED)
+			n = snprintf(buf + len, size - len,
+				     "%sCPU %d from %" PRIu64 ".%06" PRIu64 " s (thread %" PRIu32
+				     " switched out with no switch-in seen)",
+				     sep, r->cpu, r->rec_from_ns / 1000000000,
+				     r->rec_from_ns % 1000000000 / 1000, r->rec_tid);
+		else
+			n = snprintf(buf + len, size - len, "%sCPU %d from the start (%s)", sep,
+				     r->cpu,
+				     r->rec_why == REC_PROBE ? "the probe saw a switch-in untraced"
+							     : "not probed");
+		if (n < 0)
+			break;
+		len += (size_t)n;
+	}
+	if (len < size)
+		snprintf(buf + len, size - len,
+			 "; %" PRIu64 " switch-ins taken from sched_switch events", ev->direct_ins);
+	return 1;
 }

@@ -98,7 +98,7 @@ struct probe_fields {
  * @idle, from another process into @task.
  */
 static void pair(const uint8_t *data, uint64_t head, uint64_t sw_id, const struct probe_fields *f,
-		 pid_t p, uint32_t *idle, int *nidle, uint32_t *task, int *ntask)
+		 pid_t p, uint32_t *idle, int *nidle, uint32_t *task, int *ntask, bool *untraced)
 {
 	uint64_t tp_ns = 0, off = 0;
 	int32_t tp_prev = -1;
@@ -125,14 +125,17 @@ static void pair(const uint8_t *data, uint64_t head, uint64_t sw_id, const struc
 			}
 		} else if (h->type == PERF_RECORD_SWITCH &&
 			   !(h->misc & PERF_RECORD_MISC_SWITCH_OUT) &&
-			   h->size >= sizeof(*h) + SAMPLE_ID_BYTES && tp_ns) {
+			   h->size >= sizeof(*h) + SAMPLE_ID_BYTES) {
 			const uint8_t *end = (const uint8_t *)h + h->size;
 			uint32_t tid;
 			uint64_t t;
 
 			memcpy(&tid, end - 28, 4);
 			memcpy(&t, end - 24, 8);
-			if ((pid_t)tid == p && t >= tp_ns && t - tp_ns < 1000000) {
+			/* switched in with no sched_switch into it since its last switch-in */
+			if ((pid_t)tid == p && !tp_ns)
+				*untraced = true;
+			if ((pid_t)tid == p && tp_ns && t >= tp_ns && t - tp_ns < 1000000) {
 				if (tp_prev == 0 && *nidle < PROBE_ROUNDS)
 					idle[(*nidle)++] = (uint32_t)(t - tp_ns);
 				else if (tp_prev > 0 && *ntask < PROBE_ROUNDS)
@@ -161,7 +164,7 @@ static int open_into(struct perf_event_attr *a, pid_t pid, int cpu, int out)
  */
 static int probe_cpu(struct wc_events *ev, const struct probe_fields *f, int sw_event_id, int c)
 {
-	int cpu = ev->rings[c].cpu, fds[WC_MAX_EVENTS + 1], nfds = 0, err = 0;
+	int cpu = ev->rings[c].cpu, fds[WC_MAX_EVENTS + 2], nfds = 0, err = 0;
 	size_t len = (size_t)(PROBE_PAGES + 1) * (size_t)ev->page;
 	struct perf_event_attr sw = ev->attrs[sw_event_id];
 	uint32_t idle[PROBE_ROUNDS], task[PROBE_ROUNDS];
@@ -202,9 +205,11 @@ static int probe_cpu(struct wc_events *ev, const struct probe_fields *f, int sw_
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fds[nfds++], 0);
 	if (!err && map == MAP_FAILED)
 		err = -ENOMEM;
-	for (int i = 0; !err && i < ev->nevents; i++) {
-		struct perf_event_attr a = ev->attrs[i];
+	for (int i = 0; !err && i <= ev->nevents; i++) {
+		struct perf_event_attr a = i < ev->nevents ? ev->attrs[i] : ev->rec_attr;
 
+		if (i == ev->nevents && !ev->rec_split)
+			break; /* the context-switch records come with the side band */
 		a.disabled = 0;
 		a.inherit = 0;
 		fds[nfds] = open_into(&a, p, cpu, fds[0]);
@@ -228,7 +233,8 @@ static int probe_cpu(struct wc_events *ev, const struct probe_fields *f, int sw_
 
 		if (head <= (uint64_t)PROBE_PAGES * (uint64_t)ev->page)
 			pair((const uint8_t *)map + ev->page, head, sw_id, f, p, idle, &nidle, task,
-			     &ntask);
+			     &ntask, &ev->rings[c].probe_untraced);
+		ev->rings[c].probed = head <= (uint64_t)PROBE_PAGES * (uint64_t)ev->page;
 		ev->rings[c].probe_idle_ns = median(idle, nidle);
 		ev->rings[c].probe_task_ns = median(task, ntask);
 	}

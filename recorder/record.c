@@ -169,6 +169,7 @@ static void read_pid_floor(struct wc_events_opts *eo)
 		eo->switch_in_refresh_ms = -1;
 	eo->force_task_samples = getenv("WCREC_FORCE_TASK_SAMPLES") != NULL;
 	eo->force_no_switch_in_events = getenv("WCREC_FORCE_NO_SWITCH_IN_EVENTS") != NULL;
+	eo->force_switch_records = getenv("WCREC_FORCE_SWITCH_RECORDS") != NULL;
 }
 
 /* -p: each process must be there; then their descendants.  Return: -1, or 2. */
@@ -753,6 +754,10 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: the pids neared pid_max: the wakeup filter took every pid, %" PRIu64
 			" checks\n",
 			wc_events_wake_near_wrap(r->ev));
+	char recs[384];
+
+	if (wc_events_records_text(r->ev, recs, sizeof(recs)))
+		fprintf(stderr, "wcrec: per-task context-switch records: %s\n", recs);
 	if (wc_events_switch_in_refreshes(r->ev))
 		fprintf(stderr,
 			"wcrec: the switch-in events refreshed %" PRIu64

@@ -59,12 +59,12 @@ clock_checks() {
 		expect "$label$comm: off-CPU $off ns within $pct% of lifetime - CPU time $((life - cpu)) ns (- drift $drift ns, +- $slack ns)" $? -eq 0
 		within $((on + off)) "$life" 1
 		expect "$label$comm: lines sum to $((on + off)) ns, within 1% of its lifetime $life ns" $? -eq 0
-		if [ $have_bpftrace = 1 ] && [ -z "$label" ]; then
+		if [ $have_bpftrace = 1 ] && { [ -z "$label" ] || [ "${bt_too:-0}" = 1 ]; }; then
 			# a span bpftrace could not pair (a switch the kernel did not trace) is
 			# ours to split
 			un=$(bt unpaired "$tid")
 			between "$off" "$(bt off "$tid")" "$un" 0.5
-			expect "$comm: off-CPU $off ns within 0.5% of bpftrace's $(bt off "$tid") ns (+ unpaired $un ns)" $? -eq 0
+			expect "$label$comm: off-CPU $off ns within 0.5% of bpftrace's $(bt off "$tid") ns (+ unpaired $un ns)" $? -eq 0
 		fi
 	done <"$1"
 }
@@ -95,8 +95,10 @@ recorded() {
 	name=$1 lab=$2
 	shift 2
 	bt_start
-	"$WCREC" -q -o "$tmp/$name.wct" -- "$@" "$WL" 1.5 >"$tmp/$name.out" 2>"$tmp/err"
-	expect "$lab: wcrec -- wall-workload exits 0 ($(cat "$tmp/err"))" $? -eq 0
+	# shellcheck disable=SC2086 # rec_flags: words
+	"$WCREC" ${rec_flags:--q} -o "$tmp/$name.wct" -- "$@" "$WL" 1.5 >"$tmp/$name.out" \
+		2>"$tmp/$name.rec.err"
+	expect "$lab: wcrec -- wall-workload exits 0 ($(tail -3 "$tmp/$name.rec.err"))" $? -eq 0
 	bt_stop
 	"$WCA" folded --per-thread --unit ns "$tmp/$name.wct" >"$tmp/$name.folded" 2>"$tmp/err"
 	expect "$lab: folded exits 0 ($(cat "$tmp/err"))" $? -eq 0
@@ -128,6 +130,16 @@ run_slack=2000
 export WCREC_FORCE_NO_SWITCH_RECORDS=1
 recorded cpu1rt "CPU 1, no context-switch records" taskset -c 1
 unset WCREC_FORCE_NO_SWITCH_RECORDS
+# 1f. --per-task, pinned to CPU 0, against the threads' clocks and bpftrace as 1 is: there the
+# kernel traces every switch, so the context-switch records stay off (pertask.c
+# wc_pertask_records_on()) and each switch-in of the target is taken from a sched_switch (a
+# target thread's own, or the CPU's switch-in event), exactly.  wcrec -vv says which CPUs had
+# the records and how many switch-ins came from the events; where CPU 0 turned them on (a
+# switch the kernel dropped there, out of PID 1's threads), the records placed the rest
+rec_flags="-vv --per-task" bt_too=1 recorded pertask "per-task CPU 0" taskset -c 0
+sed -n 's/^wcrec: per-task context-switch records: /per-task CPU 0: records: /p' "$tmp/pertask.rec.err"
+n=$(sed -n 's/^wcrec: per-task context-switch records: .*; \([0-9]*\) switch-ins taken from sched_switch events$/\1/p' "$tmp/pertask.rec.err")
+expect "per-task CPU 0: switch-ins taken from the sched_switch events: ${n:-none} (want some)" "${n:-0}" -gt 0
 # 1e. many short runs on CPU 1, each begun by an untraced switch out of its idle task:
 # tests/nap, 50 us naps for 2 s, recorded by a wcrec pinned with it to CPU 1 (so that CPU 0
 # idles), its on-CPU time against bpftrace's pairs (tests/switch-stamps.bt), the difference per
