@@ -231,6 +231,7 @@ enum rec_why {
 	REC_PROBE,    /* the probe saw a switch into it that no sched_switch showed */
 	REC_UNTRACED, /* a target thread switched out twice with no switch-in seen between */
 	REC_UNPROBED, /* the probe did not run on this CPU, or failed */
+	REC_NO_SWIN,  /* no switch-in events (ev->swin_why): switches from other tasks unseen */
 };
 
 /* pertask.c: turn ring @c's context-switch records on (ev->rec_split), for reason @why (enum

@@ -750,17 +750,19 @@ int wc_events_enable(struct wc_events *ev, bool on)
 	for (int k = 0; k < ev->ncpus * ev->nevents; k++)
 		if (ev->fds[k] >= 0 && ioctl(ev->fds[k], req, 0))
 			return -errno;
+	/* per task: the switch-in events and the context-switch records (where a ring has them
+	 * on: pertask.c) before the target's own events, so that no switch into a target
+	 * thread goes unseen once its own events are on (drain.c unseen_switch_in()) */
+	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
+		if (ioctl(ev->rings[c].swin_fd, req, 0))
+			return -errno;
+	for (size_t k = 0; k < ev->nrec_fds; k++)
+		if ((!on || ev->rings[ev->rec_fd_ring[k]].rec_on) && ioctl(ev->rec_fds[k], req, 0))
+			return -errno;
 	/* a per-task event's ioctl reaches the events its task's children inherited
 	 * (perf_event_for_each_child() in kernel/events/core.c) */
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		if (ioctl(ev->task_fds[k], req, 0))
-			return -errno;
-	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
-		if (ioctl(ev->rings[c].swin_fd, req, 0))
-			return -errno;
-	/* the context-switch records where a ring has them on (pertask.c) */
-	for (size_t k = 0; k < ev->nrec_fds; k++)
-		if ((!on || ev->rings[ev->rec_fd_ring[k]].rec_on) && ioctl(ev->rec_fds[k], req, 0))
 			return -errno;
 	return 0;
 }

@@ -897,12 +897,15 @@ int wc_pertask_open(struct wc_events *ev, const struct wc_events_opts *o, const 
 		if (!err && o->sched) /* else the median of the switches between target threads */
 			wc_probe_in_delays(ev, o);
 		/* the context-switch records from the start where the probe saw a switch-in that
-		 * no sched_switch showed (out of CPU 1's idle task here), or could not say */
+		 * no sched_switch showed (out of CPU 1's idle task here), or could not say, and on
+		 * every CPU without the switch-in events (the switches from other tasks unseen) */
 		for (int c = 0; !err && ev->rec_split && c < ev->ncpus; c++)
-			if (!ev->rings[c].probed || ev->rings[c].probe_untraced)
-				wc_pertask_records_on(
-					ev, c, ev->rings[c].probed ? REC_PROBE : REC_UNPROBED, 0,
-					0);
+			if (!ev->swin_on || !ev->rings[c].probed || ev->rings[c].probe_untraced)
+				wc_pertask_records_on(ev, c,
+						      !ev->swin_on	    ? REC_NO_SWIN
+						      : ev->rings[c].probed ? REC_PROBE
+									    : REC_UNPROBED,
+						      0, 0);
 		return err;
 	}
 	if (n == 0) {
@@ -1024,10 +1027,14 @@ int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size)
 				     sep, r->cpu, r->rec_from_ns / 1000000000,
 				     r->rec_from_ns % 1000000000 / 1000, r->rec_tid);
 		else
-			n = snprintf(buf + len, size - len, "%sCPU %d from the start (%s)", sep,
+			n = snprintf(buf + len, size - len, "%sCPU %d from the start (%s%s)", sep,
 				     r->cpu,
 				     r->rec_why == REC_PROBE ? "the probe saw a switch-in untraced"
-							     : "not probed");
+				     : r->rec_why == REC_NO_SWIN ? "no switch-in events: "
+								 : "not probed",
+				     r->rec_why != REC_NO_SWIN ? ""
+				     : ev->swin_why[0]	       ? ev->swin_why
+							       : "the wakeups unfiltered");
 		if (n < 0)
 			break;
 		len += (size_t)n;

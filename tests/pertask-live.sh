@@ -13,7 +13,9 @@
 #     wakeups are there: the wakeup events are per CPU, wcrec(1)) when the file's events
 #     NOTE says per-task; skipped, with its count of events, for a per-CPU recording;
 #  4. WCREC_FORCE_PER_CPU=1: 1 and 2 as above, and the events NOTE, where there is one, says
-#     per-cpu;
+#     per-cpu; WCREC_FORCE_SWITCH_RECORDS=1 (the context-switch records on every CPU from the
+#     start, not on demand): 1 and 2, and no switch_records_cpus NOTE, which the per-task
+#     recordings made without it have, naming each CPU;
 #  5. a ping-pong of two processes that are no target, started before the recordings: none of
 #     its wakeups in a per-task file whose NOTE says the wakeups are filtered in the kernel,
 #     and some in one made with WCREC_FORCE_NO_WAKE_FILTER=1 (the filter refused: every
@@ -136,7 +138,8 @@ record() {
 	done
 }
 
-# check TAG: checks 1 to 3 on $tmp/TAG.wct; $2 = per-cpu when WCREC_FORCE_PER_CPU was set
+# check TAG: checks 1 to 3 on $tmp/TAG.wct; $2 = per-cpu when WCREC_FORCE_PER_CPU was set, $3 =
+# forced when WCREC_FORCE_SWITCH_RECORDS was
 check() {
 	tag=$1
 	t=$tmp/$1
@@ -144,6 +147,20 @@ check() {
 	"$STAT" --sched "$t.wct" >"$t.sched"
 	note=$(sed -n 's/^note\.events //p' "$t.stat" | head -1)
 	echo "# $tag: events NOTE: ${note:-none}"
+	# the context-switch records per CPU on demand (wcrec(1) "Per-task events"): the NOTE at
+	# the end says which CPUs had them; WCREC_FORCE_SWITCH_RECORDS=1 (3rd argument forced):
+	# on every CPU from the start, no such NOTE
+	recs=$(sed -n 's/^note\.switch_records_cpus //p' "$t.stat")
+	case $note in
+	per-task*)
+		if [ "${3:-}" = forced ]; then
+			expect "$tag: WCREC_FORCE_SWITCH_RECORDS: no switch_records_cpus NOTE (${recs:-none})" -z "$recs"
+		else
+			expect "$tag: the switch_records_cpus NOTE says each CPU's context-switch records (${recs:-none})" \
+				"$(echo "$recs" | grep -o 'CPU [0-9]* \(off\|from\)' | wc -l)" -eq "$(nproc)"
+		fi
+		;;
+	esac
 	if [ "${2:-}" = per-cpu ]; then
 		expect "$tag: the events NOTE, where there is one, says per-cpu (${note:-none})" \
 			"$(echo "${note:-per-cpu}" | cut -c1-7)" = per-cpu
@@ -317,6 +334,12 @@ record command command-per-cpu WCREC_FORCE_PER_CPU=1
 check command-per-cpu per-cpu
 record pid pid-per-cpu WCREC_FORCE_PER_CPU=1
 check pid-per-cpu per-cpu
+# 4b. WCREC_FORCE_SWITCH_RECORDS=1: the context-switch records on every CPU from the start (as
+# before they were taken on demand): 1 and 2 as above
+record command command-records WCREC_FORCE_SWITCH_RECORDS=1
+check command-records "" forced
+record pid pid-records WCREC_FORCE_SWITCH_RECORDS=1
+check pid-records "" forced
 record command command-unfiltered "WCREC_FORCE_NO_WAKE_FILTER=1 WCREC_FORCE_TASK_SAMPLES=1" -vv
 check command-unfiltered
 expect "command-unfiltered: WCREC_FORCE_TASK_SAMPLES: per-task samples, none of another task dropped ($(grep -c 'samples of tasks that are not' "$tmp/command-unfiltered.err"))" \
