@@ -148,19 +148,22 @@ static bool twin(struct ring *ring, uint64_t ident, int event, const struct wc_s
 /*
  * Keep sample @h of ring @ring to the end of the pass (ev->deferred): per-task events with the
  * sampling event per CPU, a sample of a thread not known as the target's.  A thread's FORK
- * record is written before it first runs (perf_event_fork() in copy_process()), so by the end
- * of the pass that drains its first sample, its FORK has been drained too, whichever ring it
- * is in.  Return: 0 or -ENOMEM.
+ * record is written before it first runs (perf_event_fork() in copy_process()), but it may be
+ * written into a ring after this pass read that ring, and before the thread's first sample in
+ * a ring read later: one not known at the end of this pass (@pass) is kept to the end of the
+ * next (replay_deferred()).  Return: 0 or -ENOMEM.
  */
-static int defer(struct wc_events *ev, const struct ring *ring, const struct perf_event_header *h)
+static int defer(struct wc_events *ev, const struct ring *ring, const struct perf_event_header *h,
+		 uint64_t pass)
 {
-	size_t need = ev->deferred_len + 8 + WC_ALIGN8(h->size);
+	size_t need = ev->deferred_len + 16 + WC_ALIGN8(h->size);
 	uint64_t c = (uint64_t)(ring - ev->rings);
 
 	if (wc_grow((void **)&ev->deferred, &ev->deferred_cap, need, 1))
 		return -ENOMEM;
 	memcpy(ev->deferred + ev->deferred_len, &c, 8);
-	memcpy(ev->deferred + ev->deferred_len + 8, h, h->size);
+	memcpy(ev->deferred + ev->deferred_len + 8, &pass, 8);
+	memcpy(ev->deferred + ev->deferred_len + 16, h, h->size);
 	ev->deferred_len = need;
 	return 0;
 }
@@ -168,28 +171,39 @@ static int defer(struct wc_events *ev, const struct ring *ring, const struct per
 static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 		     const struct perf_event_header *h, int self_pid, struct wc_drain_stats *st);
 
-/* The samples defer() kept, taken again now that the pass's FORK records are in: the target's
- * written, the others dropped.  Return: 0 or an error of the writer. */
+/* The samples defer() kept, taken again at the end of a pass: the target's written (its
+ * threads' alive or exited since), the others kept to the end of the next pass, then dropped.
+ * Return: 0, or an error of the writer or -ENOMEM. */
 static int replay_deferred(struct wc_events *ev, struct wc_writer *w, int self_pid,
 			   struct wc_drain_stats *st)
 {
+	uint8_t *old = ev->deferred;
+	size_t len = ev->deferred_len, old_cap = ev->deferred_cap;
 	int err = 0;
 
+	/* those kept again go into a buffer of their own */
+	ev->deferred = ev->deferred_spare;
+	ev->deferred_cap = ev->deferred_spare_cap;
+	ev->deferred_len = 0;
 	ev->replaying = true;
-	for (size_t at = 0; at < ev->deferred_len && !err;) {
-		const struct perf_event_header *h = (const void *)(ev->deferred + at + 8);
+	for (size_t at = 0; at < len && !err;) {
+		const struct perf_event_header *h = (const void *)(old + at + 16);
 		uint64_t c;
 
-		memcpy(&c, ev->deferred + at, 8);
+		memcpy(&c, old + at, 8);
+		memcpy(&ev->replay_pass, old + at + 8, 8);
 		err = on_sample(ev, &ev->rings[c], w, h, self_pid, st);
-		at += 8 + WC_ALIGN8(h->size);
+		at += 16 + WC_ALIGN8(h->size);
 	}
 	ev->replaying = false;
-	ev->deferred_len = 0;
+	ev->deferred_spare = old;
+	ev->deferred_spare_cap = old_cap;
 	return err;
 }
 
-/* Write the SWITCH_IN of target thread @tid on @ring's CPU at @time_ns, exactly (delay 0). */
+/* Write the SWITCH_IN of target thread @tid on CPU @cpu at @time_ns (ns), exactly (delay 0;
+ * its pid 0, not told: wcanalyze has it from the thread's own events).  Return: 0, or -ENOMEM
+ * or an error of the writer. */
 static int write_direct(struct wc_events *ev, uint32_t cpu, struct wc_writer *w, uint32_t tid,
 			uint64_t time_ns, struct wc_drain_stats *st)
 {
@@ -262,10 +276,11 @@ static int pending_ins(struct wc_events *ev, struct wc_writer *w, struct wc_drai
 /*
  * A record of this CPU's switch-in event (pertask.c open_switch_ins()): a sched_switch into a
  * target thread (or a pid above the filter's floor), in the context of the task leaving the
- * CPU.  Nothing is written: it times the switch-in record of the same switch that follows in
- * this ring (on_task_switch()), as a sched_switch of a target thread does.  Layout
- * (sample_type IDENTIFIER | TID | TIME | CPU | RAW): id, pid, tid, time, cpu, res, raw size,
- * raw.  Return: 0.
+ * CPU.  It times the switch-in record of the same switch that follows in this ring
+ * (on_task_switch()), as a sched_switch of a target thread does; where the CPU's context-switch
+ * records are off, the switch-in is written from it (switch_in_direct()).  Layout (sample_type
+ * IDENTIFIER | TID | TIME | CPU | RAW): id, pid, tid, time, cpu, res, raw size, raw.
+ * Return: 0, or -ENOMEM or an error of the writer.
  */
 static int on_switch_in(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 			const struct perf_event_header *h, struct wc_drain_stats *st)
@@ -293,6 +308,7 @@ static int on_switch_in(struct wc_events *ev, struct ring *ring, struct wc_write
 	ring->switch_next = ring->last_next = next;
 	ring->switch_ns = time;
 	ring->out_ns = 0;
+	ring->curr_before = ring->curr; /* unseen_switch_in(): the previous task's switch-in */
 	ring->curr = next;
 	ring->curr_ns = time;
 	return switch_in_direct(ev, ring, w, next, time, st);
@@ -308,35 +324,50 @@ static int on_switch_in(struct wc_events *ev, struct ring *ring, struct wc_write
  *    perf_event_exit_task() in do_exit(); the switch-in events leave out the switches from a
  *    target thread): written as switched in at that EXIT, where wcanalyze ends the exiting
  *    thread's last run (or where the CPU's records last showed it switched in, if later), so
- *    a few microseconds early (the rest of do_exit());
+ *    a few microseconds early (the rest of do_exit()).  A task that is not the target's may
+ *    have run between them unseen, and this SWITCH_IN may come too late for wcanalyze's
+ *    ordering (this thread ran for more than a pass): the records are turned on too, so that
+ *    it happens once a CPU;
  *  - else the kernel did not trace it (out of CPU 1's idle task on this project's VMs, out of
  *    PID 1's threads): the records are turned on there from now on (pertask.c
  *    wc_pertask_records_on()), and wcanalyze infers this one.
- * @next: the task a sched_switch switched to, -1 for an EXIT.
- * Return: 0, or -ENOMEM or an error of the writer.
+ * Not while the events are being switched on (before ev->enabled_ns), when the switch-in
+ * events are on and a target thread's own events not yet.  @next: the task a sched_switch
+ * switched to, -1 for an EXIT.  Return: 0, or -ENOMEM or an error of the writer.
  */
 static int unseen_switch_in(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 			    uint32_t tid, uint64_t time_ns, int64_t next, struct wc_drain_stats *st)
 {
+	int64_t curr = ring->curr;
 	uint64_t gone_ns;
+	int c = (int)(ring - ev->rings), err = 0;
 
-	if (!ev->rec_split || ring->rec_seen || ring->curr < 0 || ring->curr == (int64_t)tid)
+	if (!ev->rec_split || ring->rec_seen)
 		return 0;
 	/* the switch-in event of this same switch came first (a thread the filter does not
-	 * name as a previous task yet): it set curr to @next */
+	 * name as a previous task yet): it set curr to @next, and the task before in
+	 * curr_before */
 	if (next >= 0 && ring->switch_prev == (int64_t)tid && ring->switch_next == next &&
 	    ring->curr == next)
+		curr = ring->curr_before;
+	if (curr < 0 || curr == (int64_t)tid || time_ns < ev->enabled_ns)
 		return 0;
-	if (wc_pertask_exited(ev, (uint32_t)ring->curr, &gone_ns)) {
+	if (wc_pertask_exited(ev, (uint32_t)curr, &gone_ns)) {
 		uint64_t at = gone_ns > ring->curr_ns ? gone_ns : ring->curr_ns;
 
 		st->switch_ins_after_exit++;
-		ring->curr = tid;
-		ring->curr_ns = at < time_ns ? at : time_ns;
-		return write_direct(ev, (uint32_t)ring->cpu, w, tid, ring->curr_ns, st);
+		if (next < 0) { /* exiting in its turn: curr names it now */
+			ring->curr = tid;
+			ring->curr_ns = at < time_ns ? at : time_ns;
+		}
+		err = write_direct(ev, (uint32_t)ring->cpu, w, tid, at < time_ns ? at : time_ns,
+				   st);
+		if (!ring->rec_on) /* an ioctl's failure is counted there */
+			wc_pertask_records_on(ev, c, REC_EXIT, time_ns, tid);
+		return err;
 	}
 	if (!ring->rec_on)
-		wc_pertask_records_on(ev, (int)(ring - ev->rings), REC_UNTRACED, time_ns, tid);
+		wc_pertask_records_on(ev, c, REC_UNTRACED, time_ns, tid);
 	return 0;
 }
 
@@ -376,9 +407,10 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		st->skipped_self++;
 		return 0;
 	}
-	if (e->kind == WC_EVENT_SAMPLE && ev->samples_per_cpu && !wc_pertask_is_target(ev, s.tid)) {
-		if (!ev->replaying)
-			return defer(ev, ring, h);
+	if (e->kind == WC_EVENT_SAMPLE && ev->samples_per_cpu &&
+	    !wc_pertask_target_at(ev, s.tid, s.time)) {
+		if (!ev->replaying || ev->replay_pass == ev->passes)
+			return defer(ev, ring, h, ev->replaying ? ev->replay_pass : ev->passes);
 		st->samples_other++;
 		return 0;
 	}
@@ -456,19 +488,23 @@ static int on_sample(struct wc_events *ev, struct ring *ring, struct wc_writer *
 		     (err = wc_carry_in(ev->carry, ev->per_task || next < 0 ? 0 : (uint32_t)next, 0,
 					s.cpu, s.time))))
 			return err;
-		/* the same switch's switch-in event came first: its stamp is the earlier */
-		if (!(ev->swin_on && ring->switch_prev == (int64_t)s.tid &&
-		      ring->switch_next == next && ring->switch_ns <= s.time))
+		/* the same switch's switch-in event came first: its stamp is the earlier, and it
+		 * wrote the switch-in where that is written from the events */
+		bool first = ev->swin_on && ring->switch_prev == (int64_t)s.tid &&
+			     ring->switch_next == next && ring->switch_ns <= s.time;
+
+		if (!first) {
 			ring->switch_ns = s.time;
+			ring->curr_ns = s.time;
+		}
 		ring->switch_prev = s.tid; /* it fires in the context of the task switched out */
 		ring->switch_next = ring->last_next = next;
 		ring->out_ns = 0;
 		ring->rt_kept_tid = 0;
 		ring->curr = next;
-		ring->curr_ns = s.time;
 		if (ev->per_task) {
 			err = wc_writer_add(w, &r);
-			return err ? err : switch_in_direct(ev, ring, w, next, s.time, st);
+			return err || first ? err : switch_in_direct(ev, ring, w, next, s.time, st);
 		}
 	} else if (e->kind == WC_EVENT_WAKEUP || e->kind == WC_EVENT_WAKING ||
 		   e->kind == WC_EVENT_WAKEUP_NEW) {
@@ -712,7 +748,9 @@ static int on_task_switch(struct wc_events *ev, struct ring *ring, struct wc_wri
 	/* a target thread's own record: one made before the events were on has no FORK */
 	if (wc_pertask_seen(ev, r.tid, r.time_ns))
 		return -ENOMEM;
-	ring->rec_seen = true; /* the switch-ins from them from now on */
+	/* the switch-ins from them from now on, once every thread's have been turned on */
+	if (r.time_ns >= ring->rec_all_ns)
+		ring->rec_seen = true;
 	if (h->misc & PERF_RECORD_MISC_SWITCH_OUT) {
 		if (ring->switch_prev == (int64_t)r.tid && r.time_ns >= ring->switch_ns)
 			ring->out_ns = r.time_ns; /* of the switch its sched_switch showed */
@@ -945,9 +983,13 @@ static bool second_set(struct wc_events *ev, int c, const struct perf_event_head
 		return false;
 	}
 	i = id_get(ev, id);
-	if (i < 0 || tid == UINT32_MAX || ev->events[i].kind == WC_EVENT_WAKING ||
-	    ev->events[i].kind == WC_EVENT_WAKEUP || ev->events[i].kind == WC_EVENT_WAKEUP_NEW ||
-	    (ev->events[i].kind == WC_EVENT_SAMPLE && ev->samples_per_cpu))
+	if (i < 0 && ev->rec_ids.keys && wc_map64_get(&ev->rec_ids, id))
+		i = REC_SET_INDEX; /* a thread's context-switch records (pertask.c) */
+	if (i < 0 || tid == UINT32_MAX ||
+	    (i != REC_SET_INDEX &&
+	     (ev->events[i].kind == WC_EVENT_WAKING || ev->events[i].kind == WC_EVENT_WAKEUP ||
+	      ev->events[i].kind == WC_EVENT_WAKEUP_NEW ||
+	      (ev->events[i].kind == WC_EVENT_SAMPLE && ev->samples_per_cpu))))
 		return false;
 	s = set_slot(ev, (uint64_t)tid << 24 | (uint64_t)c << 8 | (uint64_t)(i + 1));
 	if (!s)
@@ -958,7 +1000,7 @@ static bool second_set(struct wc_events *ev, int c, const struct perf_event_head
 		return true;
 	if (h->type == PERF_RECORD_EXIT)
 		for (int k = 0; k < ev->ncpus; k++)
-			for (int j = 0; j < ev->nevents; j++) {
+			for (int j = 0; j <= REC_SET_INDEX; j++) {
 				s = set_find(ev->sets, ev->sets_cap,
 					     (uint64_t)tid << 24 | (uint64_t)k << 8 |
 						     (uint64_t)(j + 1));

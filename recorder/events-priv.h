@@ -80,6 +80,10 @@ struct ring {
 	int rec_why;
 	uint64_t rec_from_ns;
 	uint32_t rec_tid;
+	uint64_t rec_all_ns; /* ... every thread's turned on by then (the events' clock, ns; 0
+			      * at the start, or without use_clockid) */
+	int rec_errno;	     /* ... an ioctl that failed (its errno), 0 none */
+	int64_t curr_before; /* drain.c: curr before the last switch-in event's record */
 	/* drain.c: the task this CPU's records last showed switched in (a sched_switch's next
 	 * task, a switch-in record's), and when; -1 unknown (the start, a LOST record) */
 	int64_t curr;
@@ -193,23 +197,29 @@ struct wc_events {
 	uint8_t *copy;		/* a record that wraps around the buffer end */
 	/* drain.c defer(): samples per CPU of a thread not known as the target's yet, kept to
 	 * the end of the pass (a new thread's FORK record may be in a ring drained later): its
-	 * records back to back, each after the index of its ring (a u64); bytes, owned */
+	 * records back to back, each after the index of its ring and the pass that read it (two
+	 * u64s); bytes, owned */
 	uint8_t *deferred;
 	size_t deferred_len, deferred_cap;
-	bool replaying; /* ... being taken again: those not the target's now are dropped */
+	uint8_t *deferred_spare; /* ... the buffer replay_deferred() fills next (owned) */
+	size_t deferred_spare_cap;
+	bool replaying;	      /* ... being taken again: those not the target's yet are kept once
+			       * more (those deferred in the pass that ends), else dropped */
+	uint64_t replay_pass; /* ... the pass that deferred the one being taken again */
 	struct wc_bid_cache *bids; /* build-ids read from disk when MMAP2 records lack them */
 	uint64_t in_delay[2][WC_IN_DELAY_BINS];
 	uint64_t in_delay_n[2];
 	/* per-task events: the context-switch records in an event of their own on each thread
 	 * and CPU (rec_attr, a dummy), opened disabled and enabled on a CPU only where its
 	 * switches into the target are not all traced (pertask.c wc_pertask_records_on());
-	 * false: with the side band of the sched_switch events, on every CPU (as before 1.13,
-	 * and WCREC_FORCE_SWITCH_RECORDS) */
+	 * false: with the side band of the sched_switch events, on every CPU (as before
+	 * December 2026, and WCREC_FORCE_SWITCH_RECORDS) */
 	bool rec_split;
 	int rec_track; /* ... the index of the event whose side band they were split from */
 	struct perf_event_attr rec_attr;
-	int *rec_fds;	  /* its descriptors */
-	int *rec_fd_ring; /* ... and the index of each one's ring */
+	int *rec_fds;		 /* its descriptors */
+	struct wc_map64 rec_ids; /* ... their ids -> 1 (drain.c second_set(); keys NULL: none) */
+	int *rec_fd_ring;	 /* ... and the index of each one's ring */
 	size_t nrec_fds, rec_fds_cap, rec_fd_ring_cap;
 	/* drain.c: switch-ins taken from a sched_switch (a target thread's own, or a switch-in
 	 * event's) into a thread not known as the target's yet, kept to the end of the pass, as
@@ -221,9 +231,16 @@ struct wc_events {
 	size_t npend_in, pend_in_cap;
 	uint64_t passes; /* drain passes over the rings ended */
 	uint64_t direct_ins;
-	bool enabled; /* wc_events_enable(, true) was called, and not (, false) since */
+	bool enabled;	     /* wc_events_enable(, true) was called, and not (, false) since */
+	bool started;	     /* ... it was called once */
+	uint64_t enabled_ns; /* ... the time it returned (the events' clock, ns; 0 without
+			      * use_clockid) */
 	char why[256];
 };
+
+/* drain.c second_set(): the event index that stands for the context-switch records' dummy
+ * event (ev->rec_ids), past every event's */
+#define REC_SET_INDEX WC_MAX_EVENTS
 
 /* Why ring.rec_on (pertask.c wc_pertask_records_on()). */
 enum rec_why {
@@ -232,6 +249,7 @@ enum rec_why {
 	REC_UNTRACED, /* a target thread switched out twice with no switch-in seen between */
 	REC_UNPROBED, /* the probe did not run on this CPU, or failed */
 	REC_NO_SWIN,  /* no switch-in events (ev->swin_why): switches from other tasks unseen */
+	REC_EXIT,     /* a switch-in after an exiting target thread's last switch, not seen */
 };
 
 /* pertask.c: turn ring @c's context-switch records on (ev->rec_split), for reason @why (enum

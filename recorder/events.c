@@ -654,9 +654,14 @@ int wc_events_write_end_notes(struct wc_events *ev, struct wc_writer *w)
 
 	int len;
 
-	if (wc_events_records_text(ev, note, sizeof(note)) &&
-	    (len = wc_meta_write_note(w, "switch_records_cpus", note)))
-		return len;
+	char *recs = wc_events_records_text(ev);
+
+	if (recs) {
+		len = wc_meta_write_note(w, "switch_records_cpus", recs);
+		free(recs);
+		if (len)
+			return len;
+	}
 	wc_events_unwind_stats(ev, &u);
 	if (!u.stacks && !u.bad_copies && !u.wrong_abi)
 		return 0;
@@ -764,6 +769,13 @@ int wc_events_enable(struct wc_events *ev, bool on)
 	for (size_t k = 0; k < ev->ntask_fds; k++)
 		if (ioctl(ev->task_fds[k], req, 0))
 			return -errno;
+	if (on) {
+		struct timespec ts;
+
+		ev->started = true;
+		if (!ev->no_clockid && !clock_gettime(CLOCK_MONOTONIC, &ts))
+			ev->enabled_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
 	return 0;
 }
 
@@ -817,6 +829,7 @@ void wc_events_free(struct wc_events *ev)
 	for (size_t k = 0; k < ev->nrec_fds; k++)
 		close(ev->rec_fds[k]);
 	free(ev->rec_fds);
+	wc_map64_fini(&ev->rec_ids);
 	free(ev->rec_fd_ring);
 	free(ev->pend_in);
 	free(ev->task_fds);
@@ -831,6 +844,7 @@ void wc_events_free(struct wc_events *ev)
 	free(ev->ids);
 	free(ev->copy);
 	free(ev->deferred);
+	free(ev->deferred_spare);
 	free(ev->wake_old_ids);
 	wc_bid_cache_free(ev->bids);
 	free(ev->mended);

@@ -101,7 +101,8 @@ struct wc_drain_stats {
 	uint64_t samples, switches, wakeups, other_tp;
 	uint64_t comm, fork, exit, mmap, lost_records, lost_samples, throttles;
 	uint64_t skipped_self;		/* CPU samples of wcrec itself, left out */
-	uint64_t switch_ins;		/* SWITCH_IN records: switch-ins no sched_switch showed */
+	uint64_t switch_ins;		/* SWITCH_IN records: switch-ins no sched_switch showed
+					 * (per CPU); per task, every switch-in of the target */
 	uint64_t second_sets;		/* per-task: records of a thread's second set of events (one
 					 * inherited, one opened while the threads were listed): dropped */
 	uint64_t switch_ins_timed;	/* per-task: SWITCH_IN records timed by a sched_switch (the
@@ -109,7 +110,7 @@ struct wc_drain_stats {
 	uint64_t switch_in_events;	/* per-task: records of the switch-in events read */
 	uint64_t switch_ins_after_exit; /* per-task, context-switch records off: switch-ins by
 					 * the last switch of an exiting target thread (drain.c
-					 * per_task_switch()) */
+					 * unseen_switch_in()) */
 	uint64_t wake_twins;	  /* per-task: wakeups written twice while the wakeup filter was
 				   * refreshed (drain.c twin()): dropped */
 	uint64_t samples_other;	  /* per-task, samples per CPU: those of other tasks, dropped */
@@ -173,12 +174,13 @@ uint64_t wc_events_switch_in_refreshes(const struct wc_events *ev);
 
 /**
  * wc_events_records_text() - per-task events whose context-switch records are turned on per CPU
- * where needed: which CPUs had them and from when (the file's clock, s), as one line in @buf
- * (@size bytes, truncated to fit).
- * Return: 1 with @buf filled, 0 (@buf untouched) where the records are not per CPU on demand
- * (per-CPU events, or WCREC_FORCE_SWITCH_RECORDS: on every CPU from the start).
+ * where needed: which CPUs had them, from when (the file's clock, s) and why, and the count of
+ * switch-ins taken from the sched_switch events instead, as one line.
+ * Return: it (malloc'd, the caller frees it), or NULL where the records are not per CPU on
+ * demand (per-CPU events, or WCREC_FORCE_SWITCH_RECORDS: on every CPU from the start) or
+ * memory ran out.
  */
-int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size);
+char *wc_events_records_text(const struct wc_events *ev);
 
 /**
  * wc_events_wake_missed() - per-task events: the target's threads whose wakeups the wakeup

@@ -78,6 +78,7 @@ static bool per_cpu_kind(const struct wc_events *ev, uint32_t kind)
 static int open_records(struct wc_events *ev, const struct wc_events_opts *o, uint32_t tid, int c)
 {
 	int fd = wc_events_open_one(ev, &ev->rec_attr, (int)tid, ev->rings[c].cpu), err;
+	uint64_t id;
 
 	if (fd < 0)
 		return errno == ESRCH ? 0 : -errno;
@@ -89,6 +90,11 @@ static int open_records(struct wc_events *ev, const struct wc_events_opts *o, ui
 	}
 	ev->rec_fd_ring[ev->nrec_fds] = c;
 	ev->rec_fds[ev->nrec_fds++] = fd;
+	if (ioctl(fd, PERF_EVENT_IOC_ID, &id))
+		return -errno;
+	if ((!ev->rec_ids.keys && wc_map64_init(&ev->rec_ids)) ||
+	    !wc_map64_put(&ev->rec_ids, id, 1, NULL))
+		return -ENOMEM;
 	err = -wc_events_ring_attach(ev, c, fd, o->pages, ev->page);
 	return err ? err : 1;
 }
@@ -98,8 +104,8 @@ int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns
 	struct ring *r = &ev->rings[c];
 	int err = 0;
 
-	if (!ev->rec_split || r->rec_on)
-		return 0;
+	if (!ev->rec_split || r->rec_on || (ev->started && !ev->enabled))
+		return 0; /* on, or the recording over: its last drain */
 	r->rec_on = true;
 	r->rec_why = why;
 	r->rec_from_ns = time_ns;
@@ -112,6 +118,14 @@ int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns
 		if (ev->rec_fd_ring[k] == c && ioctl(ev->rec_fds[k], PERF_EVENT_IOC_ENABLE, 0) &&
 		    !err)
 			err = -errno;
+	r->rec_errno = -err;
+	/* a record before every thread's were on does not say that they all are */
+	if (!ev->no_clockid) {
+		struct timespec ts;
+
+		if (!clock_gettime(CLOCK_MONOTONIC, &ts))
+			r->rec_all_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	}
 	return err;
 }
 
@@ -274,6 +288,7 @@ void wc_pertask_close(struct wc_events *ev)
 	for (size_t k = 0; k < ev->nrec_fds; k++)
 		close(ev->rec_fds[k]);
 	ev->nrec_fds = 0;
+	wc_map64_fini(&ev->rec_ids);
 	for (int c = 0; ev->swin_on && c < ev->ncpus; c++)
 		close(ev->rings[c].swin_fd);
 	ev->swin_on = false;
@@ -1006,12 +1021,14 @@ uint64_t wc_events_wake_missed(const struct wc_events *ev)
 	return ev->wake_missed;
 }
 
-int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size)
+char *wc_events_records_text(const struct wc_events *ev)
 {
-	size_t len = 0;
+	/* a CPU's part: under 160 bytes with an errno's text */
+	size_t len = 0, size = 96 + (size_t)ev->ncpus * 192;
+	char *buf;
 
-	if (!ev->rec_split || !size)
-		return 0;
+	if (!ev->rec_split || !(buf = malloc(size)))
+		return NULL;
 	buf[0] = 0;
 	for (int c = 0; c < ev->ncpus && len < size; c++) {
 		const struct ring *r = &ev->rings[c];
@@ -1020,12 +1037,17 @@ int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size)
 
 		if (!r->rec_on)
 			n = snprintf(buf + len, size - len, "%sCPU %d off", sep, r->cpu);
-		else if (r->rec_why == REC_UNTRACED)
+		else if (r->rec_why == REC_UNTRACED || r->rec_why == REC_EXIT)
 			n = snprintf(buf + len, size - len,
 				     "%sCPU %d from %" PRIu64 ".%06" PRIu64 " s (thread %" PRIu32
-				     " switched out with no switch-in seen)",
+				     " %s)%s%s",
 				     sep, r->cpu, r->rec_from_ns / 1000000000,
-				     r->rec_from_ns % 1000000000 / 1000, r->rec_tid);
+				     r->rec_from_ns % 1000000000 / 1000, r->rec_tid,
+				     r->rec_why == REC_EXIT
+					     ? "switched in after an exiting thread's last switch"
+					     : "switched out with no switch-in seen",
+				     r->rec_errno ? ", not all turned on: " : "",
+				     r->rec_errno ? strerror(r->rec_errno) : "");
 		else
 			n = snprintf(buf + len, size - len, "%sCPU %d from the start (%s%s)", sep,
 				     r->cpu,
@@ -1042,5 +1064,5 @@ int wc_events_records_text(const struct wc_events *ev, char *buf, size_t size)
 	if (len < size)
 		snprintf(buf + len, size - len,
 			 "; %" PRIu64 " switch-ins taken from sched_switch events", ev->direct_ins);
-	return 1;
+	return buf;
 }

@@ -727,7 +727,8 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: %" PRIu64 " sched_stat_runtime events dropped: after the first "
 			"of a thread's run, which alone places a switch-in\n",
 			ds->runtime_dropped);
-	if (eo->sched && !eo->no_switch_records && !wc_events_fallback(r->ev, "switch"))
+	if (eo->sched && !eo->no_switch_records && !wc_events_fallback(r->ev, "switch") &&
+	    !wc_events_per_task(r->ev))
 		fprintf(stderr,
 			"wcrec: %" PRIu64 " switch-ins that no sched_switch showed, taken "
 			"from context-switch records\n",
@@ -754,10 +755,16 @@ static void print_details(const struct rec *r, uint64_t events)
 			"wcrec: the pids neared pid_max: the wakeup filter took every pid, %" PRIu64
 			" checks\n",
 			wc_events_wake_near_wrap(r->ev));
-	char recs[384];
+	char *recs = wc_events_records_text(r->ev);
 
-	if (wc_events_records_text(r->ev, recs, sizeof(recs)))
+	if (recs)
 		fprintf(stderr, "wcrec: per-task context-switch records: %s\n", recs);
+	free(recs);
+	if (ds->switch_ins_after_exit)
+		fprintf(stderr,
+			"wcrec: per-task: %" PRIu64 " switch-ins after an exiting target thread's "
+			"last switch, placed at its EXIT\n",
+			ds->switch_ins_after_exit);
 	if (wc_events_switch_in_refreshes(r->ev))
 		fprintf(stderr,
 			"wcrec: the switch-in events refreshed %" PRIu64
