@@ -140,6 +140,14 @@ rec_flags="-vv --per-task" bt_too=1 recorded pertask "per-task CPU 0" taskset -c
 sed -n 's/^wcrec: per-task context-switch records: /per-task CPU 0: records: /p' "$tmp/pertask.rec.err"
 n=$(sed -n 's/^wcrec: per-task context-switch records: .*; \([0-9]*\) switch-ins taken from sched_switch events$/\1/p' "$tmp/pertask.rec.err")
 expect "per-task CPU 0: switch-ins taken from the sched_switch events: ${n:-none} (want some)" "${n:-0}" -gt 0
+# 1g. --per-task unpinned, against the threads' clocks at 1% as 1b is (8 us of slack a run):
+# the records turned on where a switch-in goes unseen (CPU 1's idle task, PID 1's threads),
+# those switch-ins then placed as in 1b (20 us under a sanitizer, as 1c)
+run_slack=8000
+sanitizer_build && run_slack=20000
+rec_flags="-vv --per-task" recorded pertask-free "per-task unpinned"
+run_slack=2000
+sed -n 's/^wcrec: per-task context-switch records: /per-task unpinned: records: /p' "$tmp/pertask-free.rec.err"
 # 1e. many short runs on CPU 1, each begun by an untraced switch out of its idle task:
 # tests/nap, 50 us naps for 2 s, recorded by a wcrec pinned with it to CPU 1 (so that CPU 0
 # idles), its on-CPU time against bpftrace's pairs (tests/switch-stamps.bt), the difference per
