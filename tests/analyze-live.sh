@@ -13,7 +13,9 @@
 #    bad options (exit 2).
 # The workload is pinned to CPU 0 for the side by side: on this project's VMs the idle task's
 # events on CPU 1 are never traced (see NOTES in wcanalyze(1)); then again unpinned, and
-# pinned to CPU 1, recorded with wcrec's defaults, against the threads' clocks.
+# pinned to CPU 1, recorded with wcrec's defaults, against the threads' clocks; and with
+# --per-task (its context-switch records on demand), pinned to CPU 0 against bpftrace as well,
+# and unpinned.
 # Needs root; exits 77 with the reason elsewhere, or fails when WC_REQUIRE_RECORDING=1.
 set -u
 B=${builddir:-.}
