@@ -309,6 +309,7 @@ static int on_switch_in(struct wc_events *ev, struct ring *ring, struct wc_write
 	ring->switch_ns = time;
 	ring->out_ns = 0;
 	ring->curr_before = ring->curr; /* unseen_switch_in(): the previous task's switch-in */
+	ring->curr_before_ns = ring->curr_ns;
 	ring->curr = next;
 	ring->curr_ns = time;
 	return switch_in_direct(ev, ring, w, next, time, st);
@@ -339,7 +340,7 @@ static int unseen_switch_in(struct wc_events *ev, struct ring *ring, struct wc_w
 			    uint32_t tid, uint64_t time_ns, int64_t next, struct wc_drain_stats *st)
 {
 	int64_t curr = ring->curr;
-	uint64_t gone_ns;
+	uint64_t gone_ns, curr_ns = ring->curr_ns;
 	int c = (int)(ring - ev->rings), err = 0;
 
 	if (!ev->rec_split || ring->rec_seen)
@@ -348,12 +349,14 @@ static int unseen_switch_in(struct wc_events *ev, struct ring *ring, struct wc_w
 	 * name as a previous task yet): it set curr to @next, and the task before in
 	 * curr_before */
 	if (next >= 0 && ring->switch_prev == (int64_t)tid && ring->switch_next == next &&
-	    ring->curr == next)
+	    ring->curr == next) {
 		curr = ring->curr_before;
+		curr_ns = ring->curr_before_ns;
+	}
 	if (curr < 0 || curr == (int64_t)tid || time_ns < ev->enabled_ns)
 		return 0;
 	if (wc_pertask_exited(ev, (uint32_t)curr, &gone_ns)) {
-		uint64_t at = gone_ns > ring->curr_ns ? gone_ns : ring->curr_ns;
+		uint64_t at = gone_ns > curr_ns ? gone_ns : curr_ns;
 
 		st->switch_ins_after_exit++;
 		if (next < 0) { /* exiting in its turn: curr names it now */
@@ -877,6 +880,7 @@ static int on_lost(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 
 	/* what this CPU's ring said before the loss no longer pairs with what follows */
 	ring->switch_prev = ring->switch_next = ring->last_next = ring->curr = -1;
+	ring->curr_before = -1;
 	ev->wake_lost = true; /* a FORK may be lost: pertask.c raises no floor past it */
 	ring->out_ns = 0;
 	ring->rt_kept_tid = 0;

@@ -83,7 +83,9 @@ struct ring {
 	uint64_t rec_all_ns; /* ... every thread's turned on by then (the events' clock, ns; 0
 			      * at the start, or without use_clockid) */
 	int rec_errno;	     /* ... an ioctl that failed (its errno), 0 none */
-	int64_t curr_before; /* drain.c: curr before the last switch-in event's record */
+	int64_t curr_before; /* drain.c: curr before the last switch-in event's record (-1
+			      * unknown), and curr_ns then */
+	uint64_t curr_before_ns;
 	/* drain.c: the task this CPU's records last showed switched in (a sched_switch's next
 	 * task, a switch-in record's), and when; -1 unknown (the start, a LOST record) */
 	int64_t curr;

@@ -418,7 +418,8 @@ static int alloc_state(struct wc_events *ev, const struct wc_events_opts *o)
 					      .fd = -1,
 					      .switch_prev = -1,
 					      .switch_next = -1,
-					      .curr = -1 };
+					      .curr = -1,
+					      .curr_before = -1 };
 	return 0;
 }
 

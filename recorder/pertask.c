@@ -119,8 +119,11 @@ int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns
 		    !err)
 			err = -errno;
 	r->rec_errno = -err;
-	/* a record before every thread's were on does not say that they all are */
-	if (!ev->no_clockid) {
+	/* a record before every thread's were on does not say that they all are; where one
+	 * could not be turned on, none does: the switch-ins stay taken from the events too */
+	if (err)
+		r->rec_all_ns = UINT64_MAX;
+	else if (!ev->no_clockid) {
 		struct timespec ts;
 
 		if (!clock_gettime(CLOCK_MONOTONIC, &ts))
