@@ -229,7 +229,7 @@ static int write_direct(struct wc_events *ev, uint32_t cpu, struct wc_writer *w,
  * were turned on (pertask.c wc_pertask_records_on()): the switch into @next at @time_ns, that a
  * sched_switch showed (a target thread's own, or the CPU's switch-in event), is the target's
  * switch-in, written as a SWITCH_IN at that time.  A thread not known as the target's yet (its
- * FORK record may be in a ring drained later in the pass) is kept to the end of the pass
+ * FORK record may be in a ring drained later) is kept to the end of the next pass
  * (pending_ins()).  Return: 0, or an error of the writer or -ENOMEM.
  */
 static int switch_in_direct(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
@@ -237,7 +237,6 @@ static int switch_in_direct(struct wc_events *ev, struct ring *ring, struct wc_w
 {
 	if (!ev->rec_split || ring->rec_seen || next <= 0)
 		return 0;
-	ring->rt_kept_tid = 0;
 	if (wc_pertask_target_at(ev, (uint32_t)next, time_ns))
 		return write_direct(ev, (uint32_t)ring->cpu, w, (uint32_t)next, time_ns, st);
 	if (wc_grow((void **)&ev->pend_in, &ev->pend_in_cap, ev->npend_in + 1,
@@ -855,7 +854,6 @@ static int on_task(struct wc_events *ev, struct ring *ring, struct wc_writer *w,
 			return err;
 		if (ev->per_task && wc_pertask_wake_track(ev, r.tid, true, r.time_ns))
 			return -ENOMEM;
-
 		if (ev->carry && wc_carry_exit(ev->carry, r.tid, r.time_ns))
 			return -ENOMEM;
 	}

@@ -6,6 +6,7 @@
 #include <linux/perf_event.h>
 #include <poll.h>
 #include <pthread.h>
+#include <time.h>
 
 #include "common/map64.h"
 #include "recorder/buildid.h"
@@ -259,6 +260,15 @@ enum rec_why {
  * named thread @tid.  Return: 0, or a negative errno of the ioctl (the others still tried). */
 int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns, uint32_t tid);
 
+/* CLOCK_MONOTONIC now, ns: the events' clock with use_clockid. */
+static inline uint64_t mono_now_ns(void)
+{
+	struct timespec ts = { 0, 0 };
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 /* Is @pid a target whose user stacks are unwound (wc_events_set_targets())? */
 static inline bool target_has(const struct wc_events *ev, uint32_t pid)
 {
@@ -321,8 +331,6 @@ int wc_pertask_wake_track(struct wc_events *ev, uint32_t tid, bool gone, uint64_
  * forked at @time_ns where new.  Return: 0 or -ENOMEM. */
 int wc_pertask_seen(struct wc_events *ev, uint32_t tid, uint64_t time_ns);
 
-/* pertask.c: is @tid one of the target's threads (opened, or seen forking and not exited)? */
-bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid);
 /* pertask.c: was @tid a target thread at @time_ns (ns): alive, or exited since (its EXIT
  * record's time later)? */
 bool wc_pertask_target_at(const struct wc_events *ev, uint32_t tid, uint64_t time_ns);

@@ -771,11 +771,8 @@ int wc_events_enable(struct wc_events *ev, bool on)
 		if (ioctl(ev->task_fds[k], req, 0))
 			return -errno;
 	if (on) {
-		struct timespec ts;
-
 		ev->started = true;
-		if (!ev->no_clockid && !clock_gettime(CLOCK_MONOTONIC, &ts))
-			ev->enabled_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+		ev->enabled_ns = ev->no_clockid ? 0 : mono_now_ns();
 	}
 	return 0;
 }

@@ -25,8 +25,8 @@
  * record.c, which adds the new descendants and calls wc_events_add_tasks() until none appear.
  */
 #include <dirent.h>
-#include <inttypes.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -121,14 +121,7 @@ int wc_pertask_records_on(struct wc_events *ev, int c, int why, uint64_t time_ns
 	r->rec_errno = -err;
 	/* a record before every thread's were on does not say that they all are; where one
 	 * could not be turned on, none does: the switch-ins stay taken from the events too */
-	if (err)
-		r->rec_all_ns = UINT64_MAX;
-	else if (!ev->no_clockid) {
-		struct timespec ts;
-
-		if (!clock_gettime(CLOCK_MONOTONIC, &ts))
-			r->rec_all_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	}
+	r->rec_all_ns = err ? UINT64_MAX : ev->no_clockid ? 0 : mono_now_ns();
 	return err;
 }
 
@@ -794,15 +787,13 @@ static bool near_wrap(const struct wc_events *ev, uint32_t last)
 
 int wc_events_refresh_wakeups(struct wc_events *ev)
 {
-	struct timespec ts;
 	uint64_t now;
 	uint32_t last;
 	int err = 0;
 
 	if (!ev->per_task || !ev->wake_filtered || ev->wake_refresh_failed)
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	now = mono_now_ns();
 	if (now < ev->wake_check_ns && ev->wake_soon) {
 		/* a target thread made at or below the floor, not named (wc_pertask_wake_check()):
 		 * the pids wrapped sooner than near_wrap() foresaw; take every pid now, the regular
@@ -957,13 +948,6 @@ int wc_events_add_tasks(struct wc_events *ev, const struct wc_events_opts *o, co
 			int n)
 {
 	return ev->per_task ? wc_pertask_add(ev, o, pids, n) : 0;
-}
-
-bool wc_pertask_is_target(const struct wc_events *ev, uint32_t tid)
-{
-	const uint64_t *v = ev->wake_targets.keys ? wc_map64_get(&ev->wake_targets, tid) : NULL;
-
-	return v ? (*v & 1) : tid_opened(ev, tid);
 }
 
 bool wc_pertask_target_at(const struct wc_events *ev, uint32_t tid, uint64_t time_ns)

@@ -205,11 +205,10 @@ static int probe_cpu(struct wc_events *ev, const struct probe_fields *f, int sw_
 		map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fds[nfds++], 0);
 	if (!err && map == MAP_FAILED)
 		err = -ENOMEM;
-	for (int i = 0; !err && i <= ev->nevents; i++) {
+	/* and the context-switch records' dummy where they do not come with the side band */
+	for (int i = 0; !err && i < ev->nevents + ev->rec_split; i++) {
 		struct perf_event_attr a = i < ev->nevents ? ev->attrs[i] : ev->rec_attr;
 
-		if (i == ev->nevents && !ev->rec_split)
-			break; /* the context-switch records come with the side band */
 		a.disabled = 0;
 		a.inherit = 0;
 		fds[nfds] = open_into(&a, p, cpu, fds[0]);
