@@ -248,12 +248,13 @@ static int switch_in_direct(struct wc_events *ev, struct ring *ring, struct wc_w
 }
 
 /*
- * The switch-ins switch_in_direct() kept, at the end of a pass: the target's written, the
- * others kept one pass more, then dropped.  A FORK record written in a ring after the pass
- * read it, but before the child's first switch in a ring read later, comes in the next pass
- * (storm's children: 72 switch-ins of 8,994 came a pass late).  Written a pass late, such a
- * SWITCH_IN is not late for wcanalyze (reorder.h: it hands out at a ROUND only what is not
- * later than the newest time of the ROUND before).  Return: 0 or an error of the writer.
+ * The switch-ins switch_in_direct() kept, at the end of a pass: the target's (alive then, or
+ * exited since: storm's 1 ms children often have by the end of the pass) written, the others
+ * kept one pass more, then dropped.  A FORK record written in a ring after the pass read it,
+ * but before the child's first switch in a ring read later, comes in the next pass.  Written a
+ * pass late, such a SWITCH_IN is not late for wcanalyze (reorder.h: it hands out at a ROUND
+ * only what is not later than the newest time of the ROUND before).  Return: 0 or an error of
+ * the writer.
  */
 static int pending_ins(struct wc_events *ev, struct wc_writer *w, struct wc_drain_stats *st)
 {
